@@ -1,0 +1,134 @@
+package capability
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+)
+
+// ErrInvalid is wrapped by every error that reports a capability breaking
+// the contract, so callers can test with errors.Is(err, ErrInvalid).
+var ErrInvalid = errors.New("capability: invalid")
+
+// ErrParse is wrapped by every parsing error (syntax, unknown field,
+// duplicate key, size limit, wrong schema).
+var ErrParse = errors.New("capability: parse error")
+
+// Error is one validation problem: where, which rule, and why. It follows
+// the Kubernetes field.Error pattern.
+type Error struct {
+	// Path is the JSON path of the offending value, such as
+	// milestones[1].actions[0].locator_candidates[2].
+	Path string `json:"path"`
+	// Code is a stable machine-readable rule name (see the Code constants).
+	Code string `json:"code"`
+	// Message explains the problem for a person.
+	Message string `json:"message"`
+	// BadValue is the offending value when it is safe to show; it is always
+	// empty for secret inputs and for credential-shaped values.
+	BadValue string `json:"bad_value,omitempty"`
+}
+
+// Error implements error.
+func (e *Error) Error() string {
+	s := e.Path + ": " + e.Message + " [" + e.Code + "]"
+	if e.Path == "" {
+		s = e.Message + " [" + e.Code + "]"
+	}
+	if e.BadValue != "" {
+		s += fmt.Sprintf(" (value %q)", e.BadValue)
+	}
+	return s
+}
+
+// Is makes every *Error match [ErrInvalid].
+func (e *Error) Is(target error) bool { return target == ErrInvalid }
+
+// ErrorList is every validation problem of a document, in a deterministic
+// order (document order of the paths, then code). A nil or empty list means
+// valid.
+type ErrorList []*Error
+
+// Error implements error, listing every problem on its own line.
+func (l ErrorList) Error() string {
+	if len(l) == 0 {
+		return "capability: valid"
+	}
+	var b strings.Builder
+	fmt.Fprintf(&b, "capability: %d problem(s)", len(l))
+	for _, e := range l {
+		b.WriteString("\n  ")
+		b.WriteString(e.Error())
+	}
+	return b.String()
+}
+
+// Is makes a non-empty list match [ErrInvalid].
+func (l ErrorList) Is(target error) bool { return target == ErrInvalid && len(l) > 0 }
+
+// Unwrap returns the individual errors for errors.As.
+func (l ErrorList) Unwrap() []error {
+	out := make([]error, len(l))
+	for i, e := range l {
+		out[i] = e
+	}
+	return out
+}
+
+// Err returns nil for an empty list and the list otherwise, so a caller can
+// write `if err := c.Validate().Err(); err != nil`.
+func (l ErrorList) Err() error {
+	if len(l) == 0 {
+		return nil
+	}
+	return l
+}
+
+// Codes returns the codes of the list, in order.
+func (l ErrorList) Codes() []string {
+	out := make([]string, len(l))
+	for i, e := range l {
+		out[i] = e.Code
+	}
+	return out
+}
+
+// Has reports whether the list holds a problem with the given code.
+func (l ErrorList) Has(code string) bool {
+	for _, e := range l {
+		if e.Code == code {
+			return true
+		}
+	}
+	return false
+}
+
+// ParseError is a problem reading a capability document.
+type ParseError struct {
+	// Offset is the byte offset of the problem when known, else -1.
+	Offset int64
+	// Path is the JSON path of an unknown field when known.
+	Path string
+	Err    error
+}
+
+// Error implements error.
+func (e *ParseError) Error() string {
+	var b strings.Builder
+	b.WriteString("capability: parse")
+	if e.Path != "" {
+		b.WriteString(" at " + e.Path)
+	}
+	if e.Offset >= 0 {
+		fmt.Fprintf(&b, " (offset %d)", e.Offset)
+	}
+	b.WriteString(": ")
+	b.WriteString(e.Err.Error())
+	return b.String()
+}
+
+// Unwrap returns the cause.
+func (e *ParseError) Unwrap() error { return e.Err }
+
+// Is makes every *ParseError match [ErrParse].
+func (e *ParseError) Is(target error) bool { return target == ErrParse }

@@ -1,0 +1,492 @@
+package capability
+
+import (
+	"encoding/json"
+
+	"github.com/vera-run/vera/locator"
+)
+
+// SchemaV1 is the only capability schema this package reads and writes.
+const SchemaV1 = "browser-capability/v1"
+
+// State is a capability's lifecycle state.
+type State string
+
+// The capability states, from least to most established.
+const (
+	// StateScaffold names a target and process; no live discovery yet.
+	StateScaffold State = "scaffold"
+	// StateDraft was informed by a private discovery record that has not
+	// been reviewed. A draft is never executable.
+	StateDraft State = "draft"
+	// StateDiscovered comes from an operator-reviewed discovery record; clean
+	// replay is not yet proven.
+	StateDiscovered State = "discovered"
+	// StateValidatedLocal completed two clean live runs from its declared
+	// start, without locator edits, on the same origin UI.
+	StateValidatedLocal State = "validated_local"
+)
+
+// States returns the states in promotion order.
+func States() []State {
+	return []State{StateScaffold, StateDraft, StateDiscovered, StateValidatedLocal}
+}
+
+// Rank is the state's position in promotion order, -1 when unknown.
+func (s State) Rank() int {
+	for i, v := range States() {
+		if v == s {
+			return i
+		}
+	}
+	return -1
+}
+
+// Executable reports whether a capability in this state may run at all
+// (risky capabilities additionally need [StateDiscovered]).
+func (s State) Executable() bool { return s.Rank() >= StateDiscovered.Rank() }
+
+// Effect classifies what an action does to the world. The set is closed.
+type Effect string
+
+// The action effects.
+const (
+	EffectReadOnly      Effect = "read_only"
+	EffectReversible    Effect = "reversible"
+	EffectConsequential Effect = "consequential"
+)
+
+// Rank orders effects by severity; -1 for an unknown effect.
+func (e Effect) Rank() int {
+	switch e {
+	case EffectReadOnly:
+		return 0
+	case EffectReversible:
+		return 1
+	case EffectConsequential:
+		return 2
+	}
+	return -1
+}
+
+// Valid reports whether e is a known effect.
+func (e Effect) Valid() bool { return e.Rank() >= 0 }
+
+// Confirmation is when a person confirms an action.
+type Confirmation string
+
+// The confirmation modes. A consequential action requires
+// [ConfirmActionTime]; every other effect requires [ConfirmNone].
+const (
+	ConfirmNone       Confirmation = "none"
+	ConfirmActionTime Confirmation = "action_time"
+)
+
+// Operation is what an action does. The vocabulary is closed.
+type Operation string
+
+// The action operations.
+const (
+	OpNavigate Operation = "navigate" // go to URL (a path or URL on an allowed origin)
+	OpClick    Operation = "click"
+	OpFill     Operation = "fill"
+	OpSelect   Operation = "select"
+	OpPress    Operation = "press" // press Key on the located element
+	OpCheck    Operation = "check"
+	OpUncheck  Operation = "uncheck"
+	OpExtract  Operation = "extract"  // fill Output from the page
+	OpDownload Operation = "download" // click and capture exactly one download into Output
+	OpWait     Operation = "wait"     // wait for the postcondition only
+	OpNative   Operation = "native"   // a declared native gap: never executable
+)
+
+// Operations returns every operation.
+func Operations() []Operation {
+	return []Operation{OpNavigate, OpClick, OpFill, OpSelect, OpPress, OpCheck, OpUncheck, OpExtract, OpDownload, OpWait, OpNative}
+}
+
+// Interactive reports whether the operation acts on a located element and so
+// needs a semantic locator candidate.
+func (o Operation) Interactive() bool {
+	switch o {
+	case OpClick, OpFill, OpSelect, OpPress, OpCheck, OpUncheck, OpDownload:
+		return true
+	}
+	return false
+}
+
+// Capability is a browser-capability/v1 document: a typed, reviewable
+// instruction package for one business process on one site.
+type Capability struct {
+	Schema  string `json:"schema"`
+	ID      string `json:"id"`
+	Version string `json:"version"`
+	Name    string `json:"name"`
+	Goal    string `json:"goal"`
+	State   State  `json:"state"`
+
+	Provenance *Provenance `json:"provenance,omitempty"`
+	Site       Site        `json:"site"`
+	Runtime    Runtime     `json:"runtime"`
+	Authority  Authority   `json:"authority"`
+	Privacy    Privacy     `json:"privacy"`
+
+	Inputs           []Input           `json:"inputs"`
+	Outputs          []Output          `json:"outputs"`
+	Milestones       []Milestone       `json:"milestones"`
+	BusinessOutcomes []BusinessOutcome `json:"business_outcomes,omitempty"`
+
+	// Validation is set only by receipt.Finalize on promotion to
+	// validated_local. It is excluded from the execution hash.
+	Validation *Validation `json:"validation,omitempty"`
+}
+
+// Provenance audits a capability back to the discovery that produced it.
+type Provenance struct {
+	// DiscoveryHash is the sha256 digest of the private browser-discovery/v2
+	// record that informed the capability.
+	DiscoveryHash  string  `json:"discovery_hash"`
+	DiscoveryModel string  `json:"discovery_model,omitempty"`
+	DiscoveryRunID string  `json:"discovery_run_id,omitempty"`
+	DiscoveryMode  string  `json:"discovery_mode,omitempty"` // guided | autonomous | hybrid
+	Review         *Review `json:"review,omitempty"`
+}
+
+// Review records the operator's approval of the exact discovery record and
+// the separate capability-authoring approval.
+type Review struct {
+	Reviewer string `json:"reviewer"`
+	// ReviewedAt is an RFC 3339 timestamp.
+	ReviewedAt string `json:"reviewed_at"`
+	// RecordHash must equal Provenance.DiscoveryHash: the review covers that
+	// exact record and nothing broader.
+	RecordHash string `json:"record_hash"`
+	// AuthoringApproved is the capability-authoring approval; transfer
+	// approval of a developer pack never implies it.
+	AuthoringApproved bool `json:"authoring_approved"`
+}
+
+// Site names the target application and the origins the run may reach.
+type Site struct {
+	Name string `json:"name"`
+	// AllowedOrigins are scheme://host[:port] origins that navigation, frames
+	// and popups may reach.
+	AllowedOrigins []string `json:"allowed_origins"`
+	// SubresourceOrigins are extra origins the page may load subresources
+	// (scripts, images, styles, fetches) from, never navigate to.
+	SubresourceOrigins []string `json:"subresource_origins,omitempty"`
+}
+
+// Runtime holds the execution parameters that belong to the reviewed
+// contract and the execution hash.
+type Runtime struct {
+	// Start is the declared start state: a query-free path or URL on an
+	// allowed origin; every run and every recovery retry begins here.
+	Start string `json:"start"`
+	// FrameSelectors selects at most five fixed nested iframes, outermost
+	// first. Locators and locator postconditions use the selected frame;
+	// navigation, URL conditions and download events use the top-level tab.
+	FrameSelectors []string `json:"frame_selectors,omitempty"`
+	// ActionTimeoutMS is the default per-action timeout.
+	ActionTimeoutMS int `json:"action_timeout_ms,omitempty"`
+	// TransitionTimeoutMS bounds the wait for a milestone's transitions.
+	TransitionTimeoutMS int `json:"transition_timeout_ms,omitempty"`
+	// RunTimeoutMS bounds the whole run.
+	RunTimeoutMS int `json:"run_timeout_ms,omitempty"`
+	// MaxActions bounds the number of actions executed in one run (loops
+	// included).
+	MaxActions int `json:"max_actions,omitempty"`
+}
+
+// Authority is the ceiling of what the capability may do.
+type Authority struct {
+	// MaxEffect is the most severe effect any action may declare.
+	MaxEffect Effect `json:"max_effect"`
+	// Account describes whose account the operator authenticates with, for
+	// reviewers (for example "teller staff account").
+	Account string `json:"account,omitempty"`
+	// OperatorAuthenticates says the operator signs in personally; a
+	// capability never carries credentials.
+	OperatorAuthenticates bool `json:"operator_authenticates"`
+}
+
+// Privacy is the data boundary of the capability.
+type Privacy struct {
+	// DataClasses names the classes of private data the process reads, for
+	// example "member_balances".
+	DataClasses []string `json:"data_classes"`
+	// RetainDownloads says downloaded files stay in the local run folder
+	// after the run.
+	RetainDownloads bool `json:"retain_downloads,omitempty"`
+}
+
+// InputType is the type of an input reference.
+type InputType string
+
+// The input types.
+const (
+	InputString  InputType = "string"
+	InputInteger InputType = "integer"
+	InputNumber  InputType = "number"
+	InputBoolean InputType = "boolean"
+	InputDate    InputType = "date" // YYYY-MM-DD
+	InputEnum    InputType = "enum"
+)
+
+// Input is a typed reference. A capability never holds private values:
+// the host supplies them at run time and receipts only hash them.
+type Input struct {
+	Name        string    `json:"name"`
+	Type        InputType `json:"type"`
+	Description string    `json:"description,omitempty"`
+	Required    bool      `json:"required,omitempty"`
+	// Secret inputs are never persisted, logged or defaulted.
+	Secret bool `json:"secret,omitempty"`
+	// Values lists the allowed values of an enum input.
+	Values []string `json:"values,omitempty"`
+	// Default is a public default for optional, non-secret inputs.
+	Default json.RawMessage `json:"default,omitempty"`
+	// Minimum and Maximum bound integer and number inputs.
+	Minimum *float64 `json:"minimum,omitempty"`
+	Maximum *float64 `json:"maximum,omitempty"`
+	// MaxLength bounds string inputs, in runes.
+	MaxLength int `json:"max_length,omitempty"`
+}
+
+// OutputKind is the shape of an output.
+type OutputKind string
+
+// The output kinds.
+const (
+	OutputText        OutputKind = "text"
+	OutputRecord      OutputKind = "record"
+	OutputRecordSet   OutputKind = "record_set"
+	OutputDownloadSet OutputKind = "download_set"
+)
+
+// Collection reports whether the kind holds zero or more items (an empty
+// collection is a valid answer).
+func (k OutputKind) Collection() bool { return k == OutputRecordSet || k == OutputDownloadSet }
+
+// Exposure says where an output's values may go.
+type Exposure string
+
+// The exposure classes.
+const (
+	// ExposureArtifactOnly values stay in the local outputs.json and are
+	// never returned to the model.
+	ExposureArtifactOnly Exposure = "artifact_only"
+	// ExposureModelAndArtifact values are returned to the host model and
+	// written to outputs.json.
+	ExposureModelAndArtifact Exposure = "model_and_artifact"
+	// ExposureModelSummary returns only a summary (counts and field names,
+	// or the text itself for a text output) to the model.
+	ExposureModelSummary Exposure = "model_summary"
+)
+
+// FieldType is the coercion applied to an extracted value.
+type FieldType string
+
+// The field types. Coercion rules are documented in package runtime.
+const (
+	FieldString  FieldType = "string"
+	FieldInteger FieldType = "integer"
+	FieldNumber  FieldType = "number"
+	FieldBoolean FieldType = "boolean"
+	FieldDate    FieldType = "date"
+)
+
+// Output declares one result of the process.
+type Output struct {
+	Name        string     `json:"name"`
+	Kind        OutputKind `json:"kind"`
+	Exposure    Exposure   `json:"exposure"`
+	Description string     `json:"description,omitempty"`
+	// Required non-collection outputs must be produced on every path to a
+	// completed terminal.
+	Required bool `json:"required,omitempty"`
+	// Fields is the exact record shape of record and record_set outputs.
+	Fields []OutputField `json:"fields,omitempty"`
+}
+
+// OutputField is one field of a record output.
+type OutputField struct {
+	Name string    `json:"name"`
+	Type FieldType `json:"type"`
+}
+
+// Milestone is an ordered group of actions followed by ordered transitions.
+type Milestone struct {
+	ID     string   `json:"id"`
+	Intent string   `json:"intent"`
+	Actions []Action `json:"actions"`
+	// Transitions are evaluated in order after the actions; the first whose
+	// condition holds wins. With none, the run continues with the next
+	// milestone in document order, and after the last one completes.
+	Transitions []Transition `json:"transitions,omitempty"`
+	// MaxVisits bounds how often the milestone runs in one run. A milestone
+	// on a cycle must declare it; otherwise it is 1.
+	MaxVisits int `json:"max_visits,omitempty"`
+}
+
+// TerminalCompleted is the transition target that ends a run as completed.
+const TerminalCompleted = "completed"
+
+// Transition moves to another milestone or a terminal when its condition
+// holds.
+type Transition struct {
+	When Condition `json:"when"`
+	// To is a milestone id or [TerminalCompleted].
+	To string `json:"to"`
+}
+
+// ConditionKind is the kind of a state condition.
+type ConditionKind string
+
+// The condition kinds.
+const (
+	// CondLocatorVisible holds when the locator resolves to a visible element
+	// in the selected frame.
+	CondLocatorVisible ConditionKind = "locator_visible"
+	// CondLocatorHidden holds when the frame resolves, is approved, and the
+	// locator matches no visible element. A missing frame never satisfies it.
+	CondLocatorHidden ConditionKind = "locator_hidden"
+	// CondTextVisible holds when Text is visible in the selected frame.
+	CondTextVisible ConditionKind = "text_visible"
+	// CondURLIncludes holds when the top-level URL (raw or once safely
+	// percent-decoded) includes Value after input substitution.
+	CondURLIncludes ConditionKind = "url_includes"
+	// CondURLPath holds when the top-level URL's path equals Value.
+	CondURLPath ConditionKind = "url_path"
+	// CondOutputProduced holds when the action produced Output.
+	CondOutputProduced ConditionKind = "output_produced"
+	// CondDownloadCompleted holds when the action's download was verified.
+	CondDownloadCompleted ConditionKind = "download_completed"
+	// CondAlways always holds (a transition's default branch). Never a
+	// postcondition.
+	CondAlways ConditionKind = "always"
+)
+
+// Condition is a machine-checkable state assertion used by postconditions,
+// transitions and business-outcome detection.
+type Condition struct {
+	Kind              ConditionKind       `json:"kind"`
+	LocatorCandidates []locator.Candidate `json:"locator_candidates,omitempty"`
+	Text              string              `json:"text,omitempty"`
+	Value             string              `json:"value,omitempty"`
+	Output            string              `json:"output,omitempty"`
+}
+
+// Action is one executable step.
+type Action struct {
+	ID           string       `json:"id"`
+	Operation    Operation    `json:"operation"`
+	Intent       string       `json:"intent"`
+	Effect       Effect       `json:"effect"`
+	Confirmation Confirmation `json:"confirmation"`
+	// LocatorCandidates finds the action's element (its root for extract).
+	LocatorCandidates []locator.Candidate `json:"locator_candidates,omitempty"`
+	// URL is the navigate target: a query-free path or URL on an allowed
+	// origin; its fragment may carry templates such as #search/{{query}}.
+	URL string `json:"url,omitempty"`
+	// Input names the declared input a fill, select or check reads.
+	Input string `json:"input,omitempty"`
+	// Value is a public literal (may hold templates) for fill or select
+	// when no Input is named.
+	Value string `json:"value,omitempty"`
+	// Key is the key a press sends, such as "Enter".
+	Key string `json:"key,omitempty"`
+	// Output names the declared output an extract or download fills.
+	Output string `json:"output,omitempty"`
+	// Extract configures an extract action.
+	Extract *Extraction `json:"extract,omitempty"`
+	// TimeoutMS overrides the runtime's default action timeout.
+	TimeoutMS int `json:"timeout_ms,omitempty"`
+	// Postcondition is the state that proves the action worked. A click is
+	// never completion.
+	Postcondition *Condition `json:"postcondition,omitempty"`
+	// NativeGap describes the non-browser step of a native action.
+	NativeGap string `json:"native_gap,omitempty"`
+}
+
+// ExtractMode is how an extract action reads.
+type ExtractMode string
+
+// The extraction modes.
+const (
+	// ExtractSingle reads one record from the uniquely resolved root.
+	ExtractSingle ExtractMode = "single"
+	// ExtractList reads one record per matching root (the record container).
+	ExtractList ExtractMode = "list"
+	// ExtractText reads the root's visible text into a text output.
+	ExtractText ExtractMode = "text"
+)
+
+// Extraction declares how an extract action reads its output.
+type Extraction struct {
+	Mode   ExtractMode `json:"mode"`
+	Fields []Field     `json:"fields,omitempty"`
+	// MaxRecords is the hard maximum of a list extraction (at most
+	// [MaxRecordsCeiling]); more matching records fail the action.
+	MaxRecords int `json:"max_records,omitempty"`
+	// LimitInput optionally names a positive-integer input that lowers the
+	// number of records read at run time.
+	LimitInput string `json:"limit_input,omitempty"`
+	// RequiredFields must be non-empty in every record.
+	RequiredFields []string `json:"required_fields,omitempty"`
+	// DedupeKeys drop later records whose key fields equal an earlier one.
+	DedupeKeys []string `json:"dedupe_keys,omitempty"`
+}
+
+// ReadKind is what a field reads from its element.
+type ReadKind string
+
+// The read kinds.
+const (
+	ReadText      ReadKind = "text"
+	ReadValue     ReadKind = "value"
+	ReadAttribute ReadKind = "attribute"
+)
+
+// Field is one extracted field, located inside the action root.
+type Field struct {
+	Name string    `json:"name"`
+	Type FieldType `json:"type"`
+	// LocatorCandidates find the field inside the resolved root; an empty
+	// list (which must be present) reads the root itself.
+	LocatorCandidates []locator.Candidate `json:"locator_candidates"`
+	Read              ReadKind            `json:"read,omitempty"`
+	// Attribute names the attribute of a ReadAttribute field.
+	Attribute string `json:"attribute,omitempty"`
+}
+
+// BusinessOutcome is a named legitimate answer (member_not_found,
+// session_expired) the caller branches on, not a crash.
+type BusinessOutcome struct {
+	Code        string        `json:"code"`
+	Description string        `json:"description,omitempty"`
+	Detect      OutcomeDetect `json:"detect"`
+}
+
+// OutcomeDetect holds the detect rules; at least one is set and all set
+// rules must hold.
+type OutcomeDetect struct {
+	VisibleText string `json:"visible_text,omitempty"`
+	// URLPattern is a Go regular expression over the query-free top-level URL
+	// path and fragment.
+	URLPattern        string              `json:"url_pattern,omitempty"`
+	LocatorCandidates []locator.Candidate `json:"locator_candidates,omitempty"`
+}
+
+// Validation is the metadata receipt.Finalize writes on promotion.
+type Validation struct {
+	// Receipts are the sha256 digests of the two clean run receipts.
+	Receipts []string `json:"receipts"`
+	// ExecutionMode is the mode both receipts recorded.
+	ExecutionMode string `json:"execution_mode"`
+	// FinalizedAt is an RFC 3339 timestamp.
+	FinalizedAt string `json:"finalized_at"`
+	// Claim states the limit of the evidence: artifact consistency, not an
+	// attestation of a person, machine or website.
+	Claim string `json:"claim,omitempty"`
+}

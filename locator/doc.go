@@ -1,0 +1,18 @@
+// Package locator holds the locator candidate model of Vera capabilities and
+// its static rules; resolution against a live page lives in [Resolve].
+//
+// A locator is an ordered list of [Candidate] values. Each candidate names one
+// strategy: role and accessible name, label, placeholder, test id, bounded
+// visible text or CSS.
+//
+// Invariants:
+//   - Candidates are tried in recorded order, never as a DOM-ordered union.
+//   - Strategies appear in preference order (role, label, placeholder,
+//     test_id, text, css); CSS is only a later fallback, except for a
+//     structural locator_visible marker scoped with ":visible" and for fields
+//     inside an already resolved record container ([ListContext]).
+//   - A candidate sets exactly the fields of its strategy; coordinates are
+//     never a locator; visible text is bounded by [MaxTextLen].
+//   - The discovery redaction marker is never accepted as a literal value.
+//   - Everything here is pure: no I/O, no browser.
+package locator
