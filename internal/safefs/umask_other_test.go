@@ -5,5 +5,3 @@ package safefs_test
 import "testing"
 
 func withUmask(t *testing.T, mask int) { t.Helper() }
-
-const haveUmask = false

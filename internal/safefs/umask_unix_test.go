@@ -14,5 +14,3 @@ func withUmask(t *testing.T, mask int) {
 	old := syscall.Umask(mask)
 	t.Cleanup(func() { syscall.Umask(old) })
 }
-
-const haveUmask = true

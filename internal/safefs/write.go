@@ -46,9 +46,14 @@ func tempName(base string) (string, error) {
 		return "", err
 	}
 	if len(base) > maxTempPrefix {
+		// Cut at a rune boundary when the name is valid UTF-8 (at most
+		// UTFMax-1 bytes back); invalid bytes are cut where they are.
 		cut := maxTempPrefix
-		for cut > 0 && !utf8.RuneStart(base[cut]) {
+		for back := 0; back < utf8.UTFMax-1 && !utf8.RuneStart(base[cut]); back++ {
 			cut--
+		}
+		if !utf8.RuneStart(base[cut]) {
+			cut = maxTempPrefix
 		}
 		base = base[:cut]
 	}
