@@ -1,0 +1,181 @@
+package receipt
+
+import (
+	"crypto/rand"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"os"
+
+	"github.com/vera-run/vera/internal/canonjson"
+	"github.com/vera-run/vera/internal/safefs"
+)
+
+// Run is everything one execution leaves behind. Only the runtime builds
+// one.
+type Run struct {
+	Receipt *Receipt
+	Outputs *Outputs
+	// Proposals is nil unless recovery was attempted.
+	Proposals *Proposals
+}
+
+// WriteOption configures [WriteRun].
+type WriteOption func(*writeConfig)
+
+type writeConfig struct {
+	allowGit bool
+}
+
+// AllowGitWorkTree lets [WriteRun] create the run directory inside a Git
+// work tree. By default it refuses, so run outputs are never committed by
+// accident.
+func AllowGitWorkTree() WriteOption { return func(c *writeConfig) { c.allowGit = true } }
+
+// ErrWrite is wrapped by every failure to write a run.
+var ErrWrite = errors.New("receipt: write run")
+
+// WriteRun creates a fresh owner-only directory (0700) under parent and
+// writes the run's documents as RFC 8785 canonical JSON, each atomically
+// (temporary file, fsync, rename, files 0600), in this order:
+// outputs.json, recovery.proposals.json (only when present),
+// run.receipt.json, and last run.lock.json (v1, or v2 when proposals are
+// present) hashing the others. The lock is the commit marker: a directory
+// without it is an incomplete run, which [VerifyRun] reports as such. It
+// returns the directory and the receipt's hash.
+func WriteRun(parent string, run *Run, opts ...WriteOption) (dir, receiptHash string, err error) {
+	var cfg writeConfig
+	for _, o := range opts {
+		o(&cfg)
+	}
+	if run == nil || run.Receipt == nil || run.Outputs == nil {
+		return "", "", fmt.Errorf("%w: receipt and outputs are required", ErrWrite)
+	}
+	if run.Receipt.Schema == "" {
+		run.Receipt.Schema = SchemaReceipt
+	}
+	if run.Outputs.Schema == "" {
+		run.Outputs.Schema = SchemaOutputs
+	}
+	if run.Receipt.RunID == "" {
+		run.Receipt.RunID = NewRunID()
+	}
+	run.Outputs.RunID = run.Receipt.RunID
+	if run.Proposals != nil {
+		if run.Proposals.Schema == "" {
+			run.Proposals.Schema = SchemaProposals
+		}
+		run.Proposals.RunID = run.Receipt.RunID
+	}
+	if err := os.MkdirAll(parent, 0o700); err != nil {
+		return "", "", fmt.Errorf("%w: %w", ErrWrite, err)
+	}
+	var sopts []safefs.Option
+	if cfg.allowGit {
+		sopts = append(sopts, safefs.AllowGitWorkTree())
+	}
+	dir, err = safefs.NewRunDir(parent, "run-", sopts...)
+	if err != nil {
+		return "", "", fmt.Errorf("%w: %w", ErrWrite, err)
+	}
+	root, err := os.OpenRoot(dir)
+	if err != nil {
+		return dir, "", fmt.Errorf("%w: %w", ErrWrite, err)
+	}
+	defer root.Close()
+
+	put := func(name string, v any) (string, error) {
+		b, err := canonjson.Marshal(v)
+		if err != nil {
+			return "", fmt.Errorf("%w: encode %s: %w", ErrWrite, name, err)
+		}
+		if err := safefs.WriteFileAtomic(root, name, b); err != nil {
+			return "", fmt.Errorf("%w: %s: %w", ErrWrite, name, err)
+		}
+		return canonjson.SumBytes(b), nil
+	}
+	lock := Lock{Schema: SchemaLockV1, Algorithm: "sha256", RunID: run.Receipt.RunID}
+	if lock.Outputs, err = put(FileOutputs, run.Outputs); err != nil {
+		return dir, "", err
+	}
+	if run.Proposals != nil {
+		lock.Schema = SchemaLockV2
+		if lock.RecoveryProposals, err = put(FileProposals, run.Proposals); err != nil {
+			return dir, "", err
+		}
+	}
+	if lock.Receipt, err = put(FileReceipt, run.Receipt); err != nil {
+		return dir, "", err
+	}
+	if _, err = put(FileLock, &lock); err != nil {
+		return dir, "", err
+	}
+	return dir, lock.Receipt, nil
+}
+
+// NewRunID returns a fresh random run id: "run_" and 16 bytes of hex.
+func NewRunID() string {
+	var b [16]byte
+	_, _ = rand.Read(b[:]) // crypto/rand.Read never fails on supported platforms
+	return "run_" + hex.EncodeToString(b[:])
+}
+
+// HashInput returns the documented hash of one input value: the sha256 of
+// the RFC 8785 canonical JSON of
+// {"capability":executionHash,"name":name,"value":value}. Binding the
+// execution hash keeps hashes of the same value from matching across
+// capabilities; two runs of one capability with one value always match. A
+// low-entropy value can still be guessed from its hash by someone holding
+// the receipt, which is why secret inputs are never hashed.
+func HashInput(executionHash, name string, value any) (string, error) {
+	return canonjson.Digest(map[string]any{"capability": executionHash, "name": name, "value": value})
+}
+
+// fileEvidence is the receipt-visible part of one download.
+type fileEvidence struct {
+	Bytes  int64  `json:"bytes"`
+	SHA256 string `json:"sha256"`
+}
+
+// OutputHash returns the receipt hash of one output: for a download_set,
+// the sha256 of the canonical JSON array of {"bytes","sha256"} in order
+// (never the paths); for every other kind, the sha256 of the canonical
+// JSON of the value (null when not produced).
+func OutputHash(o *OutputValue) (string, error) {
+	if o.Kind == "download_set" {
+		ev := make([]fileEvidence, len(o.Files))
+		for i, f := range o.Files {
+			ev[i] = fileEvidence{Bytes: f.Bytes, SHA256: f.SHA256}
+		}
+		return canonjson.Digest(ev)
+	}
+	return canonjson.Digest(o.Value)
+}
+
+// OutputCount is the receipt count of one output: the number of files of
+// a download set, of records of a record set, and 1 or 0 for a produced or
+// missing text or record.
+func OutputCount(o *OutputValue) int {
+	switch o.Kind {
+	case "download_set":
+		return len(o.Files)
+	case "record_set":
+		if xs, ok := o.Value.([]any); ok {
+			return len(xs)
+		}
+		if xs, ok := o.Value.([]map[string]any); ok {
+			return len(xs)
+		}
+		return 0
+	}
+	if o.Produced {
+		return 1
+	}
+	return 0
+}
+
+// DetailHash is the sha256 of a local failure detail, the only trace of a
+// raw error a receipt may hold.
+func DetailHash(detail string) string {
+	return canonjson.SumBytes([]byte(detail))
+}
