@@ -182,3 +182,15 @@ func ReasonOf(err error) Reason {
 func newError(r Reason, op string, err error) *Error {
 	return &Error{Reason: r, Op: op, Err: err}
 }
+
+// detailOf returns the local detail of err for logging.
+func detailOf(err error) string {
+	var e *Error
+	if errors.As(err, &e) {
+		return e.Detail()
+	}
+	if err == nil {
+		return ""
+	}
+	return err.Error()
+}

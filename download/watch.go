@@ -302,7 +302,7 @@ func (w *Watch) Wait(ctx context.Context) (*File, error) {
 		obs, err := w.observe(polls%w.sweepEvery == 0)
 		polls++
 		if err != nil {
-			log.Debug("download attribution failed", "reason", ReasonOf(err), "detail", err.(*Error).Detail())
+			log.Debug("download attribution failed", "reason", ReasonOf(err), "detail", detailOf(err))
 			return nil, err
 		}
 		if !obs.sameAs(last) {
@@ -330,7 +330,7 @@ func (w *Watch) Wait(ctx context.Context) (*File, error) {
 			log.Debug("download settled", "file", filepath.Join(w.f.path, name), "size", obs.entries[name].size, "waited", time.Since(start))
 			file, err := hashFile(ctx, w.done, w.f, name, obs.entries[name], &w.o, MechanismDirectory, EvidenceDirectoryBytes)
 			if err != nil {
-				log.Debug("download verification failed", "reason", ReasonOf(err), "detail", err.(*Error).Detail())
+				log.Debug("download verification failed", "reason", ReasonOf(err), "detail", detailOf(err))
 				return nil, err
 			}
 			log.Debug("download verified", "file", file.Path, "size", file.Size, "sha256", file.SHA256, "elapsed", time.Since(start))
