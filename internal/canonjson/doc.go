@@ -40,18 +40,24 @@
 //
 //   - Numbers with a fraction or an exponent are rounded to the nearest
 //     float64 as the RFC says (1.00000000000000001 becomes 1). Integer
-//     literals are held to a stricter rule: one that float64 would change,
-//     such as 9007199254740993, is rejected with ErrUnsafeInteger, so an ID
-//     or counter never silently changes value under a hash. Exactly
-//     representable large integers (9007199254740992, 1e21 written out) are
-//     accepted. Underflow to zero (1e-400) is rounding, not an error.
+//     literals (no fraction, no exponent) are held to a stricter rule: one
+//     that float64 would change, such as 9007199254740993, is rejected with
+//     ErrUnsafeInteger, so an ID or counter never silently changes value
+//     under a hash. Accepted are integers float64 holds exactly
+//     (9007199254740992, 18014398509481984, 1e21 written out) and integers
+//     already spelled as the canonical form of their float64
+//     (123456789012345680000, which is how ECMAScript prints that double),
+//     since canonical output must itself be accepted. Underflow to zero
+//     (1e-400) is rounding, not an error.
 //   - Any JSON value may be the top-level value, as RFC 8259 allows.
 //   - Marshal uses encoding/json, so it inherits that package's choices:
 //     invalid UTF-8 in a Go string is replaced by U+FFFD rather than
 //     rejected, nil slices and maps encode as null, and []byte as base64. It
 //     applies the same number rules to the encoded text, so int64 and uint64
-//     values beyond ±2^53 that float64 cannot hold give ErrUnsafeInteger and
-//     NaN or infinite floats give ErrNonFinite.
+//     values beyond ±2^53 that float64 cannot hold give ErrUnsafeInteger,
+//     those it can hold are printed in ECMAScript form (1<<60 becomes
+//     1152921504606847000, as RFC 8785 requires), and NaN or infinite floats
+//     give ErrNonFinite.
 //   - Digests are "sha256:" and 64 lowercase hex digits; ParseDigest
 //     accepts nothing else, not even uppercase hex, so each digest has one
 //     spelling and digests compare as strings.

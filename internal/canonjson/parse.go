@@ -24,11 +24,17 @@ import (
 //     nest, so the cost is O(n + m log m) for n bytes and m members, with no
 //     depth amplification.
 
+// keyRef locates a member's sort key (its decoded name, remapped by
+// sortKeyByte): p.in[at:at+n] when at >= 0, else p.arena[-at-1:][:n]. Offsets
+// rather than slices keep member free of pointers, so large objects cost the
+// garbage collector nothing to scan.
+type keyRef struct{ at, n int }
+
 // member is one object member being parsed.
 type member struct {
-	key        []byte // sort key: decoded name, remapped by sortKeyByte
-	start, end int    // span of `"name":value` in p.out
-	off        int    // input offset of the name, for errors
+	key        keyRef
+	start, end int // span of `"name":value` in p.out
+	off        int // input offset of the name, for errors
 }
 
 // span is a byte range in p.out.
@@ -56,17 +62,16 @@ var parserPool = sync.Pool{New: func() any { return new(parser) }}
 
 // maxPooled bounds the buffer capacity kept in the pool so one huge document
 // does not pin its memory for the life of the process.
-const maxPooled = 1 << 20
+const maxPooled = 4 << 20
 
 func getParser() *parser { return parserPool.Get().(*parser) }
 
 func putParser(p *parser) {
 	p.in = nil
 	if cap(p.out) > maxPooled || cap(p.fin) > maxPooled || cap(p.arena) > maxPooled ||
-		cap(p.stack) > maxPooled/32 || cap(p.spans) > maxPooled/16 || cap(p.objs) > maxPooled/32 {
+		cap(p.stack) > maxPooled/40 || cap(p.spans) > maxPooled/16 || cap(p.objs) > maxPooled/32 {
 		return
 	}
-	clear(p.stack[:cap(p.stack)]) // drop references into callers' input
 	parserPool.Put(p)
 }
 
@@ -76,6 +81,11 @@ func (p *parser) run(in []byte) ([]byte, error) {
 	p.in = in
 	p.pos = 0
 	p.depth = 0
+	if want := len(in) + len(in)/8 + 64; cap(p.out) < want {
+		// Canonical output is rarely longer than its input: one
+		// allocation instead of repeated growth.
+		p.out = make([]byte, 0, want)
+	}
 	p.out = p.out[:0]
 	p.stack = p.stack[:0]
 	p.arena = p.arena[:0]
@@ -290,6 +300,10 @@ func (p *parser) object() error {
 		if err := p.value(); err != nil {
 			return err
 		}
+		if len(p.stack) == cap(p.stack) {
+			// Double, rather than the runtime's 1.25x for large slices.
+			p.stack = slices.Grow(p.stack, max(len(p.stack), 16))
+		}
 		p.stack = append(p.stack, member{key: key, start: mstart, end: len(p.out), off: off})
 		p.skipWS()
 		if p.pos < len(p.in) {
@@ -311,7 +325,7 @@ func (p *parser) object() error {
 	ms := p.stack[base:]
 	sorted := true
 	for i := 1; i < len(ms); i++ {
-		c := bytes.Compare(ms[i-1].key, ms[i].key)
+		c := bytes.Compare(p.keyOf(ms[i-1].key), p.keyOf(ms[i].key))
 		if c == 0 {
 			return p.duplicate(ms[i-1], ms[i])
 		}
@@ -321,29 +335,38 @@ func (p *parser) object() error {
 		}
 	}
 	if !sorted {
-		slices.SortFunc(ms, func(a, b member) int { return bytes.Compare(a.key, b.key) })
+		slices.SortFunc(ms, func(a, b member) int { return bytes.Compare(p.keyOf(a.key), p.keyOf(b.key)) })
 		for i := 1; i < len(ms); i++ {
-			if bytes.Equal(ms[i-1].key, ms[i].key) {
+			if bytes.Equal(p.keyOf(ms[i-1].key), p.keyOf(ms[i].key)) {
 				return p.duplicate(ms[i-1], ms[i])
 			}
 		}
 		lo := len(p.spans)
+		p.spans = slices.Grow(p.spans, max(len(ms), len(p.spans)))
 		for _, m := range ms {
 			p.spans = append(p.spans, span{m.start, m.end})
 		}
 		p.objs = append(p.objs, unsorted{start: start, end: len(p.out), lo: lo, hi: len(p.spans)})
 	}
-	clear(ms)
 	p.stack = p.stack[:base]
 	p.arena = p.arena[:abase]
 	p.depth--
 	return nil
 }
 
+func (p *parser) keyOf(k keyRef) []byte {
+	if k.at >= 0 {
+		return p.in[k.at : k.at+k.n]
+	}
+	a := -k.at - 1
+	return p.arena[a : a+k.n]
+}
+
 func (p *parser) duplicate(a, b member) error {
 	off := max(a.off, b.off)
-	name := make([]byte, len(b.key))
-	for i, c := range b.key {
+	key := p.keyOf(b.key)
+	name := make([]byte, len(key))
+	for i, c := range key {
 		name[i] = unsortKeyByte(c)
 	}
 	return p.fail(off, ErrDuplicateKey, "duplicate object key "+strconv.Quote(string(name)))
@@ -382,7 +405,7 @@ func unsortKeyByte(c byte) byte {
 
 // str parses the string at p.pos (which is '"') and writes its canonical
 // form to p.out. For object names (isKey) it returns the sort key.
-func (p *parser) str(isKey bool) ([]byte, error) {
+func (p *parser) str(isKey bool) (keyRef, error) {
 	in := p.in
 	start := p.pos + 1
 	i := start
@@ -398,7 +421,7 @@ func (p *parser) str(isKey bool) ([]byte, error) {
 		}
 		r, size := utf8.DecodeRune(in[i:])
 		if r == utf8.RuneError && size == 1 {
-			return nil, p.fail(i, ErrInvalidUTF8, "invalid UTF-8 in string")
+			return keyRef{}, p.fail(i, ErrInvalidUTF8, "invalid UTF-8 in string")
 		}
 		if c >= 0xEE {
 			high = true
@@ -406,7 +429,7 @@ func (p *parser) str(isKey bool) ([]byte, error) {
 		i += size
 	}
 	if i >= len(in) {
-		return nil, p.fail(i, nil, "unexpected end of input in string")
+		return keyRef{}, p.fail(i, nil, "unexpected end of input in string")
 	}
 	if in[i] != '"' {
 		return p.strSlow(start, i, isKey)
@@ -416,18 +439,18 @@ func (p *parser) str(isKey bool) ([]byte, error) {
 	p.out = append(p.out, in[start-1:i+1]...)
 	p.pos = i + 1
 	if !isKey || !high {
-		return seg, nil
+		return keyRef{start, len(seg)}, nil
 	}
 	a := len(p.arena)
 	for _, c := range seg {
 		p.arena = append(p.arena, sortKeyByte(c))
 	}
-	return p.arena[a:], nil
+	return keyRef{-a - 1, len(seg)}, nil
 }
 
 // strSlow continues str from in[i], the first escape or control character;
 // in[start:i] is validated text that needs no escaping.
-func (p *parser) strSlow(start, i int, isKey bool) ([]byte, error) {
+func (p *parser) strSlow(start, i int, isKey bool) (keyRef, error) {
 	in := p.in
 	p.out = append(p.out, in[start-1:i]...)
 	a := len(p.arena)
@@ -436,7 +459,7 @@ func (p *parser) strSlow(start, i int, isKey bool) ([]byte, error) {
 	}
 	for {
 		if i >= len(in) {
-			return nil, p.fail(i, nil, "unexpected end of input in string")
+			return keyRef{}, p.fail(i, nil, "unexpected end of input in string")
 		}
 		c := in[i]
 		switch {
@@ -444,18 +467,17 @@ func (p *parser) strSlow(start, i int, isKey bool) ([]byte, error) {
 			p.out = append(p.out, '"')
 			p.pos = i + 1
 			if !isKey {
-				p.arena = p.arena[:a]
-				return nil, nil
+				return keyRef{}, nil
 			}
 			key := p.arena[a:]
 			for j, b := range key {
 				key[j] = sortKeyByte(b)
 			}
-			return key, nil
+			return keyRef{-a - 1, len(key)}, nil
 		case c == '\\':
 			r, n, err := p.escape(i)
 			if err != nil {
-				return nil, err
+				return keyRef{}, err
 			}
 			i += n
 			p.out = appendEscapedRune(p.out, r)
@@ -463,7 +485,7 @@ func (p *parser) strSlow(start, i int, isKey bool) ([]byte, error) {
 				p.arena = utf8.AppendRune(p.arena, r)
 			}
 		case c < 0x20:
-			return nil, p.fail(i, nil, "invalid control character "+quoteByte(c)+" in string")
+			return keyRef{}, p.fail(i, nil, "invalid control character "+quoteByte(c)+" in string")
 		case c < utf8.RuneSelf:
 			j := i + 1
 			for j < len(in) && in[j] >= 0x20 && in[j] < utf8.RuneSelf && in[j] != '"' && in[j] != '\\' {
@@ -477,7 +499,7 @@ func (p *parser) strSlow(start, i int, isKey bool) ([]byte, error) {
 		default:
 			r, size := utf8.DecodeRune(in[i:])
 			if r == utf8.RuneError && size == 1 {
-				return nil, p.fail(i, ErrInvalidUTF8, "invalid UTF-8 in string")
+				return keyRef{}, p.fail(i, ErrInvalidUTF8, "invalid UTF-8 in string")
 			}
 			p.out = append(p.out, in[i:i+size]...)
 			if isKey {
@@ -655,10 +677,15 @@ func (p *parser) number() error {
 	if math.IsInf(f, 0) {
 		return p.fail(start, ErrNonFinite, "number "+clip(lit)+" overflows float64")
 	}
-	if isInt && !exactInteger(lit, f) {
+	at := len(p.out)
+	p.out = appendES(p.out, f)
+	// An integer literal that float64 cannot hold exactly is rejected,
+	// unless it is already the canonical spelling of its float64 (as
+	// 123456789012345680000 is): canonical output must be accepted again.
+	if isInt && string(p.out[at:]) != string(lit) && !exactInteger(lit, f) {
+		p.out = p.out[:at]
 		return p.fail(start, ErrUnsafeInteger, "integer "+clip(lit)+" is not exactly representable as float64")
 	}
-	p.out = appendES(p.out, f)
 	return nil
 }
 
