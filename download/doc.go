@@ -99,7 +99,6 @@
 //   - GUIDs accepted by VerifyPath are 1..[MaxGUIDLength] ASCII letters,
 //     digits, '-' and '_' (Chrome's lowercase UUIDs), so a GUID can never
 //     name anything but a plain entry directly inside the folder.
-//   - [SetHash] encodes with encoding/json over a fixed two-field struct; with
-//     the validated inputs (integer sizes within 2^53-1, "sha256:" + lowercase
-//     hex) that output is byte-identical to RFC 8785 canonical JSON.
+//   - [SetHash] hashes the RFC 8785 form produced by internal/canonjson;
+//     sizes are limited to 2^53-1 so they stay exact in canonical JSON.
 package download

@@ -1,10 +1,9 @@
 package download
 
 import (
-	"crypto/sha256"
-	"encoding/hex"
-	"encoding/json"
 	"fmt"
+
+	"github.com/vera-run/vera/internal/canonjson"
 )
 
 // setEntry is one element of the download-set hash input. Field order is
@@ -26,9 +25,8 @@ type setEntry struct {
 //
 // Each Size must be in [0, MaxSafeBytes] (exact in canonical JSON) and each
 // SHA256 must be "sha256:" followed by 64 lowercase hex digits; otherwise
-// SetHash fails with [ReasonInvalidRequest]. With those checks, the
-// encoding/json output for this fixed shape is already canonical (integers
-// without exponent, ASCII strings needing no escapes, keys in sorted order).
+// SetHash fails with [ReasonInvalidRequest]. The encoding is
+// internal/canonjson (RFC 8785).
 func SetHash(files []File) (string, error) {
 	const op = "sethash"
 	entries := make([]setEntry, 0, len(files))
@@ -36,30 +34,14 @@ func SetHash(files []File) (string, error) {
 		if f.Size < 0 || f.Size > MaxSafeBytes {
 			return "", newError(ReasonInvalidRequest, op, fmt.Errorf("file %d: size %d out of range", i, f.Size))
 		}
-		if !validDigest(f.SHA256) {
+		if !canonjson.ValidDigest(f.SHA256) {
 			return "", newError(ReasonInvalidRequest, op, fmt.Errorf("file %d: malformed sha256", i))
 		}
 		entries = append(entries, setEntry{Bytes: f.Size, SHA256: f.SHA256})
 	}
-	b, err := json.Marshal(entries)
+	d, err := canonjson.Digest(entries)
 	if err != nil {
 		return "", newError(ReasonInvalidRequest, op, err)
 	}
-	sum := sha256.Sum256(b)
-	return "sha256:" + hex.EncodeToString(sum[:]), nil
-}
-
-// validDigest reports whether s is "sha256:" + 64 lowercase hex digits.
-func validDigest(s string) bool {
-	const prefix = "sha256:"
-	if len(s) != len(prefix)+64 || s[:len(prefix)] != prefix {
-		return false
-	}
-	for i := len(prefix); i < len(s); i++ {
-		c := s[i]
-		if (c < '0' || c > '9') && (c < 'a' || c > 'f') {
-			return false
-		}
-	}
-	return true
+	return d, nil
 }

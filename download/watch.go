@@ -257,7 +257,8 @@ func changed(pre, now identity) bool {
 // identities (device, inode, size, mtime) stayed unchanged for the settle
 // window. It then streams the file through SHA-256 and rechecks its identity.
 //
-// Wait may be called once per Watch. It returns within one poll interval of
+// Wait may be called once per Watch and not after Close
+// ([ReasonInvalidRequest]). It returns within one poll interval of
 // ctx ending or Close being called ([ReasonInterrupted]). The timeout
 // ([WithTimeout]) starts when Wait is called and bounds the observation, not
 // the hashing, which is bounded by ctx and [WithMaxBytes]. Every failure is
@@ -267,8 +268,13 @@ func (w *Watch) Wait(ctx context.Context) (*File, error) {
 	if w == nil || w.f == nil {
 		return nil, newError(ReasonInvalidRequest, op, errors.New("nil Watch"))
 	}
-	if err := interrupted(ctx, w.done, op); err != nil {
-		return nil, err
+	select {
+	case <-w.done:
+		return nil, newError(ReasonInvalidRequest, op, errClosed)
+	default:
+	}
+	if err := ctx.Err(); err != nil {
+		return nil, newError(ReasonInterrupted, op, err)
 	}
 	w.mu.Lock()
 	defer w.mu.Unlock()

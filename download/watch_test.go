@@ -6,6 +6,8 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"errors"
+	"io"
+	"log/slog"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -23,6 +25,8 @@ func fast(extra ...download.Option) []download.Option {
 		download.WithPollInterval(5 * time.Millisecond),
 		download.WithSettle(60 * time.Millisecond),
 		download.WithTimeout(5 * time.Second),
+		// Format every debug record so logging paths are exercised.
+		download.WithLogger(slog.New(slog.NewTextHandler(io.Discard, &slog.HandlerOptions{Level: slog.LevelDebug}))),
 	}, extra...)
 }
 
@@ -601,7 +605,7 @@ func TestWaitMisuse(t *testing.T) {
 	if err := w.Close(); err != nil {
 		t.Fatalf("Close is not idempotent: %v", err)
 	}
-	if _, err := w.Wait(t.Context()); !errors.Is(err, download.ErrInterrupted) && !errors.Is(err, download.ErrInvalidRequest) {
+	if _, err := w.Wait(t.Context()); !errors.Is(err, download.ErrInvalidRequest) {
 		t.Fatalf("Wait after Close = %v", err)
 	}
 	var nilWatch *download.Watch
