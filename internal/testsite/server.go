@@ -2,7 +2,6 @@ package testsite
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"log/slog"
 	"net"
@@ -17,9 +16,6 @@ import (
 // [Server.Requests]; older entries are dropped first. Hit counters are never
 // truncated.
 const MaxRecordedRequests = 1000
-
-// ErrClosed is returned by knobs that need a running server after Close.
-var ErrClosed = errors.New("testsite: server closed")
 
 // Options configures the servers started by [Start] and the per-app
 // constructors. The zero value is valid: logs are discarded and escape pages

@@ -25,13 +25,13 @@ const (
 type Teller struct {
 	*Server
 
-	mu          sync.Mutex
-	sessions    map[string]bool // token -> true while active
-	expired     map[string]bool // tokens invalidated by ExpireSessions
-	latency     time.Duration
-	searchName  string
-	outside     string
-	logins      int
+	mu         sync.Mutex
+	sessions   map[string]bool // token -> true while active
+	expired    map[string]bool // tokens invalidated by ExpireSessions
+	latency    time.Duration
+	searchName string
+	outside    string
+	logins     int
 }
 
 // StartTeller starts only the teller console on http://127.0.0.1:<random>.

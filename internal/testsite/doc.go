@@ -1,0 +1,238 @@
+// Package testsite serves synthetic web apps on loopback origins for Vera's
+// browser tests and examples (the quickstart drives the teller console).
+//
+// [Start] starts every app on its own random 127.0.0.1 port with
+// net/http/httptest; StartTeller, StartMail, StartInvoicing, StartOutside
+// and StartStress start one app each. Every app embeds a [Server] with
+// URL/Origin (an origin such as "http://127.0.0.1:41234", no trailing
+// slash), per-path hit counters (Hits, TotalHits, ResetHits), a bounded
+// request log (Requests) and Close. Knobs are methods on each app.
+//
+// Invariants:
+//   - No external resources: every page is plain HTML, vanilla JS and CSS
+//     embedded with embed and served from the page's own origin under
+//     /assets/; system fonts only; no CDN, font, analytics or icon request.
+//     GET /favicon.ico answers 204 with an empty body on every app except
+//     Outside (which answers everything with 200).
+//   - Every URL a capability needs is query-free: parameters are path
+//     segments and searches redirect (teller) or live in the hash (mail).
+//   - Accessible markup: real <label for>, <button>, headings, tables with
+//     captions, role=dialog with aria-modal and aria-labelledby. The role and
+//     accessible-name pairs below were checked against Chromium's
+//     accessibility tree; capability JSON hard-codes them, so they must not
+//     change.
+//   - Every handler that waits (latency, slow pages, export delay and stall,
+//     the never-ending fetch) returns when the client goes away or the
+//     server closes, so Close never hangs and leaves no goroutine.
+//   - Thread-safe: knobs, counters and handlers may be used concurrently.
+//     Seed data (TellerMembers, MailMessages, Invoices) are copies; changing
+//     them never changes what the servers render.
+//   - Hits counts every request, any method, by decoded URL path (without
+//     query), before any delay; it includes /assets/ and /favicon.ico.
+//
+// Decisions where the brief was silent:
+//   - Status and alert regions (role=status, role=alert) have no accessible
+//     name in Chromium (their name comes from the author only); locate them
+//     by visible text, e.g. "No member found".
+//   - Knobs rendered into a page (SetStuckSearch, ShowSurvey,
+//     ShowNativeDialog) apply to pages loaded after the call; server-side
+//     knobs (latency, search-button name, session expiry, export settings)
+//     apply to the next request.
+//   - The stress pages have their own origin (Stress), not the teller's.
+//   - Buttons that are hidden in a state (pagination ends, dialogs) use the
+//     hidden attribute (display:none) and are absent from the accessibility
+//     tree; they are never removed from the DOM.
+//
+// # Teller console (Teller, http://127.0.0.1:P)
+//
+// The member-balance process. No JavaScript; every form is a plain POST.
+//
+//	GET /                 303 to /members with a session, else /login
+//	GET /login            sign-in page
+//	POST /login           form username, password; any non-empty pair signs in:
+//	                      sets HttpOnly cookie "teller_session" (random), 303 /members;
+//	                      an empty field re-renders the page (200) with the alert
+//	GET /members          member search (needs a session)
+//	POST /members/search  form memberId; 303 to /members/<id> (query-free URL);
+//	                      an empty id 303s back to /members
+//	GET /members/<id>     balances of a seed member, or the search page with
+//	                      status "No member found" (200) for any unknown id
+//
+// Protected pages without a session cookie (or with an unknown one) 303 to
+// /login. After [Teller.ExpireSessions], a protected page answers 200 with
+// the session-expired page until the client signs in again.
+//
+// /login controls:
+//
+//	heading (h1)  "Teller console"
+//	textbox       "Username"   <label for=username>Username</label>; input#username name=username
+//	textbox       "Password"   <label for=password>Password</label>; input#password name=password type=password
+//	                           (Chromium reports a password input as role textbox)
+//	button        "Sign in"    type=submit
+//	alert         (no name)    text "Enter your username and password" (only after an empty submit)
+//
+// /members and the unknown-member page:
+//
+//	heading (h1)  "Member search"
+//	textbox       "Member ID"  <label for=member-id>Member ID</label>; input#member-id name=memberId,
+//	                           placeholder "e.g. 100234" (prefilled with the id on the unknown-member page)
+//	button        "Search"     data-testid="member-search-submit"; the name follows
+//	                           [Teller.RenameSearchButton] (e.g. "Find member"), the test id never changes
+//	status        (no name)    text "No member found" (unknown-member page only)
+//
+// /members/<id> for a known member ([TellerMembers]):
+//
+//	heading (h1)  member name, also data-testid="member-name" (e.g. "Ada Lovelace")
+//	heading (h2)  "Accounts"
+//	table         "Accounts"   <caption>Accounts</caption>; columnheaders "Account", "Balance";
+//	                           rowheader "Savings" with cell data-testid="balance-savings" (e.g. "$12,480.55"),
+//	                           rowheader "Checking" with cell data-testid="balance-checking" (e.g. "$1,204.10")
+//	link          "Back to search"  href /members
+//
+// Session-expired page (any protected path, 200):
+//
+//	heading (h1)  "Session expired"
+//	text          "Session expired. Please sign in again."
+//	link          "Sign in again"   href /login
+//
+// Knobs: [Teller.SetLatency], [Teller.RenameSearchButton],
+// [Teller.ExpireSessions], [Teller.SetOutsideOrigin]; observers
+// [Teller.ActiveSessions], [Teller.Logins].
+//
+// # Origin-escape pages (on the Teller origin)
+//
+// Public (no session). Each targets the Outside origin set by [Start] (or
+// [WithOutsideOrigin]); without one they answer 503.
+//
+//	GET /escape/redirect     302 to <outside>/page (no page of its own)
+//	GET /escape/js-redirect  h1 "JS redirect escape"; on load, location.href = <outside>/page
+//	GET /escape/popup        h1 "Popup escape"; button "Open popup" -> window.open(<outside>/page)
+//	GET /escape/iframe       h1 "Iframe escape"; iframe#outside-frame title "Outside frame", src <outside>/page
+//	GET /escape/form         h1 "Form escape"; button "Send" submits POST <outside>/submit (hidden note=escape)
+//	GET /escape/subresource  h1 "Subresources"; img <outside>/pixel.png and script <outside>/script.js
+//	GET /escape/link         h1 "Link escape"; link "Leave" href <outside>/page
+//
+// # Mail client (Mail, http://127.0.0.1:P)
+//
+// GET /mail is a single-page app with hash routing (GET / 303s to /mail).
+// A page loaded without a hash is rewritten (replaceState) to /mail#inbox.
+//
+//	#inbox             (default, also any unknown hash) the inbox view
+//	#search/<q>        the search view for decodeURIComponent(q)
+//
+// Shared header (always visible):
+//
+//	search landmark    <form role=search>
+//	searchbox "Search mail"  input#search-input type=search aria-label="Search mail" placeholder "Search mail"
+//	button    "Search"       type=submit; Enter in the searchbox submits too
+//
+// Submitting a non-blank query sets location.hash = "#search/" +
+// encodeURIComponent(query) (the raw query, untrimmed; spaces and Unicode
+// such as "fattura marzo" or "café" work). A blank query does nothing. With
+// [Mail.SetStuckSearch] the submit does nothing at all and the route stays
+// #inbox.
+//
+// Inbox view (section#inbox-view):
+//
+//	heading (h1)  "Inbox"
+//	list          "Messages"   ul aria-label="Messages" with the 8 [MailMessages]
+//
+// Search view (section#search-view):
+//
+//	heading (h1)  "Search results"
+//	list          "Search results"  ul aria-label="Search results" (hidden when empty)
+//	status        (no name)    text "No messages matched your search" (only when empty)
+//
+// Rows in both lists are li[data-testid=message-row] containing
+// span.sender, span.subject and span.date (ISO yyyy-mm-dd). Switching views
+// hides the other section (hidden attribute, display:none) and never
+// removes it, so stale rows stay in the DOM: after a search the inbox rows
+// are still present but hidden, and after returning to #inbox the old
+// results are too. Use li[data-testid=message-row]:visible. A message
+// matches when every whitespace-separated term of the query occurs,
+// case-insensitively (after NFC normalization), in its sender or subject;
+// [SearchMail] computes the same answer in Go.
+//
+// # Invoicing (Invoicing: shell origin A http://127.0.0.1:PA, workspace origin B http://localhost:PB)
+//
+// B is cross-site to A, so Chromium runs the workspace and ledger in an
+// out-of-process iframe. The frame path is
+// ["iframe#workspace", "iframe#ledger"]; both frames are origin B.
+//
+//	A GET /billing            h1 "Billing"; iframe#workspace title "Invoice workspace", src B/workspace
+//	B GET /workspace          h2 "Workspace"; iframe#ledger title "Invoice ledger", src B/ledger
+//	B GET /ledger             the ledger (below)
+//	B GET /export/invoices.csv  the CSV download (Content-Disposition attachment)
+//	B POST /api/issue         issues INV-2064, counted by [Invoicing.IssuedCount]
+//	B POST /api/survey        a survey answer, counted by [Invoicing.SurveyAnswers]
+//
+// Ledger controls:
+//
+//	heading (h2)  "Invoices"
+//	button        "Export CSV"     navigates the frame to /export/invoices.csv -> a download
+//	button        "Issue invoice"  consequential: opens the "Confirm issue" dialog
+//	                               (or window.confirm with [Invoicing.ShowNativeDialog])
+//	status        (no name)        text "Invoice INV-2064 issued" after confirming (hidden before)
+//	table         "Invoices"       <caption>Invoices</caption>; columnheaders Number, Customer, Date, Amount, Status
+//	button        "Previous page"  hidden on page 1
+//	status        (no name)        p#page-status, text "Page 1 of 3" ... "Page 3 of 3"
+//	button        "Next page"      hidden on the last page
+//
+// Rows are rendered client-side, 10 per page ([LedgerPageSize]); paging
+// never navigates. Each row is tr.invoice-row with a fresh random
+// data-testid="invoice-row-<8 hex>" on every render (test ids are unstable
+// here on purpose) and cells td.number, td.customer, td.date, td.amount,
+// td.status holding the [Invoices] fields verbatim.
+//
+// The in-page confirmation (div role=dialog aria-modal=true
+// aria-labelledby, behind a backdrop that intercepts pointer events):
+//
+//	dialog   "Confirm issue"   text "Issue invoice INV-2064 to Acme S.p.A.?"
+//	button   "Confirm"         POST /api/issue, then shows the status and closes
+//	button   "Cancel"          closes (so does Escape); focused on open
+//
+// With [Invoicing.ShowSurvey] the ledger opens on load an unexpected modal
+// the runtime must never click through:
+//
+//	dialog   "Quick survey"    text "Did you find what you were looking for?"
+//	button   "Yes"             POST /api/survey, closes
+//	button   "No thanks"       POST /api/survey, closes; focused on open
+//
+// Export knobs: [Invoicing.SetExportFilename] (default "invoices.csv"),
+// [Invoicing.SetExportDelay] (before headers), [Invoicing.SetExportStall]
+// (half the body, a pause, the rest), [Invoicing.SetExportSize] (pads to n
+// bytes, e.g. 1<<20). [Invoicing.ExportCSV] returns the exact bytes served.
+//
+// # Outside (Outside, http://127.0.0.1:PO)
+//
+// Must never be contacted in origin-escape tests. Answers any method and
+// path with 200 and counts it: /pixel.png (1x1 PNG), /script.js,
+// /page (h1 "Outside page"), POST /submit (h1 "Outside received"), anything
+// else text "outside".
+//
+// # Stress (Stress, http://127.0.0.1:PS)
+//
+//	GET /stress/nodes/<n>      h1 "Stress nodes" and exactly n generated elements (1 <= n <= 200000)
+//	                           in div.chunk groups of 100: elements 1..n-1 cycle div "Node k",
+//	                           button "Button k", h3 "Heading k", span "Text k" (each kind numbered
+//	                           from 1); element n is the only button "Target button" (button#target)
+//	GET /stress/controls/<n>   h1 "Stress controls" and n controls (1 <= n <= 50000) cycling
+//	                           textbox "Field k" (labelled), button "Action k", link "Link k",
+//	                           combobox "Choice k" (labelled select), checkbox "Option k" (labelled);
+//	                           ids ctl-1..ctl-n; among the textboxes, k%10==3 is labelled with an
+//	                           e-mail "member<k>@example.com" and k%10==7 with a valid Italian IBAN
+//	                           (see [StressIdentifierLabels])
+//	GET /stress/never-settles  h1 "Never settles"; button "Never ready" (always disabled); p#ticker
+//	                           mutates every 10 ms; a fetch of /stress/hang stays pending forever
+//	GET /stress/hang           never answers (until the client leaves or the server closes)
+//	GET /stress/slow/<ms>      after ms milliseconds (0..60000): h1 "Slow page", "Loaded after <ms> ms"
+//	GET /stress/probe          only a form: textbox "Full name", textbox "Email" (type=email),
+//	                           combobox "Country" (Italy, France, Germany, Spain), checkbox
+//	                           "Subscribe", button "Save" (does nothing); the page counts DOM
+//	                           mutations (MutationObserver on document) and click, input, change,
+//	                           keydown and focusin events (capture phase on window) into
+//	                           window.__veraProbe = {mutations, events}; the script is deferred, so
+//	                           both are 0 once the page has loaded and nothing acted on it
+//
+// Out-of-range or non-decimal path numbers answer 400.
+package testsite

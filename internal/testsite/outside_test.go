@@ -1,0 +1,98 @@
+package testsite
+
+import (
+	"bytes"
+	"net/http"
+	"testing"
+)
+
+func TestOutsideServesAndCounts(t *testing.T) {
+	o, err := StartOutside()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer o.Close()
+	c := newClient(t)
+	tests := []struct {
+		method, path, ctype, contains string
+	}{
+		{"GET", "/pixel.png", "image/png", "\x89PNG"},
+		{"GET", "/script.js", "text/javascript; charset=utf-8", "__outsideLoaded"},
+		{"GET", "/page", "text/html; charset=utf-8", "<h1>Outside page</h1>"},
+		{"POST", "/submit", "text/html; charset=utf-8", "<h1>Outside received</h1>"},
+		{"GET", "/anything/else", "text/plain; charset=utf-8", "outside"},
+		{"GET", "/favicon.ico", "text/plain; charset=utf-8", "outside"},
+		{"PUT", "/page", "text/html; charset=utf-8", "Outside page"},
+	}
+	for _, tc := range tests {
+		var r response
+		if tc.method == "GET" {
+			r = c.get(o.URL() + tc.path)
+		} else {
+			req, _ := http.NewRequest(tc.method, o.URL()+tc.path, bytes.NewBufferString("note=x"))
+			r = c.do(req)
+		}
+		wantStatus(t, r, http.StatusOK)
+		if got := r.header.Get("Content-Type"); got != tc.ctype {
+			t.Errorf("%s %s Content-Type = %q, want %q", tc.method, tc.path, got, tc.ctype)
+		}
+		wantContains(t, r, tc.contains)
+	}
+	if o.Hits("/page") != 2 || o.Hits("/submit") != 1 || o.TotalHits() != len(tests) {
+		t.Errorf("hits: /page=%d /submit=%d total=%d", o.Hits("/page"), o.Hits("/submit"), o.TotalHits())
+	}
+	if reqs := o.Requests(); len(reqs) != len(tests) || reqs[3].Method != "POST" || reqs[3].Path != "/submit" {
+		t.Errorf("Requests = %+v", reqs)
+	}
+}
+
+func TestEscapePages(t *testing.T) {
+	o, err := StartOutside()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer o.Close()
+	tl := startTeller(t, WithOutsideOrigin(o.Origin()+"/"))
+	c := newClient(t)
+	out := o.Origin()
+
+	wantRedirect(t, c.get(tl.URL()+EscapeRedirect), http.StatusFound, out+"/page")
+
+	tests := []struct {
+		path      string
+		fragments []string
+	}{
+		{EscapeJSRedirect, []string{"<h1>JS redirect escape</h1>", `data-escape="js-redirect"`, `data-outside="` + out + `"`, `src="/assets/escape.js"`}},
+		{EscapePopup, []string{"<h1>Popup escape</h1>", `<button type="button" id="open-popup">Open popup</button>`, `data-outside="` + out + `"`}},
+		{EscapeIframe, []string{"<h1>Iframe escape</h1>", `title="Outside frame" src="` + out + `/page"`}},
+		{EscapeForm, []string{"<h1>Form escape</h1>", `method="post" action="` + out + `/submit"`, `<button type="submit">Send</button>`}},
+		{EscapeSubresource, []string{"<h1>Subresources</h1>", `<img src="` + out + `/pixel.png"`, `<script src="` + out + `/script.js"></script>`}},
+		{EscapeLink, []string{"<h1>Link escape</h1>", `<a href="` + out + `/page">Leave</a>`}},
+	}
+	for _, tc := range tests {
+		t.Run(tc.path, func(t *testing.T) {
+			r := c.get(tl.URL() + tc.path)
+			wantStatus(t, r, http.StatusOK)
+			wantContains(t, r, tc.fragments...)
+		})
+	}
+	// Loading the pages server-side never touches Outside.
+	if o.TotalHits() != 0 {
+		t.Errorf("Outside hits = %d, want 0", o.TotalHits())
+	}
+	r := c.get(tl.URL() + "/assets/escape.js")
+	wantStatus(t, r, http.StatusOK)
+	wantContains(t, r, "window.open(", "location.href")
+}
+
+func TestEscapePagesWithoutOutside(t *testing.T) {
+	tl := startTeller(t)
+	c := newClient(t)
+	for _, p := range []string{EscapeRedirect, EscapeLink, EscapeSubresource} {
+		wantStatus(t, c.get(tl.URL()+p), http.StatusServiceUnavailable)
+	}
+	tl.SetOutsideOrigin("http://127.0.0.1:9")
+	r := c.get(tl.URL() + EscapeLink)
+	wantStatus(t, r, http.StatusOK)
+	wantContains(t, r, `href="http://127.0.0.1:9/page"`)
+}

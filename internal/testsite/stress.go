@@ -1,0 +1,246 @@
+package testsite
+
+import (
+	"bufio"
+	"fmt"
+	"net/http"
+	"strconv"
+	"time"
+)
+
+// Stress page limits: larger path parameters answer 400.
+const (
+	MaxStressNodes    = 200_000
+	MaxStressControls = 50_000
+	MaxStressSlow     = 60_000 // milliseconds
+)
+
+// Stress serves large pages, a page that never settles, slow responses and
+// the observation probe. See the package documentation. All methods are safe
+// for concurrent use.
+type Stress struct {
+	*Server
+}
+
+// StartStress starts only the stress pages on http://127.0.0.1:<random>.
+func StartStress(opts ...Option) (*Stress, error) {
+	o := buildOptions(opts)
+	st := &Stress{}
+	mux, err := baseMux()
+	if err != nil {
+		return nil, err
+	}
+	mux.HandleFunc("GET /stress/nodes/{n}", st.nodes)
+	mux.HandleFunc("GET /stress/controls/{n}", st.controls)
+	mux.HandleFunc("GET /stress/never-settles", func(w http.ResponseWriter, _ *http.Request) {
+		render(w, http.StatusOK, "never.html", nil)
+	})
+	mux.HandleFunc("GET /stress/hang", st.hang)
+	mux.HandleFunc("GET /stress/slow/{ms}", st.slow)
+	mux.HandleFunc("GET /stress/probe", func(w http.ResponseWriter, _ *http.Request) {
+		render(w, http.StatusOK, "probe.html", nil)
+	})
+	srv, err := newServer("stress", "127.0.0.1", mux, o.Logger)
+	if err != nil {
+		return nil, err
+	}
+	st.Server = srv
+	return st, nil
+}
+
+// pathCount parses a strictly decimal path parameter in [lo, hi].
+func pathCount(s string, lo, hi int) (int, bool) {
+	if s == "" || len(s) > 9 {
+		return 0, false
+	}
+	for _, c := range s {
+		if c < '0' || c > '9' {
+			return 0, false
+		}
+	}
+	n, err := strconv.Atoi(s)
+	if err != nil || n < lo || n > hi {
+		return 0, false
+	}
+	return n, true
+}
+
+func pageStart(w http.ResponseWriter, title string) *bufio.Writer {
+	h := w.Header()
+	h.Set("Content-Type", "text/html; charset=utf-8")
+	h.Set("Cache-Control", "no-store")
+	bw := bufio.NewWriterSize(w, 64<<10)
+	fmt.Fprintf(bw, "<!doctype html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n<title>%s</title>\n<link rel=\"stylesheet\" href=\"/assets/site.css\">\n</head>\n<body>\n<main>\n", title)
+	return bw
+}
+
+func pageEnd(bw *bufio.Writer) {
+	bw.WriteString("</main>\n</body>\n</html>\n")
+	_ = bw.Flush()
+}
+
+// nodes renders GET /stress/nodes/{n}: h1 "Stress nodes", then exactly n
+// generated elements in div.chunk groups of 100. Elements 1..n-1 cycle
+// div "Node k", button "Button k", h3 "Heading k", span "Text k" (each
+// kind numbered from 1); element n is the button "Target button".
+func (st *Stress) nodes(w http.ResponseWriter, r *http.Request) {
+	n, ok := pathCount(r.PathValue("n"), 1, MaxStressNodes)
+	if !ok {
+		http.Error(w, fmt.Sprintf("n must be an integer in [1, %d]", MaxStressNodes), http.StatusBadRequest)
+		return
+	}
+	bw := pageStart(w, "Stress nodes")
+	bw.WriteString("<h1>Stress nodes</h1>\n<div id=\"nodes\">\n")
+	var count [4]int
+	for i := 1; i <= n; i++ {
+		if i%100 == 1 {
+			bw.WriteString("<div class=\"chunk\">")
+		}
+		if i == n {
+			bw.WriteString(`<button type="button" id="target">Target button</button>`)
+		} else {
+			k := (i - 1) % 4
+			count[k]++
+			switch k {
+			case 0:
+				fmt.Fprintf(bw, "<div>Node %d</div>", count[k])
+			case 1:
+				fmt.Fprintf(bw, "<button type=\"button\">Button %d</button>", count[k])
+			case 2:
+				fmt.Fprintf(bw, "<h3>Heading %d</h3>", count[k])
+			case 3:
+				fmt.Fprintf(bw, "<span>Text %d</span>", count[k])
+			}
+		}
+		if i%100 == 0 || i == n {
+			bw.WriteString("</div>\n")
+		}
+	}
+	bw.WriteString("</div>\n")
+	pageEnd(bw)
+}
+
+// control is one generated control of /stress/controls/{n}.
+type control struct {
+	kind  int    // 0 input, 1 button, 2 link, 3 select, 4 checkbox
+	label string // label text or accessible name
+	ident bool   // label is identifier-shaped (email or IBAN)
+}
+
+func stressControl(i int) control {
+	k := i/5 + 1 // per-kind number, from 1
+	switch i % 5 {
+	case 0:
+		switch k % 10 {
+		case 3:
+			return control{0, fmt.Sprintf("member%d@example.com", k), true}
+		case 7:
+			return control{0, italianIBAN(k), true}
+		}
+		return control{0, fmt.Sprintf("Field %d", k), false}
+	case 1:
+		return control{1, fmt.Sprintf("Action %d", k), false}
+	case 2:
+		return control{2, fmt.Sprintf("Link %d", k), false}
+	case 3:
+		return control{3, fmt.Sprintf("Choice %d", k), false}
+	default:
+		return control{4, fmt.Sprintf("Option %d", k), false}
+	}
+}
+
+// StressIdentifierLabels returns, in page order, the identifier-shaped
+// labels (e-mail addresses and Italian IBANs with valid check digits) that
+// GET /stress/controls/{n} renders; discovery redaction tests assert that
+// none of them leaves the page unredacted. It returns nil when n is out of
+// [1, MaxStressControls].
+func StressIdentifierLabels(n int) []string {
+	if n < 1 || n > MaxStressControls {
+		return nil
+	}
+	var out []string
+	for i := range n {
+		if c := stressControl(i); c.ident {
+			out = append(out, c.label)
+		}
+	}
+	return out
+}
+
+// italianIBAN returns a valid IBAN "IT<check>X0542811101<12-digit k>".
+func italianIBAN(k int) string {
+	bban := fmt.Sprintf("X0542811101%012d", k)
+	return "IT" + ibanCheck("IT", bban) + bban
+}
+
+// ibanCheck computes the ISO 13616 check digits (mod 97-10).
+func ibanCheck(country, bban string) string {
+	rem := 0
+	for _, c := range bban + country + "00" {
+		switch {
+		case c >= '0' && c <= '9':
+			rem = (rem*10 + int(c-'0')) % 97
+		case c >= 'A' && c <= 'Z':
+			v := int(c-'A') + 10
+			rem = (rem*100 + v) % 97
+		}
+	}
+	return fmt.Sprintf("%02d", 98-rem)
+}
+
+// controls renders GET /stress/controls/{n}: h1 "Stress controls" and n
+// controls cycling labelled text input, button, link, labelled select and
+// labelled checkbox.
+func (st *Stress) controls(w http.ResponseWriter, r *http.Request) {
+	n, ok := pathCount(r.PathValue("n"), 1, MaxStressControls)
+	if !ok {
+		http.Error(w, fmt.Sprintf("n must be an integer in [1, %d]", MaxStressControls), http.StatusBadRequest)
+		return
+	}
+	bw := pageStart(w, "Stress controls")
+	bw.WriteString("<h1>Stress controls</h1>\n<form id=\"controls\" action=\"#\" onsubmit=\"return false\">\n")
+	for i := range n {
+		c := stressControl(i)
+		if i%100 == 0 {
+			bw.WriteString("<div class=\"chunk\">")
+		}
+		id := "ctl-" + strconv.Itoa(i+1)
+		switch c.kind {
+		case 0:
+			fmt.Fprintf(bw, "<span class=\"field\"><label for=\"%s\">%s</label><input id=\"%s\" name=\"%s\" type=\"text\"></span>", id, c.label, id, id)
+		case 1:
+			fmt.Fprintf(bw, "<button type=\"button\" id=\"%s\">%s</button>", id, c.label)
+		case 2:
+			fmt.Fprintf(bw, "<a id=\"%s\" href=\"#%s\">%s</a>", id, id, c.label)
+		case 3:
+			fmt.Fprintf(bw, "<span class=\"field\"><label for=\"%s\">%s</label><select id=\"%s\" name=\"%s\"><option>One</option><option>Two</option></select></span>", id, c.label, id, id)
+		case 4:
+			fmt.Fprintf(bw, "<span class=\"field\"><input id=\"%s\" name=\"%s\" type=\"checkbox\"><label for=\"%s\">%s</label></span>", id, id, id, c.label)
+		}
+		if i%100 == 99 || i == n-1 {
+			bw.WriteString("</div>\n")
+		}
+	}
+	bw.WriteString("</form>\n")
+	pageEnd(bw)
+}
+
+// hang never answers: it returns only when the client goes away or the
+// server closes. /stress/never-settles keeps one such fetch pending.
+func (st *Stress) hang(w http.ResponseWriter, r *http.Request) {
+	st.sleep(r.Context(), 24*time.Hour)
+}
+
+func (st *Stress) slow(w http.ResponseWriter, r *http.Request) {
+	ms, ok := pathCount(r.PathValue("ms"), 0, MaxStressSlow)
+	if !ok {
+		http.Error(w, fmt.Sprintf("ms must be an integer in [0, %d]", MaxStressSlow), http.StatusBadRequest)
+		return
+	}
+	if !st.sleep(r.Context(), time.Duration(ms)*time.Millisecond) {
+		return
+	}
+	bw := pageStart(w, "Slow page")
+	fmt.Fprintf(bw, "<h1>Slow page</h1>\n<p>Loaded after %d ms</p>\n", ms)
+	pageEnd(bw)
+}
