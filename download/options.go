@@ -12,12 +12,12 @@ import (
 const (
 	// DefaultSettle is how long the observed state (the new entries and
 	// their size, mtime and inode) must stay unchanged before hashing.
-	DefaultSettle = 150 * time.Millisecond
+	DefaultSettle = 50 * time.Millisecond
 	// DefaultTimeout bounds how long Wait and VerifyPath wait for a settled
 	// file. Hashing after settling is bounded by ctx and the byte limit.
 	DefaultTimeout = 30 * time.Second
 	// DefaultPollInterval is the interval between folder observations.
-	DefaultPollInterval = 25 * time.Millisecond
+	DefaultPollInterval = 10 * time.Millisecond
 	// MinPollInterval and MaxPollInterval bound WithPollInterval.
 	MinPollInterval = time.Millisecond
 	MaxPollInterval = 250 * time.Millisecond
