@@ -105,17 +105,47 @@ func (l ErrorList) Has(code string) bool {
 
 // ParseError is a problem reading a capability document.
 type ParseError struct {
+	// Code is a stable machine-readable class of the problem (see the
+	// ParseCode constants).
+	Code string
 	// Offset is the byte offset of the problem when known, else -1.
 	Offset int64
-	// Path is the JSON path of an unknown field when known.
+	// Path is the JSON path of an unknown field or mistyped value when
+	// known.
 	Path string
-	Err    error
+	Err  error
 }
+
+// Parse codes reported in [ParseError.Code].
+const (
+	// ParseCodeRead: the reader failed.
+	ParseCodeRead = "read_error"
+	// ParseCodeTooLarge: the document exceeds [MaxDocumentBytes].
+	ParseCodeTooLarge = "too_large"
+	// ParseCodeSyntax: not one well-formed JSON value (including invalid
+	// UTF-8, lone surrogates, unsafe integers and excessive nesting).
+	ParseCodeSyntax = "syntax"
+	// ParseCodeDuplicateKey: an object repeats a member name.
+	ParseCodeDuplicateKey = "duplicate_key"
+	// ParseCodeTrailingData: bytes after the top-level value.
+	ParseCodeTrailingData = "trailing_data"
+	// ParseCodeUnsupportedSchema: schema is missing or not [SchemaV1].
+	ParseCodeUnsupportedSchema = "unsupported_schema"
+	// ParseCodeUnknownField: a member this schema does not define (member
+	// names match exactly, case included).
+	ParseCodeUnknownField = "unknown_field"
+	// ParseCodeWrongType: a value of the wrong JSON type (a string where a
+	// number belongs, an object where an array belongs, ...).
+	ParseCodeWrongType = "wrong_type"
+)
 
 // Error implements error.
 func (e *ParseError) Error() string {
 	var b strings.Builder
 	b.WriteString("capability: parse")
+	if e.Code != "" {
+		b.WriteString(" [" + e.Code + "]")
+	}
 	if e.Path != "" {
 		b.WriteString(" at " + e.Path)
 	}

@@ -42,9 +42,11 @@ func (s State) Rank() int {
 	return -1
 }
 
-// Executable reports whether a capability in this state may run at all
-// (risky capabilities additionally need [StateDiscovered]).
-func (s State) Executable() bool { return s.Rank() >= StateDiscovered.Rank() }
+// Executable reports whether a capability in this state may run at all: a
+// draft never runs, and neither does an unknown state. A scaffold may run
+// only while it is safe: risky capabilities additionally need
+// [StateDiscovered] (see [Capability.ValidateForExecution]).
+func (s State) Executable() bool { return s.Rank() >= 0 && s != StateDraft }
 
 // Effect classifies what an action does to the world. The set is closed.
 type Effect string
@@ -118,12 +120,12 @@ func (o Operation) Interactive() bool {
 // Capability is a browser-capability/v1 document: a typed, reviewable
 // instruction package for one business process on one site.
 type Capability struct {
-	Schema  string `json:"schema"`
-	ID      string `json:"id"`
-	Version string `json:"version"`
-	Name    string `json:"name"`
-	Goal    string `json:"goal"`
-	State   State  `json:"state"`
+	Schema  string `json:"schema" validate:"eq=browser-capability/v1"`
+	ID      string `json:"id" validate:"required,capid"`
+	Version string `json:"version" validate:"required,semver"`
+	Name    string `json:"name" validate:"nonblank,max=200"`
+	Goal    string `json:"goal" validate:"nonblank,max=2000"`
+	State   State  `json:"state" validate:"required,oneof=scaffold draft discovered validated_local"`
 
 	Provenance *Provenance `json:"provenance,omitempty"`
 	Site       Site        `json:"site"`
@@ -131,10 +133,10 @@ type Capability struct {
 	Authority  Authority   `json:"authority"`
 	Privacy    Privacy     `json:"privacy"`
 
-	Inputs           []Input           `json:"inputs"`
-	Outputs          []Output          `json:"outputs"`
-	Milestones       []Milestone       `json:"milestones"`
-	BusinessOutcomes []BusinessOutcome `json:"business_outcomes,omitempty"`
+	Inputs           []Input           `json:"inputs" validate:"max=100,dive"`
+	Outputs          []Output          `json:"outputs" validate:"max=100,dive"`
+	Milestones       []Milestone       `json:"milestones" validate:"required,min=1,dive"`
+	BusinessOutcomes []BusinessOutcome `json:"business_outcomes,omitempty" validate:"max=100,dive"`
 
 	// Validation is set only by receipt.Finalize on promotion to
 	// validated_local. It is excluded from the execution hash.
@@ -145,22 +147,22 @@ type Capability struct {
 type Provenance struct {
 	// DiscoveryHash is the sha256 digest of the private browser-discovery/v2
 	// record that informed the capability.
-	DiscoveryHash  string  `json:"discovery_hash"`
-	DiscoveryModel string  `json:"discovery_model,omitempty"`
-	DiscoveryRunID string  `json:"discovery_run_id,omitempty"`
-	DiscoveryMode  string  `json:"discovery_mode,omitempty"` // guided | autonomous | hybrid
+	DiscoveryHash  string  `json:"discovery_hash" validate:"required,sha256digest"`
+	DiscoveryModel string  `json:"discovery_model,omitempty" validate:"max=200"`
+	DiscoveryRunID string  `json:"discovery_run_id,omitempty" validate:"max=200"`
+	DiscoveryMode  string  `json:"discovery_mode,omitempty" validate:"omitempty,oneof=guided autonomous hybrid"` // guided | autonomous | hybrid
 	Review         *Review `json:"review,omitempty"`
 }
 
 // Review records the operator's approval of the exact discovery record and
 // the separate capability-authoring approval.
 type Review struct {
-	Reviewer string `json:"reviewer"`
+	Reviewer string `json:"reviewer" validate:"nonblank,max=200"`
 	// ReviewedAt is an RFC 3339 timestamp.
-	ReviewedAt string `json:"reviewed_at"`
+	ReviewedAt string `json:"reviewed_at" validate:"required,rfc3339"`
 	// RecordHash must equal Provenance.DiscoveryHash: the review covers that
 	// exact record and nothing broader.
-	RecordHash string `json:"record_hash"`
+	RecordHash string `json:"record_hash" validate:"required,sha256digest"`
 	// AuthoringApproved is the capability-authoring approval; transfer
 	// approval of a developer pack never implies it.
 	AuthoringApproved bool `json:"authoring_approved"`
@@ -168,13 +170,13 @@ type Review struct {
 
 // Site names the target application and the origins the run may reach.
 type Site struct {
-	Name string `json:"name"`
+	Name string `json:"name" validate:"nonblank,max=200"`
 	// AllowedOrigins are scheme://host[:port] origins that navigation, frames
 	// and popups may reach.
-	AllowedOrigins []string `json:"allowed_origins"`
+	AllowedOrigins []string `json:"allowed_origins" validate:"required,min=1,max=16,dive,origin"`
 	// SubresourceOrigins are extra origins the page may load subresources
 	// (scripts, images, styles, fetches) from, never navigate to.
-	SubresourceOrigins []string `json:"subresource_origins,omitempty"`
+	SubresourceOrigins []string `json:"subresource_origins,omitempty" validate:"max=32,dive,origin"`
 }
 
 // Runtime holds the execution parameters that belong to the reviewed
@@ -182,29 +184,29 @@ type Site struct {
 type Runtime struct {
 	// Start is the declared start state: a query-free path or URL on an
 	// allowed origin; every run and every recovery retry begins here.
-	Start string `json:"start"`
+	Start string `json:"start" validate:"required,max=2048"`
 	// FrameSelectors selects at most five fixed nested iframes, outermost
 	// first. Locators and locator postconditions use the selected frame;
 	// navigation, URL conditions and download events use the top-level tab.
-	FrameSelectors []string `json:"frame_selectors,omitempty"`
+	FrameSelectors []string `json:"frame_selectors,omitempty" validate:"max=5,dive,nonblank,max=300"`
 	// ActionTimeoutMS is the default per-action timeout.
-	ActionTimeoutMS int `json:"action_timeout_ms,omitempty"`
+	ActionTimeoutMS int `json:"action_timeout_ms,omitempty" validate:"omitempty,min=100,max=120000"`
 	// TransitionTimeoutMS bounds the wait for a milestone's transitions.
-	TransitionTimeoutMS int `json:"transition_timeout_ms,omitempty"`
+	TransitionTimeoutMS int `json:"transition_timeout_ms,omitempty" validate:"omitempty,min=100,max=120000"`
 	// RunTimeoutMS bounds the whole run.
-	RunTimeoutMS int `json:"run_timeout_ms,omitempty"`
+	RunTimeoutMS int `json:"run_timeout_ms,omitempty" validate:"omitempty,min=1000,max=1800000"`
 	// MaxActions bounds the number of actions executed in one run (loops
 	// included).
-	MaxActions int `json:"max_actions,omitempty"`
+	MaxActions int `json:"max_actions,omitempty" validate:"omitempty,min=1,max=10000"`
 }
 
 // Authority is the ceiling of what the capability may do.
 type Authority struct {
 	// MaxEffect is the most severe effect any action may declare.
-	MaxEffect Effect `json:"max_effect"`
+	MaxEffect Effect `json:"max_effect" validate:"required,oneof=read_only reversible consequential"`
 	// Account describes whose account the operator authenticates with, for
 	// reviewers (for example "teller staff account").
-	Account string `json:"account,omitempty"`
+	Account string `json:"account,omitempty" validate:"max=200"`
 	// OperatorAuthenticates says the operator signs in personally; a
 	// capability never carries credentials.
 	OperatorAuthenticates bool `json:"operator_authenticates"`
@@ -214,7 +216,7 @@ type Authority struct {
 type Privacy struct {
 	// DataClasses names the classes of private data the process reads, for
 	// example "member_balances".
-	DataClasses []string `json:"data_classes"`
+	DataClasses []string `json:"data_classes" validate:"max=100,dive,name"`
 	// RetainDownloads says downloaded files stay in the local run folder
 	// after the run.
 	RetainDownloads bool `json:"retain_downloads,omitempty"`
@@ -236,21 +238,21 @@ const (
 // Input is a typed reference. A capability never holds private values:
 // the host supplies them at run time and receipts only hash them.
 type Input struct {
-	Name        string    `json:"name"`
-	Type        InputType `json:"type"`
-	Description string    `json:"description,omitempty"`
+	Name        string    `json:"name" validate:"required,name"`
+	Type        InputType `json:"type" validate:"required,oneof=string integer number boolean date enum"`
+	Description string    `json:"description,omitempty" validate:"max=2000"`
 	Required    bool      `json:"required,omitempty"`
 	// Secret inputs are never persisted, logged or defaulted.
 	Secret bool `json:"secret,omitempty"`
 	// Values lists the allowed values of an enum input.
-	Values []string `json:"values,omitempty"`
+	Values []string `json:"values,omitempty" validate:"max=100,dive,nonblank,max=200"`
 	// Default is a public default for optional, non-secret inputs.
 	Default json.RawMessage `json:"default,omitempty"`
 	// Minimum and Maximum bound integer and number inputs.
 	Minimum *float64 `json:"minimum,omitempty"`
 	Maximum *float64 `json:"maximum,omitempty"`
 	// MaxLength bounds string inputs, in runes.
-	MaxLength int `json:"max_length,omitempty"`
+	MaxLength int `json:"max_length,omitempty" validate:"min=0"`
 }
 
 // OutputKind is the shape of an output.
@@ -298,35 +300,35 @@ const (
 
 // Output declares one result of the process.
 type Output struct {
-	Name        string     `json:"name"`
-	Kind        OutputKind `json:"kind"`
-	Exposure    Exposure   `json:"exposure"`
-	Description string     `json:"description,omitempty"`
+	Name        string     `json:"name" validate:"required,name"`
+	Kind        OutputKind `json:"kind" validate:"required,oneof=text record record_set download_set"`
+	Exposure    Exposure   `json:"exposure" validate:"required,oneof=artifact_only model_and_artifact model_summary"`
+	Description string     `json:"description,omitempty" validate:"max=2000"`
 	// Required non-collection outputs must be produced on every path to a
 	// completed terminal.
 	Required bool `json:"required,omitempty"`
 	// Fields is the exact record shape of record and record_set outputs.
-	Fields []OutputField `json:"fields,omitempty"`
+	Fields []OutputField `json:"fields,omitempty" validate:"max=100,dive"`
 }
 
 // OutputField is one field of a record output.
 type OutputField struct {
-	Name string    `json:"name"`
-	Type FieldType `json:"type"`
+	Name string    `json:"name" validate:"required,name"`
+	Type FieldType `json:"type" validate:"required,oneof=string integer number boolean date"`
 }
 
 // Milestone is an ordered group of actions followed by ordered transitions.
 type Milestone struct {
-	ID     string   `json:"id"`
-	Intent string   `json:"intent"`
-	Actions []Action `json:"actions"`
+	ID      string   `json:"id" validate:"required,capid"`
+	Intent  string   `json:"intent" validate:"nonblank,max=500"`
+	Actions []Action `json:"actions" validate:"dive"`
 	// Transitions are evaluated in order after the actions; the first whose
 	// condition holds wins. With none, the run continues with the next
 	// milestone in document order, and after the last one completes.
-	Transitions []Transition `json:"transitions,omitempty"`
+	Transitions []Transition `json:"transitions,omitempty" validate:"max=32,dive"`
 	// MaxVisits bounds how often the milestone runs in one run. A milestone
 	// on a cycle must declare it; otherwise it is 1.
-	MaxVisits int `json:"max_visits,omitempty"`
+	MaxVisits int `json:"max_visits,omitempty" validate:"omitempty,min=1,max=100"`
 }
 
 // TerminalCompleted is the transition target that ends a run as completed.
@@ -337,7 +339,7 @@ const TerminalCompleted = "completed"
 type Transition struct {
 	When Condition `json:"when"`
 	// To is a milestone id or [TerminalCompleted].
-	To string `json:"to"`
+	To string `json:"to" validate:"required"`
 }
 
 // ConditionKind is the kind of a state condition.
@@ -370,43 +372,43 @@ const (
 // Condition is a machine-checkable state assertion used by postconditions,
 // transitions and business-outcome detection.
 type Condition struct {
-	Kind              ConditionKind       `json:"kind"`
+	Kind              ConditionKind       `json:"kind" validate:"required,oneof=locator_visible locator_hidden text_visible url_includes url_path output_produced download_completed always"`
 	LocatorCandidates []locator.Candidate `json:"locator_candidates,omitempty"`
-	Text              string              `json:"text,omitempty"`
-	Value             string              `json:"value,omitempty"`
+	Text              string              `json:"text,omitempty" validate:"max=500"`
+	Value             string              `json:"value,omitempty" validate:"max=2048"`
 	Output            string              `json:"output,omitempty"`
 }
 
 // Action is one executable step.
 type Action struct {
-	ID           string       `json:"id"`
-	Operation    Operation    `json:"operation"`
-	Intent       string       `json:"intent"`
-	Effect       Effect       `json:"effect"`
-	Confirmation Confirmation `json:"confirmation"`
+	ID           string       `json:"id" validate:"required,capid"`
+	Operation    Operation    `json:"operation" validate:"required,oneof=navigate click fill select press check uncheck extract download wait native"`
+	Intent       string       `json:"intent" validate:"nonblank,max=500"`
+	Effect       Effect       `json:"effect" validate:"required,oneof=read_only reversible consequential"`
+	Confirmation Confirmation `json:"confirmation" validate:"required,oneof=none action_time"`
 	// LocatorCandidates finds the action's element (its root for extract).
 	LocatorCandidates []locator.Candidate `json:"locator_candidates,omitempty"`
 	// URL is the navigate target: a query-free path or URL on an allowed
 	// origin; its fragment may carry templates such as #search/{{query}}.
-	URL string `json:"url,omitempty"`
+	URL string `json:"url,omitempty" validate:"max=2048"`
 	// Input names the declared input a fill, select or check reads.
 	Input string `json:"input,omitempty"`
 	// Value is a public literal (may hold templates) for fill or select
 	// when no Input is named.
-	Value string `json:"value,omitempty"`
+	Value string `json:"value,omitempty" validate:"max=2000"`
 	// Key is the key a press sends, such as "Enter".
-	Key string `json:"key,omitempty"`
+	Key string `json:"key,omitempty" validate:"max=32"`
 	// Output names the declared output an extract or download fills.
 	Output string `json:"output,omitempty"`
 	// Extract configures an extract action.
 	Extract *Extraction `json:"extract,omitempty"`
 	// TimeoutMS overrides the runtime's default action timeout.
-	TimeoutMS int `json:"timeout_ms,omitempty"`
+	TimeoutMS int `json:"timeout_ms,omitempty" validate:"omitempty,min=100,max=120000"`
 	// Postcondition is the state that proves the action worked. A click is
 	// never completion.
 	Postcondition *Condition `json:"postcondition,omitempty"`
 	// NativeGap describes the non-browser step of a native action.
-	NativeGap string `json:"native_gap,omitempty"`
+	NativeGap string `json:"native_gap,omitempty" validate:"max=2000"`
 }
 
 // ExtractMode is how an extract action reads.
@@ -424,11 +426,11 @@ const (
 
 // Extraction declares how an extract action reads its output.
 type Extraction struct {
-	Mode   ExtractMode `json:"mode"`
-	Fields []Field     `json:"fields,omitempty"`
+	Mode   ExtractMode `json:"mode" validate:"required,oneof=single list text"`
+	Fields []Field     `json:"fields,omitempty" validate:"max=100,dive"`
 	// MaxRecords is the hard maximum of a list extraction (at most
 	// [MaxRecordsCeiling]); more matching records fail the action.
-	MaxRecords int `json:"max_records,omitempty"`
+	MaxRecords int `json:"max_records,omitempty" validate:"omitempty,min=1,max=1000"`
 	// LimitInput optionally names a positive-integer input that lowers the
 	// number of records read at run time.
 	LimitInput string `json:"limit_input,omitempty"`
@@ -450,43 +452,43 @@ const (
 
 // Field is one extracted field, located inside the action root.
 type Field struct {
-	Name string    `json:"name"`
-	Type FieldType `json:"type"`
+	Name string    `json:"name" validate:"required,name"`
+	Type FieldType `json:"type" validate:"required,oneof=string integer number boolean date"`
 	// LocatorCandidates find the field inside the resolved root; an empty
 	// list (which must be present) reads the root itself.
-	LocatorCandidates []locator.Candidate `json:"locator_candidates"`
-	Read              ReadKind            `json:"read,omitempty"`
+	LocatorCandidates []locator.Candidate `json:"locator_candidates" validate:"required"`
+	Read              ReadKind            `json:"read,omitempty" validate:"omitempty,oneof=text value attribute"`
 	// Attribute names the attribute of a ReadAttribute field.
-	Attribute string `json:"attribute,omitempty"`
+	Attribute string `json:"attribute,omitempty" validate:"max=100"`
 }
 
 // BusinessOutcome is a named legitimate answer (member_not_found,
 // session_expired) the caller branches on, not a crash.
 type BusinessOutcome struct {
-	Code        string        `json:"code"`
-	Description string        `json:"description,omitempty"`
+	Code        string        `json:"code" validate:"required,name"`
+	Description string        `json:"description,omitempty" validate:"max=2000"`
 	Detect      OutcomeDetect `json:"detect"`
 }
 
 // OutcomeDetect holds the detect rules; at least one is set and all set
 // rules must hold.
 type OutcomeDetect struct {
-	VisibleText string `json:"visible_text,omitempty"`
+	VisibleText string `json:"visible_text,omitempty" validate:"max=500"`
 	// URLPattern is a Go regular expression over the query-free top-level URL
 	// path and fragment.
-	URLPattern        string              `json:"url_pattern,omitempty"`
+	URLPattern        string              `json:"url_pattern,omitempty" validate:"max=500"`
 	LocatorCandidates []locator.Candidate `json:"locator_candidates,omitempty"`
 }
 
 // Validation is the metadata receipt.Finalize writes on promotion.
 type Validation struct {
 	// Receipts are the sha256 digests of the two clean run receipts.
-	Receipts []string `json:"receipts"`
+	Receipts []string `json:"receipts" validate:"dive,sha256digest"`
 	// ExecutionMode is the mode both receipts recorded.
-	ExecutionMode string `json:"execution_mode"`
+	ExecutionMode string `json:"execution_mode" validate:"required,oneof=live_connected_chrome live_launched_browser"`
 	// FinalizedAt is an RFC 3339 timestamp.
-	FinalizedAt string `json:"finalized_at"`
+	FinalizedAt string `json:"finalized_at" validate:"required,rfc3339"`
 	// Claim states the limit of the evidence: artifact consistency, not an
 	// attestation of a person, machine or website.
-	Claim string `json:"claim,omitempty"`
+	Claim string `json:"claim,omitempty" validate:"max=2000"`
 }

@@ -1,0 +1,342 @@
+package capability
+
+import (
+	"slices"
+
+	"github.com/vera-run/vera/locator"
+)
+
+// Validation codes reported in [Error.Code]. They are stable: tools may
+// switch on them. Locator rules are reported with the codes of package
+// locator (locator.CodeNoSemantic, locator.CodeOrder, ...) unchanged; see
+// [Codes] for the complete list.
+const (
+	// Generic field rules.
+
+	// CodeRequired: a required value is missing, null or blank.
+	CodeRequired = "required"
+	// CodeTooLong: a string exceeds its documented length bound.
+	CodeTooLong = "too_long"
+	// CodeTooMany: a list exceeds its documented item bound.
+	CodeTooMany = "too_many"
+
+	// Identity.
+
+	// CodeUnsupportedSchema: schema is not [SchemaV1].
+	CodeUnsupportedSchema = "unsupported_schema"
+	// CodeInvalidID: an id (capability, milestone, action) does not match
+	// [IDPattern] within [MaxIDLen].
+	CodeInvalidID = "invalid_id"
+	// CodeInvalidName: a name (input, output, field, outcome code) does not
+	// match [NamePattern] within [MaxIDLen].
+	CodeInvalidName = "invalid_name"
+	// CodeInvalidVersion: version is not Semantic Versioning 2.0.0.
+	CodeInvalidVersion = "invalid_version"
+	// CodeReservedID: a milestone id or outcome code is a reserved terminal
+	// name such as "completed".
+	CodeReservedID = "reserved_id"
+
+	// State, provenance and validation metadata.
+
+	// CodeUnknownState: state is not one of [States].
+	CodeUnknownState = "unknown_state"
+	// CodeProvenanceRequired: a draft, discovered or validated_local
+	// capability has no provenance.
+	CodeProvenanceRequired = "provenance_required"
+	// CodeProvenanceIncomplete: a discovered or validated_local capability
+	// lacks discovery_model or discovery_run_id.
+	CodeProvenanceIncomplete = "provenance_incomplete"
+	// CodeInvalidDigest: a digest is not "sha256:" and 64 lowercase hex digits.
+	CodeInvalidDigest = "invalid_digest"
+	// CodeInvalidTimestamp: a timestamp is not RFC 3339.
+	CodeInvalidTimestamp = "invalid_timestamp"
+	// CodeUnknownDiscoveryMode: discovery_mode is not guided, autonomous or
+	// hybrid.
+	CodeUnknownDiscoveryMode = "unknown_discovery_mode"
+	// CodeReviewRequired: a discovered or validated_local capability has no
+	// provenance.review.
+	CodeReviewRequired = "review_required"
+	// CodeReviewRecordMismatch: review.record_hash differs from
+	// provenance.discovery_hash (the review covers another record).
+	CodeReviewRecordMismatch = "review_record_mismatch"
+	// CodeAuthoringNotApproved: review.authoring_approved is false.
+	CodeAuthoringNotApproved = "authoring_not_approved"
+	// CodeValidationRequired: a validated_local capability has no validation
+	// metadata.
+	CodeValidationRequired = "validation_required"
+	// CodeValidationNotAllowed: validation metadata below validated_local.
+	CodeValidationNotAllowed = "validation_not_allowed"
+	// CodeInvalidReceipts: validation.receipts is not exactly two distinct
+	// digests.
+	CodeInvalidReceipts = "invalid_receipts"
+	// CodeInvalidExecutionMode: validation.execution_mode is not a live mode.
+	CodeInvalidExecutionMode = "invalid_execution_mode"
+	// CodeStateNotExecutable: the state never runs (draft). Reported only
+	// by [Capability.ValidateForExecution].
+	CodeStateNotExecutable = "state_not_executable"
+	// CodeRiskyBelowDiscovered: a capability with a consequential action is
+	// below discovered. Reported only by [Capability.ValidateForExecution].
+	CodeRiskyBelowDiscovered = "risky_below_discovered"
+
+	// Origins and navigation targets.
+
+	// CodeInvalidOrigin: an origin is not exactly scheme://host[:port].
+	CodeInvalidOrigin = "invalid_origin"
+	// CodeInsecureOrigin: HTTP on a non-loopback host, or loopback HTTP
+	// without an explicit port.
+	CodeInsecureOrigin = "insecure_origin"
+	// CodeDuplicateOrigin: the same origin is listed twice.
+	CodeDuplicateOrigin = "duplicate_origin"
+	// CodeInvalidURL: a navigation target is neither a path nor an absolute
+	// http(s) URL, or carries user information.
+	CodeInvalidURL = "invalid_url"
+	// CodeURLQuery: a navigation target or URL condition carries a query.
+	CodeURLQuery = "url_query"
+	// CodeOriginNotAllowed: an absolute navigation target is on an origin
+	// outside site.allowed_origins.
+	CodeOriginNotAllowed = "origin_not_allowed"
+	// CodeTemplateInPath: a template in the origin or path of a navigation
+	// target (only fragments may carry templates).
+	CodeTemplateInPath = "template_in_path"
+
+	// Runtime parameters.
+
+	// CodeTooManyFrames: more than [MaxFrameSelectors] frame selectors.
+	CodeTooManyFrames = "too_many_frames"
+	// CodeInvalidFrameSelector: a frame selector is blank or too long.
+	CodeInvalidFrameSelector = "invalid_frame_selector"
+	// CodeTimeoutOutOfRange: a timeout outside its documented bounds.
+	CodeTimeoutOutOfRange = "timeout_out_of_range"
+	// CodeMaxActionsOutOfRange: runtime.max_actions outside 1..[MaxActionsCeiling].
+	CodeMaxActionsOutOfRange = "max_actions_out_of_range"
+
+	// Authority and privacy.
+
+	// CodeUnknownEffect: an effect (max_effect or an action's) is unknown.
+	CodeUnknownEffect = "unknown_effect"
+	// CodeEffectExceedsAuthority: an action is more severe than
+	// authority.max_effect.
+	CodeEffectExceedsAuthority = "effect_exceeds_authority"
+	// CodeInvalidDataClass: a data class does not match [NamePattern].
+	CodeInvalidDataClass = "invalid_data_class"
+	// CodeDuplicateDataClass: a data class is listed twice.
+	CodeDuplicateDataClass = "duplicate_data_class"
+
+	// Inputs and templates.
+
+	// CodeUnknownInputType: an input type is unknown.
+	CodeUnknownInputType = "unknown_input_type"
+	// CodeDuplicateInput: two inputs share a name.
+	CodeDuplicateInput = "duplicate_input"
+	// CodeInvalidEnumValues: an enum input without values, with duplicate
+	// values, or values on a non-enum input.
+	CodeInvalidEnumValues = "invalid_enum_values"
+	// CodeInvalidBounds: minimum/maximum on a non-numeric input, minimum
+	// above maximum, or max_length on a non-string input.
+	CodeInvalidBounds = "invalid_bounds"
+	// CodeInvalidDefault: a default that does not type-check against its
+	// input (type, enum values, bounds), or a default on a required input.
+	CodeInvalidDefault = "invalid_default"
+	// CodeSecretDefault: a secret input declares a default.
+	CodeSecretDefault = "secret_default"
+	// CodeUndeclaredInput: a template, action input or limit_input names no
+	// declared input.
+	CodeUndeclaredInput = "undeclared_input"
+	// CodeUnusedInput: a declared input is never referenced.
+	CodeUnusedInput = "unused_input"
+	// CodeSecretInputExposed: a secret input is used anywhere but as the
+	// input of a fill action (templates would copy it into URLs, locators,
+	// conditions or receipts).
+	CodeSecretInputExposed = "secret_input_exposed"
+	// CodeInvalidTemplate: a "{{" that does not open a well-formed
+	// {{name}} template.
+	CodeInvalidTemplate = "invalid_template"
+
+	// Outputs.
+
+	// CodeDuplicateOutput: two outputs share a name.
+	CodeDuplicateOutput = "duplicate_output"
+	// CodeUnknownOutputKind: an output kind is unknown.
+	CodeUnknownOutputKind = "unknown_output_kind"
+	// CodeUnknownExposure: an output exposure is unknown.
+	CodeUnknownExposure = "unknown_exposure"
+	// CodeDownloadExposure: a download_set output is not artifact_only.
+	CodeDownloadExposure = "download_exposure"
+	// CodeOutputFieldsRequired: a record or record_set output without fields.
+	CodeOutputFieldsRequired = "output_fields_required"
+	// CodeOutputFieldsNotAllowed: a text or download_set output with fields.
+	CodeOutputFieldsNotAllowed = "output_fields_not_allowed"
+	// CodeDuplicateField: two fields of one output or extraction share a name.
+	CodeDuplicateField = "duplicate_field"
+	// CodeUnknownFieldType: a field type is unknown.
+	CodeUnknownFieldType = "unknown_field_type"
+	// CodeUndeclaredOutput: an action or condition names no declared output.
+	CodeUndeclaredOutput = "undeclared_output"
+	// CodeOutputNotProduced: no extract or download action produces a
+	// declared output.
+	CodeOutputNotProduced = "output_not_produced"
+	// CodeRequiredOutputNotGuaranteed: a required non-collection output is
+	// not produced on every path from the start to completed.
+	CodeRequiredOutputNotGuaranteed = "required_output_not_guaranteed"
+	// CodeOutputKindMismatch: an action's output has the wrong kind for it
+	// (download needs download_set; text, single and list extraction need
+	// text, record and record_set).
+	CodeOutputKindMismatch = "output_kind_mismatch"
+
+	// Milestones, transitions and conditions.
+
+	// CodeDuplicateMilestone: two milestones share an id.
+	CodeDuplicateMilestone = "duplicate_milestone"
+	// CodeEmptyMilestone: a milestone with neither actions nor transitions.
+	CodeEmptyMilestone = "empty_milestone"
+	// CodeUnknownTarget: a transition goes to no milestone and not to
+	// "completed".
+	CodeUnknownTarget = "unknown_target"
+	// CodeUnreachableMilestone: no path from the first milestone reaches it.
+	CodeUnreachableMilestone = "unreachable_milestone"
+	// CodeCompletionUnreachable: no path from the first milestone reaches
+	// "completed".
+	CodeCompletionUnreachable = "completion_unreachable"
+	// CodeUnboundedCycle: a milestone on a cycle does not declare
+	// max_visits.
+	CodeUnboundedCycle = "unbounded_cycle"
+	// CodeMaxVisitsOutOfRange: max_visits outside 1..[MaxVisitsCeiling].
+	CodeMaxVisitsOutOfRange = "max_visits_out_of_range"
+	// CodeUnknownConditionKind: a condition kind is unknown.
+	CodeUnknownConditionKind = "unknown_condition_kind"
+	// CodeInvalidCondition: a condition lacks what its kind needs or sets
+	// what its kind does not use.
+	CodeInvalidCondition = "invalid_condition"
+	// CodeAlwaysNotLast: an "always" transition is followed by others that
+	// could never be taken.
+	CodeAlwaysNotLast = "always_not_last"
+
+	// Actions.
+
+	// CodeDuplicateAction: two actions share an id (ids are unique across
+	// the capability).
+	CodeDuplicateAction = "duplicate_action"
+	// CodeUnknownOperation: an operation is unknown.
+	CodeUnknownOperation = "unknown_operation"
+	// CodeUnknownConfirmation: a confirmation mode is unknown.
+	CodeUnknownConfirmation = "unknown_confirmation"
+	// CodeConfirmationMismatch: a consequential action without action_time
+	// confirmation, or another effect without "none".
+	CodeConfirmationMismatch = "confirmation_mismatch"
+	// CodeMissingField: an operation needs a field that is absent (url of
+	// navigate, key of press, output or extract of extract, max_records of
+	// a list, attribute of an attribute read).
+	CodeMissingField = "missing_field"
+	// CodeUnexpectedField: a field the operation, mode or read kind does not
+	// use is set.
+	CodeUnexpectedField = "unexpected_field"
+	// CodeInputXorValue: a fill or select sets both or neither of input and
+	// value.
+	CodeInputXorValue = "input_xor_value"
+	// CodeMissingPostcondition: an executable action declares no
+	// postcondition (a click is never completion).
+	CodeMissingPostcondition = "missing_postcondition"
+	// CodePostconditionAlways: a postcondition of kind "always".
+	CodePostconditionAlways = "postcondition_always"
+	// CodePostconditionMismatch: the postcondition kind does not fit the
+	// operation (download needs download_completed, extract needs
+	// output_produced of its own output, and only they may use them).
+	CodePostconditionMismatch = "postcondition_mismatch"
+	// CodeNativeGapRequired: a native action without native_gap text.
+	CodeNativeGapRequired = "native_gap_required"
+	// CodeNativeNotExecutable: a native action sets an executable field
+	// (locators, url, input, value, key, output, extract, timeout,
+	// postcondition).
+	CodeNativeNotExecutable = "native_not_executable"
+
+	// Literal safety.
+
+	// CodeCredentialLiteral: a credential-shaped string anywhere in the
+	// document. The value is never echoed.
+	CodeCredentialLiteral = "credential_literal"
+	// CodeRedactionMarker: the discovery redaction marker outside a locator
+	// (inside one it is locator.CodeRedactedMarker).
+	CodeRedactionMarker = "redaction_marker"
+
+	// Extraction.
+
+	// CodeUnknownExtractMode: extract.mode is unknown.
+	CodeUnknownExtractMode = "unknown_extract_mode"
+	// CodeExtractFieldsNotAllowed: a text extraction declares fields.
+	CodeExtractFieldsNotAllowed = "extract_fields_not_allowed"
+	// CodeExtractFieldMissing: an output field has no extraction field.
+	CodeExtractFieldMissing = "extract_field_missing"
+	// CodeExtractFieldExtra: an extraction field is not an output field.
+	CodeExtractFieldExtra = "extract_field_extra"
+	// CodeExtractFieldTypeMismatch: an extraction field's type differs from
+	// the output field's.
+	CodeExtractFieldTypeMismatch = "extract_field_type_mismatch"
+	// CodeUnknownReadKind: a field's read is not text, value or attribute.
+	CodeUnknownReadKind = "unknown_read_kind"
+	// CodeMaxRecordsOutOfRange: max_records outside 1..[MaxRecordsCeiling].
+	CodeMaxRecordsOutOfRange = "max_records_out_of_range"
+	// CodeInvalidLimitInput: limit_input is not an integer input with
+	// minimum >= 1.
+	CodeInvalidLimitInput = "invalid_limit_input"
+	// CodeUnknownFieldRef: required_fields or dedupe_keys names no field.
+	CodeUnknownFieldRef = "unknown_field_ref"
+	// CodeDuplicateFieldRef: required_fields or dedupe_keys repeats a name.
+	CodeDuplicateFieldRef = "duplicate_field_ref"
+	// CodeFieldLocatorMissing: a field without a locator_candidates array
+	// (an empty array, which reads the root, must be written).
+	CodeFieldLocatorMissing = "field_locator_missing"
+	// CodeFieldRepeatsActionRoot: a field candidate equal to one of the
+	// action's root candidates (it would search the root inside itself).
+	CodeFieldRepeatsActionRoot = "field_repeats_action_root"
+
+	// Business outcomes.
+
+	// CodeDuplicateOutcome: two business outcomes share a code.
+	CodeDuplicateOutcome = "duplicate_outcome"
+	// CodeOutcomeWithoutDetect: a business outcome without detect rules.
+	CodeOutcomeWithoutDetect = "outcome_without_detect"
+	// CodeInvalidURLPattern: url_pattern is not a Go regular expression.
+	CodeInvalidURLPattern = "invalid_url_pattern"
+)
+
+// Codes returns every code [Capability.Validate] and
+// [Capability.ValidateForExecution] may report, including the locator
+// codes, sorted.
+func Codes() []string {
+	cs := []string{
+		CodeRequired, CodeTooLong, CodeTooMany,
+		CodeUnsupportedSchema, CodeInvalidID, CodeInvalidName, CodeInvalidVersion, CodeReservedID,
+		CodeUnknownState, CodeProvenanceRequired, CodeProvenanceIncomplete, CodeInvalidDigest,
+		CodeInvalidTimestamp, CodeUnknownDiscoveryMode, CodeReviewRequired, CodeReviewRecordMismatch,
+		CodeAuthoringNotApproved, CodeValidationRequired, CodeValidationNotAllowed, CodeInvalidReceipts,
+		CodeInvalidExecutionMode, CodeStateNotExecutable, CodeRiskyBelowDiscovered,
+		CodeInvalidOrigin, CodeInsecureOrigin, CodeDuplicateOrigin, CodeInvalidURL, CodeURLQuery,
+		CodeOriginNotAllowed, CodeTemplateInPath,
+		CodeTooManyFrames, CodeInvalidFrameSelector, CodeTimeoutOutOfRange, CodeMaxActionsOutOfRange,
+		CodeUnknownEffect, CodeEffectExceedsAuthority, CodeInvalidDataClass, CodeDuplicateDataClass,
+		CodeUnknownInputType, CodeDuplicateInput, CodeInvalidEnumValues, CodeInvalidBounds,
+		CodeInvalidDefault, CodeSecretDefault, CodeUndeclaredInput, CodeUnusedInput,
+		CodeSecretInputExposed, CodeInvalidTemplate,
+		CodeDuplicateOutput, CodeUnknownOutputKind, CodeUnknownExposure, CodeDownloadExposure,
+		CodeOutputFieldsRequired, CodeOutputFieldsNotAllowed, CodeDuplicateField, CodeUnknownFieldType,
+		CodeUndeclaredOutput, CodeOutputNotProduced, CodeRequiredOutputNotGuaranteed, CodeOutputKindMismatch,
+		CodeDuplicateMilestone, CodeEmptyMilestone, CodeUnknownTarget, CodeUnreachableMilestone,
+		CodeCompletionUnreachable, CodeUnboundedCycle, CodeMaxVisitsOutOfRange,
+		CodeUnknownConditionKind, CodeInvalidCondition, CodeAlwaysNotLast,
+		CodeDuplicateAction, CodeUnknownOperation, CodeUnknownConfirmation, CodeConfirmationMismatch,
+		CodeMissingField, CodeUnexpectedField, CodeInputXorValue, CodeMissingPostcondition,
+		CodePostconditionAlways, CodePostconditionMismatch, CodeNativeGapRequired, CodeNativeNotExecutable,
+		CodeCredentialLiteral, CodeRedactionMarker,
+		CodeUnknownExtractMode, CodeExtractFieldsNotAllowed, CodeExtractFieldMissing, CodeExtractFieldExtra,
+		CodeExtractFieldTypeMismatch, CodeUnknownReadKind, CodeMaxRecordsOutOfRange, CodeInvalidLimitInput,
+		CodeUnknownFieldRef, CodeDuplicateFieldRef, CodeFieldLocatorMissing, CodeFieldRepeatsActionRoot,
+		CodeDuplicateOutcome, CodeOutcomeWithoutDetect, CodeInvalidURLPattern,
+		locator.CodeUnknownStrategy, locator.CodeMissingValue, locator.CodeForeignField,
+		locator.CodeUnknownRole, locator.CodeTooLong, locator.CodeCoordinates, locator.CodeInvalidUTF8,
+		locator.CodeExactNotAllowed, locator.CodeBadCSS, locator.CodeNoCandidates, locator.CodeTooMany,
+		locator.CodeNoSemantic, locator.CodeOrder, locator.CodeCSSNotVisible, locator.CodeDuplicate,
+		locator.CodeRedactedMarker,
+	}
+	slices.Sort(cs)
+	return cs
+}

@@ -1,0 +1,316 @@
+package capability
+
+import (
+	"fmt"
+	"reflect"
+	"slices"
+	"strconv"
+	"strings"
+	"sync"
+	"unicode/utf8"
+
+	"github.com/go-playground/validator/v10"
+
+	"github.com/vera-run/vera/internal/redact"
+)
+
+// Validate checks the document against every rule of browser-capability/v1
+// and returns every problem, each with a JSON path, a stable code and a
+// message, in document order (then code). An empty list means the document
+// is valid. Validate is about the document: whether its state may run at all
+// is [Capability.ValidateForExecution]'s concern.
+func (c *Capability) Validate() ErrorList {
+	if c == nil {
+		return ErrorList{{Code: CodeRequired, Message: "nil capability"}}
+	}
+	v := newValidation(c)
+	v.fieldRules()
+	v.identity()
+	v.site()
+	v.runtime()
+	v.privacy()
+	v.inputDecls()
+	v.outputDecls()
+	v.milestoneRules()
+	v.outcomes()
+	v.inputUsage()
+	v.outputUsage()
+	v.flow()
+	v.literals()
+	return v.sorted()
+}
+
+// ValidateForExecution is [Capability.Validate] plus the rules that decide
+// whether the capability may run at all: a draft never runs
+// ([CodeStateNotExecutable]) and a risky capability (one with a
+// consequential action, see [Capability.Risky]) needs at least discovered
+// ([CodeRiskyBelowDiscovered]). A safe scaffold may run.
+func (c *Capability) ValidateForExecution() ErrorList {
+	errs := c.Validate()
+	if c == nil {
+		return errs
+	}
+	l := errList{errs: errs}
+	if c.State.Rank() >= 0 && !c.State.Executable() {
+		l.add("state", CodeStateNotExecutable, fmt.Sprintf("a %s capability is never executable", c.State), "")
+	}
+	if r := c.State.Rank(); r >= 0 && r < StateDiscovered.Rank() && c.Risky() {
+		l.add("state", CodeRiskyBelowDiscovered, "a capability with a consequential action runs only from state discovered on (its discovery must be reviewed)", "")
+	}
+	return l.sorted()
+}
+
+// errList accumulates problems.
+type errList struct{ errs ErrorList }
+
+func (l *errList) add(path, code, msg, bad string) {
+	l.errs = append(l.errs, &Error{Path: path, Code: code, Message: msg, BadValue: safeBadValue(bad)})
+}
+
+// maxBadValue bounds an echoed bad value, in bytes.
+const maxBadValue = 120
+
+// safeBadValue returns s fit for [Error.BadValue]: empty when it is
+// credential-shaped or holds the redaction marker, truncated otherwise.
+func safeBadValue(s string) string {
+	if s == "" {
+		return ""
+	}
+	if _, secret := redact.FindSecret(s); secret || strings.Contains(s, redact.Marker) {
+		return ""
+	}
+	if len(s) > maxBadValue {
+		cut := maxBadValue
+		for cut > 0 && !utf8.RuneStart(s[cut]) {
+			cut--
+		}
+		s = s[:cut] + "…"
+	}
+	if !utf8.ValidString(s) {
+		return ""
+	}
+	return s
+}
+
+func (l *errList) sorted() ErrorList {
+	if len(l.errs) == 0 {
+		return nil
+	}
+	type keyed struct {
+		key []int
+		e   *Error
+	}
+	ks := make([]keyed, len(l.errs))
+	for i, e := range l.errs {
+		ks[i] = keyed{pathKey(e.Path), e}
+	}
+	slices.SortStableFunc(ks, func(a, b keyed) int {
+		if c := slices.Compare(a.key, b.key); c != 0 {
+			return c
+		}
+		if c := strings.Compare(a.e.Code, b.e.Code); c != 0 {
+			return c
+		}
+		return strings.Compare(a.e.Message, b.e.Message)
+	})
+	out := make(ErrorList, 0, len(ks))
+	for i, k := range ks {
+		// Drop exact duplicates (the same rule reached twice).
+		if i > 0 && *ks[i-1].e == *k.e {
+			continue
+		}
+		out = append(out, k.e)
+	}
+	return out
+}
+
+// Path helpers. Paths use the JSON member names: a.b[2].c.
+
+func join(prefix, name string) string {
+	if prefix == "" {
+		return name
+	}
+	return prefix + "." + name
+}
+
+func index(path string, i int) string { return path + "[" + strconv.Itoa(i) + "]" }
+
+// The go-playground validator: field-level rules declared as struct tags.
+
+var fieldValidator = sync.OnceValue(func() *validator.Validate {
+	v := validator.New(validator.WithRequiredStructEnabled())
+	v.RegisterTagNameFunc(func(f reflect.StructField) string {
+		name, _, _ := strings.Cut(f.Tag.Get("json"), ",")
+		if name == "-" {
+			return ""
+		}
+		return name
+	})
+	str := func(fn func(string) bool) validator.Func {
+		return func(fl validator.FieldLevel) bool {
+			f := fl.Field()
+			return f.Kind() == reflect.String && fn(f.String())
+		}
+	}
+	custom := map[string]validator.Func{
+		"capid":        str(validID),
+		"name":         str(validName),
+		"semver":       str(validSemver),
+		"sha256digest": str(validDigest),
+		"rfc3339":      str(validTimestamp),
+		"origin":       str(func(s string) bool { return originForm(s) == "" }),
+		"nonblank":     str(func(s string) bool { return strings.TrimSpace(s) != "" }),
+	}
+	for tag, fn := range custom {
+		// Registration fails only for reserved tag names, which these are
+		// not; a failure would surface as unknown-tag errors in tests.
+		_ = v.RegisterValidation(tag, fn)
+	}
+	return v
+})
+
+// fieldRules runs the struct-tag rules and translates their errors.
+func (v *validation) fieldRules() {
+	err := fieldValidator().Struct(v.c)
+	if err == nil {
+		return
+	}
+	fes, ok := err.(validator.ValidationErrors)
+	if !ok {
+		v.add("", CodeRequired, "field validation failed: "+err.Error(), "")
+		return
+	}
+	for _, fe := range fes {
+		path := fe.Namespace()
+		if _, rest, ok := strings.Cut(path, "."); ok {
+			path = rest
+		} else {
+			path = ""
+		}
+		code, msg := translateFieldError(fe)
+		bad := ""
+		switch fe.Tag() {
+		case "required", "nonblank":
+		default:
+			switch x := fe.Value().(type) {
+			case string:
+				bad = x
+			case int:
+				bad = strconv.Itoa(x)
+			case State, Effect, Operation, Confirmation, InputType, OutputKind, Exposure,
+				FieldType, ConditionKind, ExtractMode, ReadKind:
+				bad = fmt.Sprint(x)
+			}
+		}
+		v.add(path, code, msg, bad)
+	}
+}
+
+// goField returns the Go field name of a namespace segment without index.
+func goField(seg string) string {
+	if i := strings.IndexByte(seg, '['); i >= 0 {
+		return seg[:i]
+	}
+	return seg
+}
+
+func translateFieldError(fe validator.FieldError) (code, msg string) {
+	field := goField(fe.StructField())
+	elem := strings.HasSuffix(fe.StructField(), "]")
+	parent := ""
+	if segs := strings.Split(fe.StructNamespace(), "."); len(segs) >= 2 {
+		parent = goField(segs[len(segs)-2])
+	}
+	switch fe.Tag() {
+	case "required", "nonblank":
+		switch {
+		case field == "LocatorCandidates":
+			return CodeFieldLocatorMissing, "a field needs a locator_candidates array; write [] to read the action root itself"
+		case field == "FrameSelectors" && elem:
+			return CodeInvalidFrameSelector, "a frame selector must not be blank"
+		}
+		return CodeRequired, "is required and must not be blank"
+	case "capid":
+		return CodeInvalidID, fmt.Sprintf("must match %s and be at most %d bytes", IDPattern, MaxIDLen)
+	case "name":
+		if field == "DataClasses" {
+			return CodeInvalidDataClass, fmt.Sprintf("a data class must match %s", NamePattern)
+		}
+		return CodeInvalidName, fmt.Sprintf("must match %s and be at most %d bytes", NamePattern, MaxIDLen)
+	case "semver":
+		return CodeInvalidVersion, "must be a Semantic Versioning 2.0.0 version such as 1.2.0"
+	case "sha256digest":
+		return CodeInvalidDigest, `must be "sha256:" followed by 64 lowercase hexadecimal digits`
+	case "rfc3339":
+		return CodeInvalidTimestamp, "must be an RFC 3339 timestamp such as 2026-03-28T10:15:00Z"
+	case "origin":
+		return CodeInvalidOrigin, originForm(fmt.Sprint(fe.Value()))
+	case "eq":
+		return CodeUnsupportedSchema, fmt.Sprintf("schema must be %q", SchemaV1)
+	case "oneof":
+		allowed := "one of: " + strings.ReplaceAll(fe.Param(), " ", ", ")
+		switch field {
+		case "State":
+			return CodeUnknownState, "unknown state; " + allowed
+		case "DiscoveryMode":
+			return CodeUnknownDiscoveryMode, "unknown discovery mode; " + allowed
+		case "MaxEffect", "Effect":
+			return CodeUnknownEffect, "unknown effect; " + allowed
+		case "Type":
+			if parent == "Inputs" {
+				return CodeUnknownInputType, "unknown input type; " + allowed
+			}
+			return CodeUnknownFieldType, "unknown field type; " + allowed
+		case "Kind":
+			if parent == "Outputs" {
+				return CodeUnknownOutputKind, "unknown output kind; " + allowed
+			}
+			return CodeUnknownConditionKind, "unknown condition kind; " + allowed
+		case "Exposure":
+			return CodeUnknownExposure, "unknown exposure; " + allowed
+		case "Operation":
+			return CodeUnknownOperation, "unknown operation; " + allowed
+		case "Confirmation":
+			return CodeUnknownConfirmation, "unknown confirmation mode; " + allowed
+		case "Mode":
+			return CodeUnknownExtractMode, "unknown extraction mode; " + allowed
+		case "Read":
+			return CodeUnknownReadKind, "unknown read kind; " + allowed
+		case "ExecutionMode":
+			return CodeInvalidExecutionMode, "validation needs a live execution mode; " + allowed
+		}
+		return CodeRequired, "must be " + allowed
+	case "min", "max":
+		bound := fe.Tag() + " " + fe.Param()
+		switch fe.Kind() {
+		case reflect.String:
+			if field == "FrameSelectors" {
+				return CodeInvalidFrameSelector, fmt.Sprintf("a frame selector is at most %s bytes", fe.Param())
+			}
+			return CodeTooLong, fmt.Sprintf("longer than %s characters", fe.Param())
+		case reflect.Slice:
+			switch {
+			case field == "FrameSelectors":
+				return CodeTooManyFrames, fmt.Sprintf("at most %d frame selectors (nested iframes)", MaxFrameSelectors)
+			case fe.Tag() == "min":
+				return CodeRequired, "needs at least " + fe.Param() + " item(s)"
+			}
+			return CodeTooMany, "at most " + fe.Param() + " items"
+		default:
+			switch field {
+			case "ActionTimeoutMS", "TransitionTimeoutMS", "RunTimeoutMS", "TimeoutMS":
+				return CodeTimeoutOutOfRange, "timeout out of range (" + bound + " ms; 0 means the default)"
+			case "MaxActions":
+				return CodeMaxActionsOutOfRange, fmt.Sprintf("max_actions must be 1..%d", MaxActionsCeiling)
+			case "MaxVisits":
+				return CodeMaxVisitsOutOfRange, fmt.Sprintf("max_visits must be 1..%d", MaxVisitsCeiling)
+			case "MaxRecords":
+				return CodeMaxRecordsOutOfRange, fmt.Sprintf("max_records must be 1..%d", MaxRecordsCeiling)
+			case "MaxLength":
+				return CodeInvalidBounds, "max_length must not be negative"
+			}
+			return CodeTooMany, "out of range (" + bound + ")"
+		}
+	}
+	return CodeRequired, "breaks rule " + fe.Tag()
+}
