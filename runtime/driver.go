@@ -59,6 +59,9 @@ type DriverInfo struct {
 type Scope any
 
 // Element is an opaque handle to one element returned by [Driver.Find].
+// Handles are comparable: two handles a driver returns for the same DOM
+// node compare equal with ==, so the runtime can tell a known dialog from
+// an unknown one.
 type Element any
 
 // FrameInfo describes one frame on a resolved frame path.

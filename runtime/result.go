@@ -3,6 +3,8 @@ package runtime
 import (
 	"time"
 
+	"github.com/vera-run/vera/capability"
+	"github.com/vera-run/vera/locator"
 	"github.com/vera-run/vera/receipt"
 )
 
@@ -15,18 +17,24 @@ type (
 	Category = receipt.Category
 	// Failure is a sanitized failure: category, reason code, detail hash.
 	Failure = receipt.Failure
+	// RecoveryTarget is the exact action or extraction field to recover.
+	RecoveryTarget = receipt.RecoveryTarget
 )
 
 // Result is the typed outcome of [Execute]. Terminal states are data: a
 // business outcome, a gate, a native gap, a recovery request and a failed
 // run all return a Result and a nil error.
 type Result struct {
+	// RunID identifies the run and its evidence.
+	RunID string
 	// State is the terminal state.
 	State TerminalState
 	// Outcome is the business outcome code when State is business_outcome.
 	Outcome string
-	// Failure is set when State is failed (and for recovery requests, the
-	// failure that triggered them).
+	// Failure is set when State is failed, for recovery requests (the
+	// failure that triggered them), for blocked_by_unknown_modal (reason
+	// unknown_modal or native_dialog) and for stopped_at_gate (category
+	// approval_refused, reason no_approver, denied or approver_error).
 	Failure *Failure
 	// StoppedAt is the id of the action the run stopped at, if any.
 	StoppedAt string
@@ -34,11 +42,13 @@ type Result struct {
 	NativeGap string
 
 	// ModelOutputs are the values the host model may see: model_and_artifact
-	// outputs in full and model_summary outputs as summaries. artifact_only
-	// values never appear here.
+	// outputs in full and model_summary outputs as summaries (an
+	// [OutputSummary] for records and record sets, the text itself for a
+	// text output). artifact_only values never appear here. Only produced
+	// outputs are listed.
 	ModelOutputs map[string]any
-	// ArtifactOutputs names the artifact_only outputs with their counts; the
-	// values stay in outputs.json.
+	// ArtifactOutputs names the produced artifact_only outputs with their
+	// counts; the values stay in outputs.json.
 	ArtifactOutputs map[string]int
 
 	// Actions are the per-action outcomes in execution order.
@@ -48,14 +58,27 @@ type Result struct {
 
 	// RecoveryRequest is set when State is recovery_requested.
 	RecoveryRequest *RecoveryRequest
-	// Recovered is true when a recovery proposal was used.
+	// ProposalOutcome is the outcome of a supplied recovery proposal:
+	// "recovered" or "failed"; "" without a proposal.
+	ProposalOutcome string
+	// Recovered is true when a recovery proposal made its target succeed.
 	Recovered bool
+	// LocatorChangesDuringRun is true when a recovery proposal replaced a
+	// locator in this run.
+	LocatorChangesDuringRun bool
 	// HandedOff is true when a person took over the page.
 	HandedOff bool
 	// Clean is true for a completed run from the declared start with no
 	// recovery, handoff or locator change: the only kind that can count
 	// toward validation.
 	Clean bool
+
+	// Origins are the query-free origins the page and its frames reached,
+	// sorted.
+	Origins []string
+	// BlockedRequests counts the requests the browser blocked by origin
+	// scope.
+	BlockedRequests int
 
 	// Mode is the execution mode the driver reported.
 	Mode ExecutionMode
@@ -72,19 +95,40 @@ type Result struct {
 // Duration is Finished minus Started.
 func (r *Result) Duration() time.Duration { return r.Finished.Sub(r.Started) }
 
+// OutputSummary is what a model_summary record or record set shows the
+// model: its kind, how many records and the declared field names, never a
+// value.
+type OutputSummary struct {
+	Kind   string   `json:"kind"`
+	Count  int      `json:"count"`
+	Fields []string `json:"fields,omitempty"`
+}
+
 // ActionOutcome is one executed action.
 type ActionOutcome struct {
 	ID        string
 	Milestone string
+	Visit     int
+	Operation string
+	Effect    string
 	Status    receipt.ActionStatus
 	// LocatorIndex is the winning candidate's index, -1 when none.
 	LocatorIndex int
-	// Tried explains each candidate tried before the winner ("no_match",
-	// "ambiguous:3"), for the receipt and for debugging.
-	Tried    []string
-	Failure  *Failure
-	Duration time.Duration
-	Records  int
+	// Tried explains each candidate tried before the winner (or every
+	// candidate when none won).
+	Tried []locator.Attempt
+	// Postcondition is "verified", "failed" or "" when not reached.
+	Postcondition string
+	Failure       *Failure
+	Duration      time.Duration
+	// Records is the number of records an extraction added.
+	Records int
+	// Recovered marks an action that succeeded through a recovery proposal.
+	Recovered bool
+	// Approval is the action-time approval of a consequential action.
+	Approval *receipt.ApprovalProof
+	// Download is the verified download of a download action.
+	Download *receipt.DownloadProof
 }
 
 // RecoveryRequest is the model-visible request for a locator recovery. It
@@ -92,12 +136,17 @@ type ActionOutcome struct {
 // was (origin and query-free path) and the failure hash, never an input
 // value.
 type RecoveryRequest struct {
-	Target receipt.RecoveryTarget `json:"target"`
-	// Action is the unchanged action contract, as in the capability.
-	Action any `json:"action"`
+	Target RecoveryTarget `json:"target"`
+	// Milestone is the milestone of the action.
+	Milestone string `json:"milestone"`
+	// Action is the unchanged action contract, as in the capability
+	// (templates unsubstituted).
+	Action capability.Action `json:"action"`
 	// ContractHash is the sha256 of the canonical JSON of the action.
 	ContractHash string `json:"contract_hash"`
 	Origin       string `json:"origin"`
 	Path         string `json:"path"`
-	FailureHash  string `json:"failure_hash"`
+	// Tried explains why each candidate failed.
+	Tried       []locator.Attempt `json:"tried,omitempty"`
+	FailureHash string            `json:"failure_hash"`
 }

@@ -1,0 +1,450 @@
+package runtime
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net/url"
+	"reflect"
+	"slices"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/vera-run/vera/capability"
+	"github.com/vera-run/vera/locator"
+	"github.com/vera-run/vera/receipt"
+)
+
+// frameScope resolves the selected frame path (the top-level document when
+// there is none) and checks the actual origin of every frame on it. A
+// missing or ambiguous frame is returned as a transient error (it may
+// still load); an unapproved origin ends the run.
+func (r *run) frameScope(ctx context.Context) (Scope, error, *stop) {
+	scope, infos, err := r.drv.Frame(ctx, r.cap.Runtime.FrameSelectors)
+	if err != nil {
+		if errors.Is(err, ErrFrameNotFound) || errors.Is(err, ErrFrameAmbiguous) || errors.Is(err, ErrStaleElement) {
+			return nil, err, nil
+		}
+		return nil, nil, r.classify(err, receipt.CategoryInternal, "frame_error")
+	}
+	for i, fi := range infos {
+		n, ok := normalizeOrigin(fi.Origin)
+		if !ok || !containsString(r.plan.allowed, n) || !safeScheme(n) {
+			return nil, nil, r.failed(receipt.CategoryFrameNotAllowed, "frame_origin_not_allowed",
+				fmt.Sprintf("frame %d has origin %q outside the allowed origins", i, fi.Origin))
+		}
+		r.origins[n] = struct{}{}
+	}
+	return scope, nil, nil
+}
+
+// checkFrameAfter re-resolves the frame path after an action and checks
+// its origins; a frame that is (momentarily) missing is left to the next
+// locator wait.
+func (r *run) checkFrameAfter() *stop {
+	if len(r.cap.Runtime.FrameSelectors) == 0 {
+		return nil
+	}
+	_, _, st := r.frameScope(r.ctx)
+	return st
+}
+
+// afterNavigation drains the blocked requests (navigation, popup and
+// frame violations fail the run; subresource ones are counted) and checks
+// the top-level origin.
+func (r *run) afterNavigation() *stop {
+	vs, err := r.drv.Violations(r.ctx)
+	if err != nil {
+		return r.classify(err, receipt.CategoryInternal, "violations_failed")
+	}
+	var bad *Violation
+	for i := range vs {
+		r.blocked++
+		if vs[i].Kind != ViolationSubresource && bad == nil {
+			bad = &vs[i]
+		}
+	}
+	if bad != nil {
+		return r.failed(receipt.CategoryOriginNotAllowed, string(bad.Kind)+"_blocked",
+			fmt.Sprintf("blocked %s to %s", bad.Kind, bad.Origin))
+	}
+	raw, err := r.drv.URL(r.ctx)
+	if err != nil {
+		return r.classify(err, receipt.CategoryInternal, "url_failed")
+	}
+	u, err := parseAbs(raw)
+	if err != nil {
+		return r.failed(receipt.CategoryOriginNotAllowed, "top_level_origin", "top-level URL is not an absolute URL")
+	}
+	o := originOf(u)
+	if !containsString(r.plan.allowed, o) {
+		return r.failed(receipt.CategoryOriginNotAllowed, "top_level_origin", "top-level page is on origin "+o)
+	}
+	r.origins[o] = struct{}{}
+	return nil
+}
+
+func parseAbs(raw string) (*url.URL, error) {
+	u, err := url.Parse(raw)
+	if err != nil {
+		return nil, err
+	}
+	if u.Scheme == "" || u.Host == "" {
+		return nil, errors.New("not an absolute URL")
+	}
+	return u, nil
+}
+
+// holds evaluates a condition once. as is the action whose postcondition
+// it is (nil for transitions).
+func (r *run) holds(ctx context.Context, c *capability.Condition, as *actState) (bool, *stop) {
+	switch c.Kind {
+	case capability.CondAlways:
+		return true, nil
+	case capability.CondLocatorVisible, capability.CondLocatorHidden, capability.CondTextVisible:
+		scope, ferr, st := r.frameScope(ctx)
+		if st != nil {
+			return false, st
+		}
+		if ferr != nil {
+			// A missing frame satisfies neither visible nor hidden.
+			return false, nil
+		}
+		cands := c.LocatorCandidates
+		if c.Kind == capability.CondTextVisible {
+			cands = []locator.Candidate{{Strategy: locator.Text, Text: c.Text}}
+		}
+		vis, st := r.anyVisible(ctx, scope, nil, cands)
+		if st != nil {
+			return false, st
+		}
+		if c.Kind == capability.CondLocatorHidden {
+			return !vis, nil
+		}
+		return vis, nil
+	case capability.CondURLIncludes, capability.CondURLPath:
+		raw, err := r.drv.URL(ctx)
+		if err != nil {
+			return false, r.classify(err, receipt.CategoryInternal, "url_failed")
+		}
+		if c.Kind == capability.CondURLIncludes {
+			return r.urlIncludes(raw, c.Value), nil
+		}
+		u, err := url.Parse(raw)
+		if err != nil {
+			return false, nil
+		}
+		return u.Path == c.Value || u.EscapedPath() == c.Value, nil
+	case capability.CondOutputProduced:
+		name := c.Output
+		if name == "" && as != nil {
+			name = as.a.Output
+		}
+		o := r.outs[name]
+		return o != nil && o.produced, nil
+	case capability.CondDownloadCompleted:
+		if c.Output == "" {
+			return as != nil && as.downloaded, nil
+		}
+		o := r.outs[c.Output]
+		return o != nil && len(o.files) > 0, nil
+	}
+	return false, nil
+}
+
+// urlIncludes compares the substituted value with the raw URL and with the
+// URL percent-decoded once (when decoding succeeds and yields UTF-8); the
+// value with encodeURIComponent-encoded inputs is also compared with the
+// raw URL.
+func (r *run) urlIncludes(raw, tmpl string) bool {
+	v := substitute(tmpl, r.vals, nil)
+	if strings.Contains(raw, v) {
+		return true
+	}
+	if dec, ok := decodeOnce(raw); ok && strings.Contains(dec, v) {
+		return true
+	}
+	return strings.Contains(raw, substitute(tmpl, r.vals, encodeURIComponent))
+}
+
+// decodeOnce percent-decodes s once; ok is false when s holds a malformed
+// escape or decodes to invalid UTF-8.
+func decodeOnce(s string) (string, bool) {
+	if !strings.Contains(s, "%") {
+		return s, true
+	}
+	d, err := url.PathUnescape(s)
+	if err != nil || !utf8.ValidString(d) {
+		return "", false
+	}
+	return d, true
+}
+
+// anyVisible reports whether some candidate matches a visible element.
+// Semantic candidates and ":visible" CSS match only visible elements;
+// other CSS matches are checked with Driver.Visible.
+func (r *run) anyVisible(ctx context.Context, scope Scope, root Element, cands []locator.Candidate) (bool, *stop) {
+	for _, c := range cands {
+		els, err := r.drv.Find(ctx, scope, root, r.substCandidate(c))
+		if err != nil {
+			if errors.Is(err, ErrStaleElement) {
+				continue
+			}
+			return false, r.classify(err, receipt.CategoryInternal, "find_failed")
+		}
+		if len(els) == 0 {
+			continue
+		}
+		if c.Strategy.Semantic() || c.VisibleScoped() {
+			return true, nil
+		}
+		for _, el := range els {
+			vis, err := r.drv.Visible(ctx, el)
+			if err != nil {
+				if errors.Is(err, ErrStaleElement) {
+					continue
+				}
+				return false, r.classify(err, receipt.CategoryInternal, "visible_failed")
+			}
+			if vis {
+				return true, nil
+			}
+		}
+	}
+	return false, nil
+}
+
+// onMiss runs while a wait is unsatisfied: an unknown modal blocks the run
+// and a business outcome ends it.
+func (r *run) onMiss(ctx context.Context) *stop {
+	if st := r.checkModals(ctx); st != nil {
+		return st
+	}
+	return r.checkOutcomes(ctx)
+}
+
+func (r *run) checkOutcomesNow() *stop { return r.checkOutcomes(r.ctx) }
+
+// checkOutcomes evaluates the business outcomes in order; the first whose
+// set detect rules all hold ends the run.
+func (r *run) checkOutcomes(ctx context.Context) *stop {
+	outs := r.cap.BusinessOutcomes
+	if len(outs) == 0 {
+		return nil
+	}
+	var (
+		haveURL       bool
+		raw, dec      string
+		haveScope     bool
+		scope         Scope
+		scopeOK       bool
+		pathAndFrag   string
+		decPathAndFrg string
+	)
+	for i := range outs {
+		d := &outs[i].Detect
+		ok := true
+		if d.URLPattern != "" {
+			if !haveURL {
+				u, err := r.drv.URL(ctx)
+				if err != nil {
+					return r.classify(err, receipt.CategoryInternal, "url_failed")
+				}
+				raw, haveURL = u, true
+				if pu, err := url.Parse(raw); err == nil {
+					pathAndFrag = pu.EscapedPath()
+					decPathAndFrg = pu.Path
+					if pu.Fragment != "" {
+						pathAndFrag += "#" + pu.EscapedFragment()
+						decPathAndFrg += "#" + pu.Fragment
+					}
+				}
+				dec = decPathAndFrg
+			}
+			re := r.plan.outcomes[i]
+			ok = re != nil && (re.MatchString(pathAndFrag) || re.MatchString(dec))
+		}
+		if ok && (d.VisibleText != "" || len(d.LocatorCandidates) > 0) {
+			if !haveScope {
+				s, ferr, st := r.frameScope(ctx)
+				if st != nil {
+					return st
+				}
+				scope, scopeOK, haveScope = s, ferr == nil, true
+			}
+			ok = scopeOK
+		}
+		if ok && d.VisibleText != "" {
+			vis, st := r.anyVisible(ctx, scope, nil, []locator.Candidate{{Strategy: locator.Text, Text: d.VisibleText}})
+			if st != nil {
+				return st
+			}
+			ok = vis
+		}
+		if ok && len(d.LocatorCandidates) > 0 {
+			vis, st := r.anyVisible(ctx, scope, nil, d.LocatorCandidates)
+			if st != nil {
+				return st
+			}
+			ok = vis
+		}
+		if ok {
+			r.log.Debug("vera business outcome", "run", r.runID, "code", outs[i].Code)
+			return &stop{state: receipt.TerminalBusinessOutcome, outcome: outs[i].Code}
+		}
+	}
+	return nil
+}
+
+var dialogRoles = [...]locator.Candidate{
+	{Strategy: locator.Role, Role: "dialog"},
+	{Strategy: locator.Role, Role: "alertdialog"},
+}
+
+// checkModals looks for visible dialogs (role dialog or alertdialog) in
+// the top-level document and the selected frame; one the capability does
+// not target blocks the run.
+func (r *run) checkModals(ctx context.Context) *stop {
+	fs, ferr, st := r.frameScope(ctx)
+	if st != nil {
+		return st
+	}
+	var scopes [2]Scope
+	n := 0
+	if len(r.cap.Runtime.FrameSelectors) > 0 {
+		top, _, err := r.drv.Frame(ctx, nil)
+		if err != nil {
+			return r.classify(err, receipt.CategoryInternal, "frame_error")
+		}
+		scopes[n] = top
+		n++
+	}
+	if ferr == nil {
+		scopes[n] = fs
+		n++
+	}
+	for _, scope := range scopes[:n] {
+		for _, role := range dialogRoles {
+			els, err := r.drv.Find(ctx, scope, nil, role)
+			if err != nil {
+				if errors.Is(err, ErrStaleElement) {
+					continue
+				}
+				return r.classify(err, receipt.CategoryInternal, "find_failed")
+			}
+			for _, d := range els {
+				known, st := r.knownDialog(ctx, scope, d)
+				if st != nil {
+					return st
+				}
+				if !known {
+					st := r.failed(receipt.CategoryUIAssertionFailed, "unknown_modal", "a visible "+role.Role+" the capability does not target")
+					st.state = receipt.TerminalBlockedByUnknownModal
+					return st
+				}
+			}
+		}
+	}
+	return nil
+}
+
+// knownDialog reports whether a candidate the capability is about to use
+// (see knownCandidates) resolves to the dialog itself (same handle) or to
+// an element inside it.
+func (r *run) knownDialog(ctx context.Context, scope Scope, d Element) (bool, *stop) {
+	for _, c := range r.knownCandidates() {
+		c = r.substCandidate(c)
+		els, err := r.drv.Find(ctx, scope, nil, c)
+		if err != nil {
+			if errors.Is(err, ErrStaleElement) {
+				continue
+			}
+			return false, r.classify(err, receipt.CategoryInternal, "find_failed")
+		}
+		if slices.ContainsFunc(els, func(e Element) bool { return sameElement(e, d) }) {
+			return true, nil
+		}
+		inside, err := r.drv.Find(ctx, scope, d, c)
+		if err != nil {
+			if errors.Is(err, ErrStaleElement) {
+				continue
+			}
+			return false, r.classify(err, receipt.CategoryInternal, "find_failed")
+		}
+		if len(inside) > 0 {
+			return true, nil
+		}
+	}
+	return false, nil
+}
+
+// sameElement compares two handles with ==, guarding against handle types
+// that are not comparable.
+func sameElement(a, b Element) bool {
+	ta := reflect.TypeOf(a)
+	if ta == nil || ta != reflect.TypeOf(b) || !ta.Comparable() {
+		return false
+	}
+	return a == b
+}
+
+// knownCandidates lists the candidates that make a dialog known at the
+// current position: the locators and postconditions of the current and
+// later actions of the milestone (and the postcondition of the action just
+// run), its transitions, the actions of the milestones its transitions
+// lead to (or of the next milestone when it has none), and the business
+// outcomes' detect rules. Text conditions count as text candidates.
+func (r *run) knownCandidates() []locator.Candidate {
+	var out []locator.Candidate
+	addCond := func(c *capability.Condition) {
+		if c == nil {
+			return
+		}
+		out = append(out, c.LocatorCandidates...)
+		if c.Kind == capability.CondTextVisible && c.Text != "" {
+			out = append(out, locator.Candidate{Strategy: locator.Text, Text: c.Text})
+		}
+	}
+	addActions := func(as []capability.Action) {
+		for i := range as {
+			out = append(out, r.actionCands(&as[i])...)
+			addCond(as[i].Postcondition)
+		}
+	}
+	if m := r.pos.m; m != nil {
+		from := min(r.pos.from, len(m.Actions))
+		addActions(m.Actions[from:])
+		if from > 0 {
+			addCond(m.Actions[from-1].Postcondition)
+		}
+		for i := range m.Transitions {
+			addCond(&m.Transitions[i].When)
+			if next, _, ok := r.cap.Milestone(m.Transitions[i].To); ok {
+				addActions(next.Actions)
+			}
+		}
+		if len(m.Transitions) == 0 {
+			if _, mi, ok := r.cap.Milestone(m.ID); ok && mi+1 < len(r.cap.Milestones) {
+				addActions(r.cap.Milestones[mi+1].Actions)
+			}
+		}
+	}
+	for i := range r.cap.BusinessOutcomes {
+		d := &r.cap.BusinessOutcomes[i].Detect
+		out = append(out, d.LocatorCandidates...)
+		if d.VisibleText != "" {
+			out = append(out, locator.Candidate{Strategy: locator.Text, Text: d.VisibleText})
+		}
+	}
+	return out
+}
+
+// sortedOrigins returns the reached origins, sorted.
+func (r *run) sortedOrigins() []string {
+	out := make([]string, 0, len(r.origins))
+	for o := range r.origins {
+		out = append(out, o)
+	}
+	slices.Sort(out)
+	return out
+}

@@ -1,0 +1,283 @@
+// Package runtime executes browser capabilities: [Execute] runs one
+// capability with typed inputs through a [Driver] and returns a typed
+// [Result], writing the run's evidence (outputs.json, run.receipt.json,
+// run.lock.json and, after a recovery proposal, recovery.proposals.json)
+// into a fresh owner-only run directory. [Preflight] opens a driver and
+// reports what it is.
+//
+// The [Driver] is small and mechanical; every policy lives here: locator
+// order, origin and frame checks, postconditions, branches, business
+// outcomes, approvals, unknown modals, recovery, handoff and receipts.
+//
+// # Invariants
+//
+//   - Refusals come first. A scaffold or draft ([ErrNotExecutable]), an
+//     invalid capability ([ErrInvalidCapability]), an invalid recovery
+//     proposal ([ErrInvalidProposal]), missing, unknown or mistyped inputs
+//     ([ErrInputs], listing every problem) and a missing driver
+//     ([ErrNoDriver]) are refused before any driver call, with no evidence.
+//   - The executor's own checks cannot be skipped: known effects, the
+//     confirmation mode each effect requires (action_time for consequential,
+//     none otherwise), effects within the authority ceiling, well-formed
+//     origins (https, or http on a loopback host with a port), query-free
+//     start and navigate URLs on allowed origins with templates only in the
+//     fragment, templates naming declared inputs, known operations and
+//     condition kinds, and compilable outcome patterns.
+//     [WithSkipValidationUnsafe] skips only capability.ValidateForExecution.
+//   - Terminal states are data: completed, business_outcome,
+//     stopped_at_gate, blocked_by_unknown_modal, native_gap,
+//     recovery_requested and failed (with a receipt category) all return a
+//     Result and a nil error. Errors are for misuse, cancellation by the
+//     caller and evidence that could not be written.
+//   - Nothing private leaves the run: failures carry a category, a bounded
+//     reason code ([a-z0-9_]{1,64}) and the SHA-256 of the local detail; the
+//     raw detail goes only to the injected logger at debug level (default:
+//     discard). Input values are never logged and appear in no evidence file
+//     except as extracted values in outputs.json; receipts hash non-secret
+//     supplied inputs with receipt.HashInput and mark secret ones present
+//     only.
+//   - A consequential action is never performed without an approval naming
+//     it, obtained at action time from the host's [Approver].
+//   - The capability is never modified, recovery included.
+//   - Execute starts no goroutine; every wait polls with ctx and returns
+//     within one poll interval (at most [MaxPollInterval]) plus one driver
+//     call after ctx ends.
+//   - Execute never closes the driver: the caller owns it.
+//
+// # Run semantics
+//
+// Execute installs the origin scope (Driver.RestrictOrigins with
+// site.allowed_origins and site.subresource_origins), navigates to
+// runtime.start (a path resolves against the first allowed origin) and
+// visits milestones as described in package capability: actions in order,
+// then the transitions, then the next milestone. After every navigation
+// and action it drains Driver.Violations: a navigation, popup or frame
+// violation fails the run with origin_not_allowed; subresource ones are
+// counted in BlockedRequests. The top-level origin must stay allowed.
+//
+// Exceeding a milestone's max_visits (default 1) fails the run with
+// limit_exceeded / max_visits_exceeded rather than silently ending a loop;
+// runtime.max_actions (default [DefaultMaxActions]) likewise fails with
+// max_actions_exceeded.
+//
+// # Templates
+//
+// "{{name}}" is replaced by the input's text form: strings and enums as
+// given, integers in decimal, numbers in the shortest decimal form without
+// exponent, booleans as true/false, dates as YYYY-MM-DD. In a URL fragment
+// the value is percent-encoded as JavaScript's encodeURIComponent does; in
+// locator values, fill/select values and condition texts it is substituted
+// raw. An optional input that was not supplied and has no default
+// substitutes the empty string.
+//
+// # Inputs
+//
+// Each supplied value is checked against its declaration: string and enum
+// need a Go string (enum: one of the declared values; string: max_length
+// in runes, valid UTF-8); integer accepts Go integers, integral floats and
+// json.Number literals of integral values within ±(2^53-1); number accepts
+// every Go number and json.Number, finite only; both honour minimum and
+// maximum; boolean needs a bool; date needs "YYYY-MM-DD" (a valid
+// calendar date) or a time.Time. A nil value counts as absent. An
+// extraction's limit input must be at least 1. Unsupplied optional inputs
+// take their declared default; receipts mark them not present.
+//
+// # Waits and timeouts
+//
+// Conditions are polled every [DefaultPollInterval] (see
+// [WithPollInterval]). Each wait of an action (resolving its element,
+// verifying its postcondition, its download) is bounded separately by the
+// action timeout: action.timeout_ms, else runtime.action_timeout_ms, else
+// [DefaultActionTimeout], never above [MaxActionTimeout]. Transitions wait
+// up to runtime.transition_timeout_ms (default [DefaultTransitionTimeout]).
+// The whole run, approvals and handoffs included, is bounded by
+// runtime.run_timeout_ms (default [DefaultRunTimeout], ceiling
+// [MaxRunTimeout]); reaching it fails the run with run_timeout and a nil
+// error.
+//
+// While a wait is unsatisfied, every poll also checks for unknown modals
+// and business outcomes, so a "Session expired" page or an unexpected
+// dialog ends the wait at once instead of timing out.
+//
+// # Cancellation
+//
+// When the caller's ctx ends (canceled or its own deadline), Execute stops
+// within one second, writes the evidence of what ran, and returns both the
+// Result (state failed, category canceled) and an error wrapping
+// [ErrCanceled] and ctx.Err(): cancellation is the caller's doing, so it
+// is reported as an error as well as data.
+//
+// # Locators and frames
+//
+// An action's element is the first candidate, in recorded order, that
+// matches exactly one element (locator.Resolve); the winning index and the
+// reason each earlier candidate lost are recorded. The frame path
+// (runtime.frame_selectors) is resolved, and the actual origin of every
+// frame on it checked against site.allowed_origins, before locator work,
+// before acting and reading, and after every action; an unapproved frame
+// fails the run with frame_not_allowed. A frame path that never resolves
+// fails with frame_not_allowed / frame_not_found. A missing or unapproved
+// frame never satisfies locator_hidden. URL conditions, navigation and
+// downloads use the top-level page.
+//
+// Conditions: locator_visible holds when some candidate matches a visible
+// element (several matches are fine for a state marker; CSS without
+// ":visible" is checked with Driver.Visible); locator_hidden when the frame
+// resolves and no candidate matches a visible element; text_visible when a
+// text candidate (case-insensitive substring) matches a visible element;
+// url_includes compares the substituted value with the raw top-level URL
+// and with that URL percent-decoded once (skipped when decoding fails or
+// yields invalid UTF-8), and the value with encodeURIComponent-encoded
+// inputs with the raw URL; url_path compares the URL's path (decoded or
+// escaped) for equality; output_produced and download_completed refer to
+// the action's output (or the named one).
+//
+// # Unknown modals
+//
+// Before and after every action, and on every poll of an unsatisfied wait,
+// the runtime looks for visible elements with role dialog or alertdialog in
+// the top-level document and in the selected frame. A dialog is known when
+// a candidate the capability is about to use resolves to the dialog itself
+// (handles compared with ==) or to an element inside it. Those candidates
+// are: the locators and postconditions of the current and later actions of
+// the milestone (after an action: the later ones and the action's own
+// postcondition), the milestone's transitions, the actions of the
+// milestones its transitions lead to (or of the next milestone when it has
+// no transitions), and the business outcomes' detect rules; text
+// conditions count as text candidates. Any other dialog ends the run as
+// blocked_by_unknown_modal (reason unknown_modal) without clicking
+// anything. A native JavaScript dialog (Driver error ErrNativeDialog) ends
+// it the same way with reason native_dialog; the runtime never accepts or
+// dismisses it.
+//
+// # Business outcomes
+//
+// After every action and every transition, and whenever a postcondition
+// fails, the business outcomes are evaluated in order; the first whose set
+// detect rules all hold (visible_text in the selected frame, url_pattern
+// against the query-free path and fragment, raw or decoded, and
+// locator_candidates visible) ends the run as business_outcome with its
+// code.
+//
+// # Approvals (maker/checker)
+//
+// A consequential action asks the [Approver] at action time, before its
+// element is resolved. No approver: stopped_at_gate (approval_refused /
+// no_approver) with nothing clicked. Denied: stopped_at_gate
+// (approval_refused / denied). An approver error: stopped_at_gate
+// (approver_error). An approval naming another action: failed
+// (approval_refused / approval_mismatch). Approvals record the requester
+// ([WithRequester]) and the approver; equal non-empty identities are
+// flagged self_approved, not blocked.
+//
+// # Native gaps
+//
+// A native action is never executed: the run ends as native_gap with the
+// action's description, to be handed to the operator.
+//
+// # Extraction and coercion
+//
+// text mode reads the resolved root's rendered text, trimmed. single mode
+// reads one record from the uniquely resolved root. list mode takes every
+// element of the first candidate with at least one match as record
+// containers, read once without waiting (an empty record set is a valid
+// answer; establish the results state with a previous postcondition or
+// transition). Field locators resolve inside the record container; an
+// empty field locator list reads the container itself.
+//
+// More containers than max_records on one visit, or more accumulated
+// records than max_records, fail the action with extraction_failed /
+// max_records_exceeded: never a silent truncation. The limit input caps
+// how many records are kept (in page order, after dedupe). Records whose
+// dedupe key fields equal an earlier record's (across pagination visits
+// too) are dropped. A required field that is absent or empty fails with
+// required_field_empty. A field locator that matched in no record of a
+// non-empty set is a missing locator (see recovery); one that matched in
+// some records leaves the others null.
+//
+// Coercion of the text read (after trimming; an empty text is null for
+// every type but string, which keeps ""):
+//
+//   - string: trimmed.
+//   - integer and number: remove currency symbols (Unicode Sc), all spaces
+//     (including no-break and thin spaces) and one leading or trailing
+//     three-letter upper-case currency code (EUR, USD); a leading "-", "+"
+//     or U+2212, a trailing "-", or enclosing parentheses give the sign.
+//     The rest must be digits with "." and ",". When both occur, the one
+//     that occurs last is the decimal separator (exactly once) and the
+//     other groups thousands: "1,234.56" and "1.234,56" are 1234.56. When
+//     only one occurs: repeated, it groups ("1.234.567"); once, followed by
+//     exactly three digits after a one-to-three-digit lead other than "0",
+//     it groups ("1,234" and "1.234" are 1234); otherwise it is the decimal
+//     separator ("12,5", "0.125"). Groups after the first must have three
+//     digits. integer additionally needs an integral value within
+//     ±(2^53-1).
+//   - boolean: yes, true, sì, si are true; no, false are false (case
+//     insensitive).
+//   - date: "2006-01-02", or day/month/year "02/01/2006" (one- or
+//     two-digit day and month), always written as "2006-01-02".
+//
+// # Recovery (two passes)
+//
+// A locator that never resolves uniquely on a read_only or reversible
+// action (or an extraction field) ends a run without a proposal as
+// recovery_requested with a [RecoveryRequest]: the unchanged action
+// contract, the exact action-or-field target, the top-level origin and
+// query- and fragment-free path, the candidates' attempts and the failure
+// hash; never an input value. Consequential actions never get recovery:
+// they fail with locator_not_found. The host model then calls Execute
+// again with [WithRecoveryProposal]: the run starts over from the declared
+// start and uses exactly the one proposed candidate for the target (a
+// semantic candidate; a CSS candidate only for an extraction field, scoped
+// to the resolved record container; use_resolved_action_root only for a
+// field, which then reads the container itself). Nothing else changes and
+// the capability is not modified. A run with a proposal never requests
+// recovery again (another missing locator fails with locator_not_found);
+// it is marked LocatorChangesDuringRun and not clean, Recovered when the
+// target succeeded, and writes recovery.proposals.json with the proposal
+// and its outcome (recovered or failed).
+//
+// # Handoff
+//
+// With [WithHandoff], a run stuck on a missing locator, a failed
+// postcondition or no transition first hands the live page to a person;
+// when they hand it back (nil error) the runtime re-checks once with a
+// fresh timeout, then continues or proceeds to its failure or recovery
+// request. A run that offered a handoff is marked HandedOff and is never
+// clean.
+//
+// # Downloads
+//
+// A download action resolves its element, then uses the folder route when
+// the driver reports [DownloadDirectory] or [WithDownloadDirectory] is
+// given (download.Begin snapshots and locks the folder, the listener is
+// armed, the element clicked, the browser's download event is required,
+// then download's Watch.Wait verifies exactly one new file), and otherwise
+// the browser-path route (arm, click, require the event, then
+// download.VerifyPath on the GUID-named file the driver reported). A
+// canceled download fails with download_failed / download_canceled; every
+// other failure is download_failed with the download package's reason
+// code. The receipt records mechanism, evidence, bytes and SHA-256; only
+// outputs.json holds the path.
+//
+// # Outputs and exposure
+//
+// Result.ModelOutputs holds model_and_artifact values in full and, for
+// model_summary, the text itself for a text output or an [OutputSummary]
+// (kind, count, field names) for records and record sets.
+// artifact_only values and download sets never appear there; their
+// counts are in Result.ArtifactOutputs. Required non-collection outputs
+// must be produced for a run to complete (else extraction_failed /
+// required_output_missing).
+//
+// # Evidence
+//
+// Every started run writes a browser-run-receipt/v3 receipt (capability id,
+// version, execution and discovery hashes, hashed inputs, the driver's
+// execution mode, milestones, sanitized action records with winning
+// locator indexes, output counts and hashes, terminal, environment with
+// [Version], origins reached, blocked requests, locator changes, recovery,
+// handoff, clean) with outputs.json and the run lock via receipt.WriteRun
+// into [WithRunDir] (default os.UserCacheDir()/vera/runs). A run is clean
+// only when it completed with no recovery proposal and no handoff.
+package runtime

@@ -1,0 +1,99 @@
+package runtime
+
+import (
+	"context"
+	"errors"
+	"path/filepath"
+	"time"
+
+	"github.com/vera-run/vera/capability"
+	"github.com/vera-run/vera/download"
+	"github.com/vera-run/vera/receipt"
+)
+
+// download runs a download action: resolve the element, then either the
+// folder route (snapshot with download.Begin, arm, click, require the
+// browser's event, verify exactly one new file) or the browser-path route
+// (arm, click, require the event, verify the GUID-named file with
+// download.VerifyPath). The folder route is used when the driver reports
+// DownloadDirectory or WithDownloadDirectory is given.
+func (r *run) download(m *capability.Milestone, a *capability.Action, timeout time.Duration, as *actState, out *ActionOutcome) *stop {
+	el, st := r.locateAction(m, a, timeout, out)
+	if st != nil {
+		return st
+	}
+	ctx, cancel := context.WithTimeout(r.ctx, timeout)
+	defer cancel()
+	folder := r.cfg.downloadDir != "" || r.info.DownloadRoute == DownloadDirectory
+	dopts := append(append([]download.Option(nil), r.cfg.downloadOpts...), download.WithTimeout(timeout), download.WithLogger(r.log))
+	var w *download.Watch
+	if folder {
+		var err error
+		w, err = download.Begin(ctx, r.cfg.downloadDir, dopts...)
+		if err != nil {
+			return r.classify(err, receipt.CategoryDownloadFailed, "download_begin_failed")
+		}
+		defer w.Close()
+	}
+	pd, err := r.drv.ArmDownload(ctx)
+	if err != nil {
+		return r.classify(err, receipt.CategoryDownloadFailed, "download_arm_failed")
+	}
+	defer pd.Close()
+	if err := r.drv.Act(ctx, el, Act{Kind: ActClick}); err != nil {
+		return r.classify(err, receipt.CategoryUIAssertionFailed, "act_failed")
+	}
+	r.hooks.waitStart(WaitStartInfo{Kind: WaitDownload, Milestone: m.ID, ActionID: a.ID, Timeout: timeout})
+	start := time.Now()
+	f, st := r.awaitDownload(ctx, pd, w, folder)
+	r.hooks.waitDone(WaitDoneInfo{Kind: WaitDownload, Milestone: m.ID, ActionID: a.ID, Satisfied: st == nil, Elapsed: time.Since(start)})
+	if st != nil {
+		return st
+	}
+	o := r.outs[a.Output]
+	o.files = append(o.files, *f)
+	o.produced = true
+	as.downloaded = true
+	out.Records = 1
+	out.Download = &receipt.DownloadProof{Mechanism: f.Mechanism, Evidence: f.Evidence, Bytes: f.Size, SHA256: f.SHA256}
+	return nil
+}
+
+func (r *run) awaitDownload(ctx context.Context, pd PendingDownload, w *download.Watch, folder bool) (*download.File, *stop) {
+	ev, err := pd.Wait(ctx)
+	if err != nil {
+		if errors.Is(err, context.DeadlineExceeded) && r.interrupted() == nil {
+			return nil, r.failed(receipt.CategoryDownloadFailed, string(download.ReasonEventMissing), "no download event before the action timeout")
+		}
+		return nil, r.classify(err, receipt.CategoryDownloadFailed, string(download.ReasonEventMissing))
+	}
+	switch ev.State {
+	case DownloadCompleted:
+	case DownloadCanceled:
+		return nil, r.failed(receipt.CategoryDownloadFailed, string(download.ReasonCanceled), "the browser reported the download canceled")
+	default:
+		return nil, r.failed(receipt.CategoryDownloadFailed, string(download.ReasonInterrupted), "the browser reported download state "+string(ev.State))
+	}
+	var f *download.File
+	if folder {
+		f, err = w.Wait(ctx)
+	} else {
+		if ev.Path == "" || filepath.Base(ev.Path) != ev.GUID {
+			return nil, r.failed(receipt.CategoryDownloadFailed, string(download.ReasonInvalidRequest), "browser-path download without a GUID-named path")
+		}
+		f, err = download.VerifyPath(ctx, filepath.Dir(ev.Path), ev.GUID, r.downloadOptions(ctx)...)
+	}
+	if err != nil {
+		return nil, r.classify(err, receipt.CategoryDownloadFailed, "download_failed")
+	}
+	return f, nil
+}
+
+// downloadOptions are the verifier options for the remaining time of ctx.
+func (r *run) downloadOptions(ctx context.Context) []download.Option {
+	opts := append([]download.Option(nil), r.cfg.downloadOpts...)
+	if dl, ok := ctx.Deadline(); ok {
+		opts = append(opts, download.WithTimeout(time.Until(dl)))
+	}
+	return append(opts, download.WithLogger(r.log))
+}

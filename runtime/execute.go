@@ -1,0 +1,537 @@
+package runtime
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"time"
+
+	"github.com/vera-run/vera/capability"
+	"github.com/vera-run/vera/download"
+	"github.com/vera-run/vera/locator"
+	"github.com/vera-run/vera/receipt"
+)
+
+// errRunTimeout is the cause of the run context's deadline.
+var errRunTimeout = errors.New("run timeout")
+
+// Execute runs the capability with the given inputs through the driver set
+// with [WithDriver] and returns the typed [Result].
+//
+// Before touching the driver it refuses, with a typed error and no
+// evidence: a capability whose state is not executable ([ErrNotExecutable]),
+// an invalid capability ([ErrInvalidCapability]; the executor's own safety
+// checks run even with [WithSkipValidationUnsafe]), an invalid recovery
+// proposal ([ErrInvalidProposal]), missing, unknown or mistyped inputs
+// ([ErrInputs]) and a missing driver ([ErrNoDriver]).
+//
+// Once the run starts, every terminal state, failures included, is data in
+// the Result and the error is nil, with two exceptions: when the caller's
+// ctx ends the run, Execute returns the Result (state failed, category
+// canceled) and an error wrapping [ErrCanceled] and ctx.Err(); when the
+// evidence cannot be written it returns the Result and an error wrapping
+// [ErrEvidence]. Execute never closes the driver and never modifies the
+// capability.
+func Execute(ctx context.Context, c *capability.Capability, inputs map[string]any, opts ...Option) (*Result, error) {
+	cfg := config{poll: DefaultPollInterval}
+	for _, o := range opts {
+		if o != nil {
+			o(&cfg)
+		}
+	}
+	if cfg.logger == nil {
+		cfg.logger = slog.New(slog.DiscardHandler)
+	}
+	if c == nil {
+		return nil, &CapabilityError{Problems: capability.ErrorList{{Code: codeSchema, Message: "nil capability"}}}
+	}
+	if !c.State.Executable() {
+		return nil, fmt.Errorf("%w: state %q (a risky capability needs %q, every capability at least %q)",
+			ErrNotExecutable, c.State, capability.StateDiscovered, capability.StateDiscovered)
+	}
+	if !cfg.skipValidate {
+		if errs := c.ValidateForExecution(); len(errs) > 0 {
+			return nil, &CapabilityError{Problems: errs}
+		}
+	}
+	pl, errs := precheck(c)
+	if len(errs) > 0 {
+		return nil, &CapabilityError{Problems: errs}
+	}
+	if cfg.proposal != nil {
+		if err := checkProposal(c, cfg.proposal); err != nil {
+			return nil, err
+		}
+	}
+	vals, err := checkInputs(c, inputs)
+	if err != nil {
+		return nil, err
+	}
+	if cfg.driver == nil {
+		return nil, ErrNoDriver
+	}
+	execHash, err := c.ExecutionHash()
+	if err != nil {
+		return nil, &CapabilityError{Problems: capability.ErrorList{{Code: codeSchema, Message: "execution hash: " + err.Error()}}}
+	}
+	r := &run{
+		cfg:       cfg,
+		log:       cfg.logger,
+		hooks:     cfg.hooks,
+		cap:       c,
+		plan:      pl,
+		drv:       cfg.driver,
+		info:      cfg.driver.Info(),
+		vals:      vals,
+		execHash:  execHash,
+		runID:     receipt.NewRunID(),
+		pollEvery: cfg.poll,
+		visits:    map[string]int{},
+		outs:      map[string]*outState{},
+		origins:   map[string]struct{}{},
+	}
+	r.actionTimeout = ms(c.Runtime.ActionTimeoutMS, DefaultActionTimeout, MaxActionTimeout)
+	r.transitionTimeout = ms(c.Runtime.TransitionTimeoutMS, DefaultTransitionTimeout, MaxTransitionTimeout)
+	r.maxActions = c.Runtime.MaxActions
+	if r.maxActions <= 0 {
+		r.maxActions = DefaultMaxActions
+	}
+	r.maxActions = min(r.maxActions, MaxActionsCeiling)
+	for i := range c.Outputs {
+		r.outs[c.Outputs[i].Name] = &outState{decl: &c.Outputs[i]}
+	}
+	if p := cfg.proposal; p != nil {
+		r.proposal = p
+		r.proposalOutcome = "failed"
+	}
+
+	r.started = time.Now()
+	rctx, cancel := context.WithTimeoutCause(ctx, ms(c.Runtime.RunTimeoutMS, DefaultRunTimeout, MaxRunTimeout), errRunTimeout)
+	defer cancel()
+	r.parent, r.ctx = ctx, rctx
+	term := r.execute()
+	return r.finish(term)
+}
+
+// run is the state of one execution.
+type run struct {
+	cfg      config
+	log      *slog.Logger
+	hooks    *Hooks
+	cap      *capability.Capability
+	plan     *plan
+	drv      Driver
+	info     DriverInfo
+	vals     map[string]inputValue
+	execHash string
+	runID    string
+	proposal *RecoveryProposal
+
+	parent, ctx       context.Context
+	pollEvery         time.Duration
+	actionTimeout     time.Duration
+	transitionTimeout time.Duration
+	maxActions        int
+
+	started         time.Time
+	ordinal         int
+	visits          map[string]int
+	outs            map[string]*outState
+	actions         []ActionOutcome
+	records         []receipt.ActionRecord
+	milestones      []receipt.MilestoneRecord
+	origins         map[string]struct{}
+	blocked         int
+	handedOff       bool
+	proposalOutcome string
+	recovered       bool
+
+	// pos is where the run is, for the known-dialog rule.
+	pos position
+	// lastScope is the document of the last resolved action element.
+	lastScope Scope
+}
+
+// position is the milestone and the first action whose locators count as
+// known for the dialog rule; post also counts the postcondition of the
+// action before from.
+type position struct {
+	m    *capability.Milestone
+	from int
+}
+
+// outState accumulates one output.
+type outState struct {
+	decl     *capability.Output
+	produced bool
+	text     string
+	record   map[string]any
+	records  []any
+	seen     map[string]bool
+	files    []download.File
+}
+
+// stop is a terminal state reached inside the run.
+type stop struct {
+	state     TerminalState
+	outcome   string
+	failure   *Failure
+	action    string
+	nativeGap string
+	recovery  *RecoveryRequest
+}
+
+// failure builds a sanitized failure; the raw detail is logged at debug
+// level and only its hash leaves this function.
+func (r *run) failure(cat Category, reason, detail string) *Failure {
+	reason = reasonCode(reason)
+	r.log.Debug("vera run failure", "run", r.runID, "category", string(cat), "reason", reason, "detail", detail)
+	return &Failure{Category: cat, Reason: reason, DetailHash: receipt.DetailHash(detail)}
+}
+
+func (r *run) failed(cat Category, reason, detail string) *stop {
+	return &stop{state: receipt.TerminalFailed, failure: r.failure(cat, reason, detail)}
+}
+
+// reasonCode bounds a reason to [a-z0-9_]{1,64}.
+func reasonCode(s string) string {
+	b := make([]byte, 0, min(len(s), 64))
+	for i := 0; i < len(s) && len(b) < 64; i++ {
+		c := s[i]
+		switch {
+		case 'a' <= c && c <= 'z', '0' <= c && c <= '9', c == '_':
+			b = append(b, c)
+		case 'A' <= c && c <= 'Z':
+			b = append(b, c+'a'-'A')
+		case c == '-' || c == ' ' || c == '.':
+			b = append(b, '_')
+		}
+	}
+	if len(b) == 0 {
+		return "unspecified"
+	}
+	return string(b)
+}
+
+// interrupted returns the stop for a run whose context ended: canceled by
+// the caller, or the run timeout. It is nil while the run may continue.
+func (r *run) interrupted() *stop {
+	if err := r.parent.Err(); err != nil {
+		return r.failed(receipt.CategoryCanceled, "canceled", "caller context: "+err.Error())
+	}
+	if r.ctx.Err() != nil {
+		return r.failed(receipt.CategoryRunTimeout, "run_timeout", "run timeout reached")
+	}
+	return nil
+}
+
+// classify maps a driver (or download) error to a terminal stop; cat and
+// reason are used when no sentinel applies.
+func (r *run) classify(err error, cat Category, reason string) *stop {
+	if st := r.interrupted(); st != nil {
+		return st
+	}
+	detail := err.Error()
+	var derr *download.Error
+	switch {
+	case errors.Is(err, ErrNativeDialog):
+		st := r.failed(receipt.CategoryUIAssertionFailed, "native_dialog", detail)
+		st.state = receipt.TerminalBlockedByUnknownModal
+		return st
+	case errors.Is(err, ErrOriginBlocked):
+		return r.failed(receipt.CategoryOriginNotAllowed, "navigation_blocked", detail)
+	case errors.Is(err, ErrTargetUnreachable):
+		return r.failed(receipt.CategoryTargetUnreachable, "target_unreachable", detail)
+	case errors.Is(err, ErrBrowserCrashed), errors.Is(err, ErrClosed):
+		return r.failed(receipt.CategoryBrowserCrashed, "browser_crashed", detail)
+	case errors.Is(err, ErrBrowserUnavailable):
+		return r.failed(receipt.CategoryBrowserUnavailable, "browser_unavailable", detail)
+	case errors.Is(err, ErrBrowserLaunchFailed):
+		return r.failed(receipt.CategoryBrowserLaunchFailed, "browser_launch_failed", detail)
+	case errors.Is(err, ErrFrameNotFound):
+		return r.failed(receipt.CategoryFrameNotAllowed, "frame_not_found", detail)
+	case errors.Is(err, ErrFrameAmbiguous):
+		return r.failed(receipt.CategoryFrameNotAllowed, "frame_ambiguous", detail)
+	case errors.Is(err, ErrNotInteractable):
+		return r.failed(receipt.CategoryUIAssertionFailed, "not_interactable", detail)
+	case errors.Is(err, ErrStaleElement):
+		return r.failed(receipt.CategoryUIAssertionFailed, "stale_element", detail)
+	case errors.Is(err, ErrDownloadEventMissing):
+		return r.failed(receipt.CategoryDownloadFailed, string(download.ReasonEventMissing), detail)
+	case errors.As(err, &derr):
+		return r.failed(receipt.CategoryDownloadFailed, string(derr.Reason), derr.Detail())
+	case errors.Is(err, ErrUnsupported):
+		return r.failed(receipt.CategoryInternal, "unsupported", detail)
+	}
+	return r.failed(cat, reason, detail)
+}
+
+// execute runs the start navigation and the milestones; nil means the run
+// reached "completed".
+func (r *run) execute() *stop {
+	if err := r.drv.RestrictOrigins(r.ctx, OriginScope{Allowed: r.plan.allowed, Subresources: r.plan.subres}); err != nil {
+		return r.classify(err, receipt.CategoryInternal, "restrict_origins_failed")
+	}
+	start, err := resolveURL(r.cap.Runtime.Start, r.plan.allowed, r.vals)
+	if err != nil {
+		return r.failed(receipt.CategoryTargetNotAllowed, "start_not_allowed", err.Error())
+	}
+	nctx, cancel := context.WithTimeout(r.ctx, r.actionTimeout)
+	err = r.drv.Navigate(nctx, start)
+	cancel()
+	if err != nil {
+		return r.classify(err, receipt.CategoryTargetUnreachable, "start_navigation_failed")
+	}
+	if st := r.afterNavigation(); st != nil {
+		return st
+	}
+	return r.milestoneLoop()
+}
+
+func (r *run) milestoneLoop() *stop {
+	mi := 0
+	for {
+		m := &r.cap.Milestones[mi]
+		r.visits[m.ID]++
+		visit := r.visits[m.ID]
+		maxVisits := max(m.MaxVisits, 1)
+		if visit > maxVisits {
+			return r.failed(receipt.CategoryLimitExceeded, "max_visits_exceeded",
+				fmt.Sprintf("milestone %s visited more than %d times", m.ID, maxVisits))
+		}
+		mstart := time.Now()
+		r.hooks.milestoneStart(MilestoneStartInfo{ID: m.ID, Visit: visit})
+		next, st := r.runMilestone(m, mi, visit)
+		status := "completed"
+		if st != nil {
+			status = "stopped"
+			if st.state == receipt.TerminalFailed {
+				status = "failed"
+			}
+			next = ""
+		}
+		r.milestones = append(r.milestones, receipt.MilestoneRecord{ID: m.ID, Visit: visit, Status: status, Next: next})
+		r.hooks.milestoneDone(MilestoneDoneInfo{ID: m.ID, Visit: visit, Status: status, Next: next, Duration: time.Since(mstart)})
+		if st != nil {
+			return st
+		}
+		if next == capability.TerminalCompleted {
+			return nil
+		}
+		_, mi, _ = r.cap.Milestone(next)
+	}
+}
+
+// runMilestone runs the actions of one visit and picks the next target.
+func (r *run) runMilestone(m *capability.Milestone, mi, visit int) (string, *stop) {
+	for ai := range m.Actions {
+		if st := r.runAction(m, ai, visit); st != nil {
+			return "", st
+		}
+	}
+	if len(m.Transitions) == 0 {
+		if mi+1 < len(r.cap.Milestones) {
+			return r.cap.Milestones[mi+1].ID, nil
+		}
+		return capability.TerminalCompleted, nil
+	}
+	next, st := r.chooseTransition(m)
+	if st != nil {
+		return "", st
+	}
+	if st := r.checkOutcomesNow(); st != nil {
+		return "", st
+	}
+	return next, nil
+}
+
+// chooseTransition waits up to the transition timeout for the first
+// transition, in order, whose condition holds.
+func (r *run) chooseTransition(m *capability.Milestone) (string, *stop) {
+	r.pos = position{m: m, from: len(m.Actions)}
+	var chosen string
+	check := func(ctx context.Context) (bool, *stop) {
+		for i := range m.Transitions {
+			ok, st := r.holds(ctx, &m.Transitions[i].When, nil)
+			if st != nil {
+				return false, st
+			}
+			if ok {
+				chosen = m.Transitions[i].To
+				return true, nil
+			}
+		}
+		return false, r.onMiss(ctx)
+	}
+	ok, st := r.waitFor(WaitTransition, m.ID, "", r.transitionTimeout, check)
+	if st != nil {
+		return "", st
+	}
+	if !ok && r.offerHandoff(m, nil, HandoffNoTransition) {
+		ok, st = r.waitFor(WaitTransition, m.ID, "", r.transitionTimeout, check)
+		if st != nil {
+			return "", st
+		}
+	}
+	if !ok {
+		return "", r.failed(receipt.CategoryUIAssertionFailed, "no_transition",
+			fmt.Sprintf("milestone %s: no transition held within %s", m.ID, r.transitionTimeout))
+	}
+	return chosen, nil
+}
+
+// waitFor polls check, bounded by timeout, reporting the wait to hooks. It
+// returns ok when check succeeded, or the stop check or an interruption
+// produced; (false, nil) means the timeout passed.
+func (r *run) waitFor(kind WaitKind, milestone, action string, timeout time.Duration, check func(context.Context) (bool, *stop)) (bool, *stop) {
+	ctx, cancel := context.WithTimeout(r.ctx, timeout)
+	defer cancel()
+	r.hooks.waitStart(WaitStartInfo{Kind: kind, Milestone: milestone, ActionID: action, Timeout: timeout})
+	start := time.Now()
+	ok, st := r.poll(ctx, check)
+	r.hooks.waitDone(WaitDoneInfo{Kind: kind, Milestone: milestone, ActionID: action, Satisfied: ok, Elapsed: time.Since(start)})
+	return ok, st
+}
+
+// poll calls check now and then every poll interval until it succeeds,
+// returns a stop, or ctx ends. A stop produced while ctx was ending is
+// replaced by the interruption (or by a plain timeout when only ctx's own
+// deadline passed).
+func (r *run) poll(ctx context.Context, check func(context.Context) (bool, *stop)) (bool, *stop) {
+	var timer *time.Timer
+	defer func() {
+		if timer != nil {
+			timer.Stop()
+		}
+	}()
+	for {
+		ok, st := check(ctx)
+		if st != nil {
+			if ctx.Err() != nil {
+				if ist := r.interrupted(); ist != nil {
+					return false, ist
+				}
+				return false, nil
+			}
+			return false, st
+		}
+		if ok {
+			return true, nil
+		}
+		if timer == nil {
+			timer = time.NewTimer(r.pollEvery)
+		} else {
+			timer.Reset(r.pollEvery)
+		}
+		select {
+		case <-ctx.Done():
+			if ist := r.interrupted(); ist != nil {
+				return false, ist
+			}
+			return false, nil
+		case <-timer.C:
+		}
+	}
+}
+
+// offerHandoff hands the page to a person when a handoff func is set. It
+// reports whether they handed it back (the caller then re-checks once).
+func (r *run) offerHandoff(m *capability.Milestone, a *capability.Action, reason string) bool {
+	if r.cfg.handoff == nil || r.interrupted() != nil {
+		return false
+	}
+	r.handedOff = true
+	req := HandoffRequest{Milestone: m.ID, Reason: reason}
+	if a != nil {
+		req.ActionID, req.Intent = a.ID, a.Intent
+	} else {
+		req.Intent = m.Intent
+	}
+	req.Origin, req.Path = r.where()
+	err := r.cfg.handoff(r.ctx, req)
+	if err != nil {
+		r.log.Debug("vera handoff declined", "run", r.runID, "milestone", m.ID, "detail", err.Error())
+		return false
+	}
+	return r.interrupted() == nil
+}
+
+// where returns the top-level page's origin and query- and fragment-free
+// path, or empty strings when unknown.
+func (r *run) where() (origin, path string) {
+	raw, err := r.drv.URL(r.ctx)
+	if err != nil {
+		return "", ""
+	}
+	u, err := parseAbs(raw)
+	if err != nil {
+		return "", ""
+	}
+	return originOf(u), u.EscapedPath()
+}
+
+// finish turns the terminal stop into the Result and writes the evidence.
+func (r *run) finish(term *stop) (*Result, error) {
+	if term == nil {
+		term = r.checkRequiredOutputs()
+	}
+	if term == nil {
+		term = &stop{state: receipt.TerminalCompleted}
+	}
+	finished := time.Now()
+	res := &Result{
+		RunID:                   r.runID,
+		State:                   term.state,
+		Outcome:                 term.outcome,
+		Failure:                 term.failure,
+		StoppedAt:               term.action,
+		NativeGap:               term.nativeGap,
+		Actions:                 r.actions,
+		Milestones:              r.milestones,
+		RecoveryRequest:         term.recovery,
+		Recovered:               r.recovered,
+		LocatorChangesDuringRun: r.proposal != nil,
+		HandedOff:               r.handedOff,
+		Origins:                 r.sortedOrigins(),
+		BlockedRequests:         r.blocked,
+		Mode:                    r.info.Mode,
+		Started:                 r.started,
+		Finished:                finished,
+	}
+	if r.proposal != nil {
+		res.ProposalOutcome = r.proposalOutcome
+	}
+	res.Clean = term.state == receipt.TerminalCompleted && r.proposal == nil && !r.handedOff
+	res.ModelOutputs, res.ArtifactOutputs = r.exposedOutputs()
+	var runErr error
+	if term.failure != nil && term.failure.Category == receipt.CategoryCanceled {
+		runErr = fmt.Errorf("%w: %w", ErrCanceled, r.parent.Err())
+	}
+	dir, hash, err := r.writeEvidence(res, term)
+	res.RunDir, res.ReceiptHash = dir, hash
+	if err != nil {
+		return res, errors.Join(runErr, fmt.Errorf("%w: %w", ErrEvidence, err))
+	}
+	return res, runErr
+}
+
+// checkRequiredOutputs fails a completed run that did not produce a
+// required non-collection output.
+func (r *run) checkRequiredOutputs() *stop {
+	for i := range r.cap.Outputs {
+		o := &r.cap.Outputs[i]
+		if o.Required && !o.Kind.Collection() && !r.outs[o.Name].produced {
+			return r.failed(receipt.CategoryExtractionFailed, "required_output_missing", "output "+o.Name+" was not produced")
+		}
+	}
+	return nil
+}
+
+// candidateAttempts converts resolution attempts for records.
+func candidateAttempts(t []locator.Attempt) []locator.Attempt {
+	if len(t) == 0 {
+		return nil
+	}
+	return append([]locator.Attempt(nil), t...)
+}

@@ -1,0 +1,386 @@
+package runtime
+
+import (
+	"fmt"
+	"net"
+	"net/url"
+	"regexp"
+	"strings"
+
+	"github.com/vera-run/vera/capability"
+	"github.com/vera-run/vera/locator"
+)
+
+// Codes of the executor's own checks. They run on every Execute, even with
+// WithSkipValidationUnsafe, because executing without them is unsafe.
+const (
+	codeUnknownEffect     = "runtime_unknown_effect"
+	codeConfirmation      = "runtime_confirmation_mode"
+	codeEffectCeiling     = "runtime_effect_above_authority"
+	codeUnknownOperation  = "runtime_unknown_operation"
+	codeOrigin            = "runtime_bad_origin"
+	codeURL               = "runtime_url_not_allowed"
+	codeTemplate          = "runtime_template"
+	codeReference         = "runtime_unknown_reference"
+	codeNoLocator         = "runtime_missing_locator"
+	codeExtraction        = "runtime_extraction"
+	codeFrames            = "runtime_frame_path"
+	codeMilestones        = "runtime_milestones"
+	codeTransition        = "runtime_transition_target"
+	codeOutcome           = "runtime_business_outcome"
+	codeSchema            = "runtime_schema"
+	codeDuplicateID       = "runtime_duplicate_id"
+	codeLimitInput        = "runtime_limit_input"
+	codeConditionShape    = "runtime_condition"
+	codeCandidateStrategy = "runtime_candidate"
+)
+
+// plan is what the executor derives once from a capability.
+type plan struct {
+	allowed  []string // normalized allowed origins
+	subres   []string
+	outcomes []*regexp.Regexp // compiled url patterns, nil when unset
+}
+
+// precheck runs the executor's own safety checks and returns every problem.
+func precheck(c *capability.Capability) (*plan, capability.ErrorList) {
+	var errs capability.ErrorList
+	add := func(path, code, format string, a ...any) {
+		errs = append(errs, &capability.Error{Path: path, Code: code, Message: fmt.Sprintf(format, a...)})
+	}
+	p := &plan{}
+	if c.Schema != capability.SchemaV1 {
+		add("schema", codeSchema, "schema must be %q", capability.SchemaV1)
+	}
+	if len(c.Site.AllowedOrigins) == 0 {
+		add("site.allowed_origins", codeOrigin, "at least one allowed origin is required")
+	}
+	for i, o := range c.Site.AllowedOrigins {
+		n, ok := normalizeOrigin(o)
+		if !ok || !safeScheme(n) {
+			add(fmt.Sprintf("site.allowed_origins[%d]", i), codeOrigin, "not an https origin (or an http loopback origin with a port)")
+			continue
+		}
+		p.allowed = append(p.allowed, n)
+	}
+	for i, o := range c.Site.SubresourceOrigins {
+		n, ok := normalizeOrigin(o)
+		if !ok || !safeScheme(n) {
+			add(fmt.Sprintf("site.subresource_origins[%d]", i), codeOrigin, "not an https origin (or an http loopback origin with a port)")
+			continue
+		}
+		p.subres = append(p.subres, n)
+	}
+	if len(p.allowed) > 0 {
+		if _, err := resolveURL(c.Runtime.Start, p.allowed, nil); err != nil {
+			add("runtime.start", codeURL, "%v", err)
+		}
+	}
+	if len(c.Runtime.FrameSelectors) > MaxFrameDepth {
+		add("runtime.frame_selectors", codeFrames, "at most %d frames", MaxFrameDepth)
+	}
+	for i, s := range c.Runtime.FrameSelectors {
+		if strings.TrimSpace(s) == "" || strings.Contains(s, "{{") {
+			add(fmt.Sprintf("runtime.frame_selectors[%d]", i), codeFrames, "a frame selector is a fixed, non-empty CSS selector")
+		}
+	}
+	checkTemplates := func(path, s string) {
+		names, ok := templateNames(s)
+		if !ok {
+			add(path, codeTemplate, "malformed {{input}} template")
+		}
+		for _, n := range names {
+			if _, ok := c.Input(n); !ok {
+				add(path, codeTemplate, "template refers to an undeclared input %q", n)
+			}
+		}
+	}
+	checkCands := func(path string, cs []locator.Candidate) {
+		for i, cand := range cs {
+			cp := fmt.Sprintf("%s.locator_candidates[%d]", path, i)
+			if !cand.Strategy.Valid() {
+				add(cp, codeCandidateStrategy, "unknown locator strategy")
+			}
+			for _, v := range []string{cand.Name, cand.Label, cand.Placeholder, cand.TestID, cand.Text, cand.CSS} {
+				checkTemplates(cp, v)
+			}
+		}
+	}
+	checkCond := func(path string, cond *capability.Condition, postcondition bool) {
+		switch cond.Kind {
+		case capability.CondLocatorVisible, capability.CondLocatorHidden:
+			if len(cond.LocatorCandidates) == 0 {
+				add(path, codeConditionShape, "a locator condition needs locator candidates")
+			}
+		case capability.CondTextVisible:
+			if cond.Text == "" {
+				add(path, codeConditionShape, "text_visible needs text")
+			}
+		case capability.CondURLIncludes, capability.CondURLPath:
+			if cond.Value == "" {
+				add(path, codeConditionShape, "a URL condition needs a value")
+			}
+		case capability.CondOutputProduced, capability.CondDownloadCompleted:
+		case capability.CondAlways:
+			if postcondition {
+				add(path, codeConditionShape, "always is never a postcondition")
+			}
+		default:
+			add(path, codeConditionShape, "unknown condition kind %q", cond.Kind)
+		}
+		if cond.Output != "" {
+			if _, ok := c.Output(cond.Output); !ok {
+				add(path, codeReference, "undeclared output %q", cond.Output)
+			}
+		}
+		checkCands(path, cond.LocatorCandidates)
+		checkTemplates(path+".text", cond.Text)
+		checkTemplates(path+".value", cond.Value)
+	}
+	if len(c.Milestones) == 0 {
+		add("milestones", codeMilestones, "at least one milestone is required")
+	}
+	ids := map[string]string{}
+	maxEffect := c.Authority.MaxEffect
+	for mi := range c.Milestones {
+		m := &c.Milestones[mi]
+		mp := fmt.Sprintf("milestones[%d]", mi)
+		if m.ID == "" || m.ID == capability.TerminalCompleted {
+			add(mp+".id", codeMilestones, "a milestone needs an id other than %q", capability.TerminalCompleted)
+		} else if prev, dup := ids[m.ID]; dup {
+			add(mp+".id", codeDuplicateID, "id %q already used at %s", m.ID, prev)
+		} else {
+			ids[m.ID] = mp
+		}
+		for ti := range m.Transitions {
+			tr := &m.Transitions[ti]
+			tp := fmt.Sprintf("%s.transitions[%d]", mp, ti)
+			if tr.To != capability.TerminalCompleted {
+				if _, _, ok := c.Milestone(tr.To); !ok {
+					add(tp+".to", codeTransition, "unknown transition target %q", tr.To)
+				}
+			}
+			checkCond(tp+".when", &tr.When, false)
+		}
+		for ai := range m.Actions {
+			a := &m.Actions[ai]
+			ap := fmt.Sprintf("%s.actions[%d]", mp, ai)
+			if a.ID == "" {
+				add(ap+".id", codeMilestones, "an action needs an id")
+			} else if prev, dup := ids[a.ID]; dup {
+				add(ap+".id", codeDuplicateID, "id %q already used at %s", a.ID, prev)
+			} else {
+				ids[a.ID] = ap
+			}
+			if !a.Effect.Valid() {
+				add(ap+".effect", codeUnknownEffect, "unknown effect %q", a.Effect)
+			} else {
+				want := capability.ConfirmNone
+				if a.Effect == capability.EffectConsequential {
+					want = capability.ConfirmActionTime
+				}
+				if a.Confirmation != want {
+					add(ap+".confirmation", codeConfirmation, "a %s action requires confirmation %q", a.Effect, want)
+				}
+				if maxEffect.Valid() && a.Effect.Rank() > maxEffect.Rank() {
+					add(ap+".effect", codeEffectCeiling, "effect %s is above the authority ceiling %s", a.Effect, maxEffect)
+				}
+			}
+			known := false
+			for _, op := range capability.Operations() {
+				if op == a.Operation {
+					known = true
+				}
+			}
+			if !known {
+				add(ap+".operation", codeUnknownOperation, "unknown operation %q", a.Operation)
+			}
+			if (a.Operation.Interactive() || a.Operation == capability.OpExtract) && len(a.LocatorCandidates) == 0 {
+				add(ap+".locator_candidates", codeNoLocator, "a %s action needs locator candidates", a.Operation)
+			}
+			checkCands(ap, a.LocatorCandidates)
+			checkTemplates(ap+".value", a.Value)
+			if a.Input != "" {
+				if _, ok := c.Input(a.Input); !ok {
+					add(ap+".input", codeReference, "undeclared input %q", a.Input)
+				}
+			}
+			if a.Operation == capability.OpNavigate && len(p.allowed) > 0 {
+				if _, err := resolveURL(a.URL, p.allowed, nil); err != nil {
+					add(ap+".url", codeURL, "%v", err)
+				}
+				checkTemplates(ap+".url", a.URL)
+			}
+			switch a.Operation {
+			case capability.OpExtract:
+				out, ok := c.Output(a.Output)
+				if !ok {
+					add(ap+".output", codeReference, "undeclared output %q", a.Output)
+				}
+				if a.Extract == nil {
+					add(ap+".extract", codeExtraction, "an extract action needs an extract block")
+					break
+				}
+				x := a.Extract
+				switch x.Mode {
+				case capability.ExtractText:
+					if ok && out.Kind != capability.OutputText {
+						add(ap+".output", codeExtraction, "text mode fills a text output")
+					}
+				case capability.ExtractSingle:
+					if ok && out.Kind != capability.OutputRecord && out.Kind != capability.OutputRecordSet {
+						add(ap+".output", codeExtraction, "single mode fills a record or record_set output")
+					}
+				case capability.ExtractList:
+					if ok && out.Kind != capability.OutputRecordSet {
+						add(ap+".output", codeExtraction, "list mode fills a record_set output")
+					}
+					if x.MaxRecords < 1 || x.MaxRecords > MaxRecords {
+						add(ap+".extract.max_records", codeExtraction, "list mode needs max_records in [1, %d]", MaxRecords)
+					}
+				default:
+					add(ap+".extract.mode", codeExtraction, "unknown extraction mode %q", x.Mode)
+				}
+				fields := map[string]bool{}
+				for fi := range x.Fields {
+					f := &x.Fields[fi]
+					fields[f.Name] = true
+					checkCands(fmt.Sprintf("%s.extract.fields[%d]", ap, fi), f.LocatorCandidates)
+					if f.Read == capability.ReadAttribute && f.Attribute == "" {
+						add(fmt.Sprintf("%s.extract.fields[%d].attribute", ap, fi), codeExtraction, "an attribute read names the attribute")
+					}
+				}
+				for _, n := range append(append([]string{}, x.RequiredFields...), x.DedupeKeys...) {
+					if !fields[n] {
+						add(ap+".extract", codeExtraction, "unknown field %q in required_fields or dedupe_keys", n)
+					}
+				}
+				if x.LimitInput != "" {
+					in, ok := c.Input(x.LimitInput)
+					if !ok || in.Type != capability.InputInteger {
+						add(ap+".extract.limit_input", codeLimitInput, "the limit input must be a declared integer input")
+					}
+				}
+			case capability.OpDownload:
+				out, ok := c.Output(a.Output)
+				if !ok || out.Kind != capability.OutputDownloadSet {
+					add(ap+".output", codeReference, "a download fills a declared download_set output")
+				}
+			}
+			if a.Postcondition != nil {
+				checkCond(ap+".postcondition", a.Postcondition, true)
+			}
+		}
+	}
+	for i := range c.BusinessOutcomes {
+		o := &c.BusinessOutcomes[i]
+		op := fmt.Sprintf("business_outcomes[%d]", i)
+		d := o.Detect
+		if d.VisibleText == "" && d.URLPattern == "" && len(d.LocatorCandidates) == 0 {
+			add(op+".detect", codeOutcome, "at least one detect rule is required")
+		}
+		var re *regexp.Regexp
+		if d.URLPattern != "" {
+			var err error
+			if re, err = regexp.Compile(d.URLPattern); err != nil {
+				add(op+".detect.url_pattern", codeOutcome, "not a Go regular expression")
+			}
+		}
+		p.outcomes = append(p.outcomes, re)
+		checkTemplates(op+".detect.visible_text", d.VisibleText)
+		checkCands(op+".detect", d.LocatorCandidates)
+	}
+	return p, errs
+}
+
+// normalizeOrigin returns scheme://host[:port] in lower case with default
+// ports removed, or false when s is not exactly an origin.
+func normalizeOrigin(s string) (string, bool) {
+	u, err := url.Parse(s)
+	if err != nil || u.Scheme == "" || u.Host == "" || u.User != nil || (u.Path != "" && u.Path != "/") || u.RawQuery != "" || u.Fragment != "" {
+		return "", false
+	}
+	return originOf(u), true
+}
+
+// originOf returns the normalized origin of an absolute URL.
+func originOf(u *url.URL) string {
+	scheme := strings.ToLower(u.Scheme)
+	host := strings.ToLower(u.Hostname())
+	port := u.Port()
+	if (scheme == "https" && port == "443") || (scheme == "http" && port == "80") {
+		port = ""
+	}
+	if strings.Contains(host, ":") {
+		host = "[" + host + "]"
+	}
+	if port != "" {
+		return scheme + "://" + host + ":" + port
+	}
+	return scheme + "://" + host
+}
+
+// safeScheme reports whether a normalized origin uses https, or http on a
+// loopback host with an explicit port.
+func safeScheme(origin string) bool {
+	u, err := url.Parse(origin)
+	if err != nil {
+		return false
+	}
+	switch u.Scheme {
+	case "https":
+		return true
+	case "http":
+		h := u.Hostname()
+		ip := net.ParseIP(h)
+		return u.Port() != "" && (h == "localhost" || (ip != nil && ip.IsLoopback() && (h == "127.0.0.1" || h == "::1")))
+	}
+	return false
+}
+
+// resolveURL resolves a capability URL (a path, or an absolute URL on an
+// allowed origin) against the first allowed origin. Templates may appear
+// only in the fragment; they are substituted with encodeURIComponent of
+// the value when vals is not nil. The query must be empty.
+func resolveURL(raw string, allowed []string, vals map[string]inputValue) (string, error) {
+	if raw == "" {
+		return "", fmt.Errorf("empty URL")
+	}
+	base, frag, hasFrag := strings.Cut(raw, "#")
+	if strings.Contains(base, "{{") {
+		return "", fmt.Errorf("templates are allowed only in the URL fragment")
+	}
+	u, err := url.Parse(base)
+	if err != nil {
+		return "", fmt.Errorf("not a URL")
+	}
+	if u.RawQuery != "" || u.ForceQuery || u.User != nil {
+		return "", fmt.Errorf("a capability URL is query-free and carries no user info")
+	}
+	if u.IsAbs() {
+		if !containsString(allowed, originOf(u)) {
+			return "", fmt.Errorf("the URL's origin is not allowed")
+		}
+	} else {
+		if u.Host != "" || !strings.HasPrefix(u.Path, "/") {
+			return "", fmt.Errorf("a relative URL must be an absolute path")
+		}
+		base = allowed[0] + u.EscapedPath()
+	}
+	if hasFrag {
+		if vals != nil {
+			frag = substitute(frag, vals, encodeURIComponent)
+		}
+		return base + "#" + frag, nil
+	}
+	return base, nil
+}
+
+func containsString(xs []string, s string) bool {
+	for _, x := range xs {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}
