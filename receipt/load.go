@@ -1,0 +1,466 @@
+package receipt
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"slices"
+	"sort"
+	"strconv"
+	"strings"
+
+	"github.com/vera-run/vera/internal/canonjson"
+	"github.com/vera-run/vera/internal/safefs"
+)
+
+// RunFiles is a loaded run directory: every document that could be read
+// and decoded, with the exact bytes and hash of every file read.
+type RunFiles struct {
+	// Dir is the run directory.
+	Dir string
+	// Lock, Receipt, Outputs and Proposals are the decoded documents; nil
+	// when absent or not decodable.
+	Lock      *Lock
+	Receipt   *Receipt
+	Outputs   *Outputs
+	Proposals *Proposals
+	// Raw holds the exact bytes of every run file read, by file name.
+	Raw map[string][]byte
+	// Hashes holds "sha256:<hex>" of the exact bytes of every run file
+	// read, by file name.
+	Hashes map[string]string
+	// Temps lists leftover temporary files of interrupted atomic writes.
+	Temps []string
+}
+
+// docSpec describes one run document.
+type docSpec struct {
+	name    string
+	limit   int
+	schemas []string
+}
+
+var (
+	specReceipt   = docSpec{FileReceipt, MaxReceiptBytes, []string{SchemaReceipt}}
+	specOutputs   = docSpec{FileOutputs, MaxOutputsBytes, []string{SchemaOutputs}}
+	specLock      = docSpec{FileLock, MaxLockBytes, []string{SchemaLockV1, SchemaLockV2}}
+	specProposals = docSpec{FileProposals, MaxProposalsBytes, []string{SchemaProposals}}
+)
+
+// Load reads the run directory dir through an [os.Root]: run.lock.json,
+// run.receipt.json, outputs.json and recovery.proposals.json (when
+// present), each bounded by its size limit ([MaxLockBytes], ...), never
+// through a symbolic link, strictly decoded (see [LoadReceipt]) and checked
+// against its schema. It does not check the hashes that link the files;
+// [VerifyRun] does.
+//
+// A directory without run.lock.json, or with a leftover temporary file
+// ([safefs.IsTempName]), is incomplete: the error wraps [ErrIncomplete].
+// Any other entry in the directory is reported with [ErrUnexpectedFile].
+// Load returns what it could read together with an error (a *[VerifyError])
+// listing every problem.
+func Load(dir string) (*RunFiles, error) {
+	rf, rep := load(dir)
+	return rf, rep.Err()
+}
+
+// load is Load returning the report.
+func load(dir string) (*RunFiles, *Report) {
+	rf := &RunFiles{Dir: dir, Raw: map[string][]byte{}, Hashes: map[string]string{}}
+	rep := &Report{Dir: dir, Complete: true}
+	var ps problems
+	defer func() { rep.Problems = append(rep.Problems, ps...) }()
+
+	root, err := os.OpenRoot(dir)
+	if err != nil {
+		if errors.Is(err, fs.ErrNotExist) {
+			rep.Complete = false
+			ps.add("", ErrMissingFile, "run directory does not exist")
+		} else {
+			ps.add("", ErrUnreadable, "cannot open the run directory: %s", errText(err))
+		}
+		return rf, rep
+	}
+	defer root.Close()
+
+	present, err := listRunDir(root)
+	if err != nil {
+		ps.add("", ErrUnreadable, "cannot list the run directory: %s", errText(err))
+		return rf, rep
+	}
+	var names []string
+	for name := range present {
+		names = append(names, name)
+	}
+	sort.Strings(names)
+	known := map[string]bool{FileLock: true, FileReceipt: true, FileOutputs: true, FileProposals: true}
+	for _, name := range names {
+		switch {
+		case known[name]:
+		case safefs.IsTempName(name):
+			rf.Temps = append(rf.Temps, name)
+			rep.Complete = false
+			ps.add(name, ErrIncomplete, "leftover temporary file of an interrupted write")
+		case name == tooManyEntries:
+			ps.add("", ErrUnexpectedFile, "more than %d entries in the run directory", MaxDirEntries)
+		default:
+			ps.add(name, ErrUnexpectedFile, "entry is not part of a run")
+		}
+	}
+	if !present[FileLock] {
+		rep.Complete = false
+		ps.add(FileLock, ErrIncomplete, "missing: the run was never committed")
+	}
+
+	read := func(spec docSpec, v any) bool {
+		raw, err := safefs.ReadFileLimited(root, spec.name, int64(spec.limit))
+		if err != nil {
+			switch {
+			case errors.Is(err, safefs.ErrTooLarge):
+				ps.add(spec.name, ErrTooLarge, "larger than %d bytes", spec.limit)
+			case errors.Is(err, fs.ErrNotExist):
+				ps.add(spec.name, ErrMissingFile, "disappeared while reading")
+			default:
+				ps.add(spec.name, ErrUnreadable, "%s", errText(err))
+			}
+			return false
+		}
+		rf.Raw[spec.name] = raw
+		rf.Hashes[spec.name] = canonjson.SumBytes(raw)
+		ok, dps := decodeDoc(spec, raw, v)
+		ps = append(ps, dps...)
+		return ok
+	}
+	if present[FileLock] {
+		var l Lock
+		if read(specLock, &l) {
+			ps = append(ps, checkLock(&l)...)
+			rf.Lock = &l
+			rep.RunID = l.RunID
+		}
+	}
+	for _, spec := range []docSpec{specReceipt, specOutputs} {
+		if !present[spec.name] {
+			if present[FileLock] {
+				ps.add(spec.name, ErrMissingFile, "missing although the run was committed")
+			}
+			continue
+		}
+		switch spec.name {
+		case FileReceipt:
+			var r Receipt
+			ok := read(spec, &r)
+			rep.ReceiptHash = rf.Hashes[FileReceipt]
+			if ok {
+				ps = append(ps, checkReceipt(&r)...)
+				ps = append(ps, scanSecrets(FileReceipt, rf.Raw[FileReceipt])...)
+				rf.Receipt = &r
+				if rep.RunID == "" {
+					rep.RunID = r.RunID
+				}
+			}
+		case FileOutputs:
+			var o Outputs
+			if read(spec, &o) {
+				ps = append(ps, checkOutputs(&o)...)
+				rf.Outputs = &o
+			}
+		}
+	}
+	if present[FileProposals] {
+		var p Proposals
+		if read(specProposals, &p) {
+			ps = append(ps, checkProposals(&p)...)
+			ps = append(ps, scanSecrets(FileProposals, rf.Raw[FileProposals])...)
+			rf.Proposals = &p
+		}
+	}
+	if raw, ok := rf.Raw[FileLock]; ok {
+		ps = append(ps, scanSecrets(FileLock, raw)...)
+	}
+	return rf, rep
+}
+
+// tooManyEntries is the pseudo-name listRunDir reports for an overfull
+// directory; it cannot be a real base name.
+const tooManyEntries = "/"
+
+// listRunDir lists the run directory, at most MaxDirEntries entries.
+func listRunDir(root *os.Root) (map[string]bool, error) {
+	d, err := root.Open(".")
+	if err != nil {
+		return nil, err
+	}
+	defer d.Close()
+	entries, err := d.ReadDir(MaxDirEntries + 1)
+	if err != nil && err != io.EOF {
+		return nil, err
+	}
+	present := make(map[string]bool, len(entries))
+	for i, e := range entries {
+		if i == MaxDirEntries {
+			present[tooManyEntries] = true
+			break
+		}
+		present[e.Name()] = true
+	}
+	return present, nil
+}
+
+// errText renders an I/O error without its path (the path is the report's
+// directory or file).
+func errText(err error) string {
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		return pe.Op + ": " + pe.Err.Error()
+	}
+	return err.Error()
+}
+
+// LoadReceipt decodes run.receipt.json strictly: at most [MaxReceiptBytes],
+// byte-exact RFC 8785 canonical JSON (which also rules out duplicate keys,
+// invalid UTF-8 and trailing data), the schema [SchemaReceipt], no unknown
+// member, every member the writer writes present and none it omits, and
+// every value within its documented set or pattern. Errors are
+// *[VerifyError] values whose problems wrap [ErrTooLarge], [ErrMalformed],
+// [ErrNotCanonical], [ErrSchema], [ErrInconsistent] or [ErrSecret].
+func LoadReceipt(raw []byte) (*Receipt, error) {
+	var r Receipt
+	ok, ps := decodeDoc(specReceipt, raw, &r)
+	if ok {
+		ps = append(ps, checkReceipt(&r)...)
+		ps = append(ps, scanSecrets(FileReceipt, raw)...)
+	}
+	return result(&r, ok, ps)
+}
+
+// LoadLock decodes run.lock.json strictly, as [LoadReceipt] does, for
+// schema [SchemaLockV1] or [SchemaLockV2].
+func LoadLock(raw []byte) (*Lock, error) {
+	var l Lock
+	ok, ps := decodeDoc(specLock, raw, &l)
+	if ok {
+		ps = append(ps, checkLock(&l)...)
+		ps = append(ps, scanSecrets(FileLock, raw)...)
+	}
+	return result(&l, ok, ps)
+}
+
+// LoadOutputs decodes outputs.json strictly, as [LoadReceipt] does, for
+// schema [SchemaOutputs]. Output values are not scanned for secrets: they
+// are the run's private results.
+func LoadOutputs(raw []byte) (*Outputs, error) {
+	var o Outputs
+	ok, ps := decodeDoc(specOutputs, raw, &o)
+	if ok {
+		ps = append(ps, checkOutputs(&o)...)
+	}
+	return result(&o, ok, ps)
+}
+
+// LoadProposals decodes recovery.proposals.json strictly, as
+// [LoadReceipt] does, for schema [SchemaProposals].
+func LoadProposals(raw []byte) (*Proposals, error) {
+	var p Proposals
+	ok, ps := decodeDoc(specProposals, raw, &p)
+	if ok {
+		ps = append(ps, checkProposals(&p)...)
+		ps = append(ps, scanSecrets(FileProposals, raw)...)
+	}
+	return result(&p, ok, ps)
+}
+
+func result[T any](v *T, ok bool, ps problems) (*T, error) {
+	if !ok || len(ps) > 0 {
+		return nil, &VerifyError{Problems: ps}
+	}
+	return v, nil
+}
+
+// maxDiffs bounds the writer-form differences reported for one file.
+const maxDiffs = 8
+
+// decodeDoc strictly decodes raw into v. ok is false when v could not be
+// decoded at all (too large, malformed, wrong schema, wrong types, unknown
+// members); writer-form and canonical-form problems leave ok true.
+func decodeDoc(spec docSpec, raw []byte, v any) (ok bool, ps problems) {
+	file := spec.name
+	if len(raw) > spec.limit {
+		ps.add(file, ErrTooLarge, "larger than %d bytes", spec.limit)
+		return false, ps
+	}
+	canon, err := canonjson.Transform(raw)
+	if err != nil {
+		ps.add(file, ErrMalformed, "%s", syntaxText(err))
+		return false, ps
+	}
+	if !bytes.Equal(canon, raw) {
+		ps.add(file, ErrNotCanonical, "not byte-exact RFC 8785 canonical JSON (first difference at byte %d)", firstDiff(canon, raw))
+	}
+	var probe struct {
+		Schema *string `json:"schema"`
+	}
+	if err := json.Unmarshal(canon, &probe); err != nil {
+		ps.add(file, ErrSchema, "the document is not a JSON object with a string schema member")
+		return false, ps
+	}
+	if probe.Schema == nil {
+		ps.add(file, ErrSchema, "missing schema member")
+		return false, ps
+	}
+	if !slices.Contains(spec.schemas, *probe.Schema) {
+		ps.add(file, ErrSchema, "schema %s is not %s", short(*probe.Schema), strings.Join(spec.schemas, " or "))
+		return false, ps
+	}
+	dec := json.NewDecoder(bytes.NewReader(canon))
+	dec.UseNumber()
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(v); err != nil {
+		var te *json.UnmarshalTypeError
+		switch {
+		case errors.As(err, &te):
+			ps.add(file, ErrSchema, "member %s holds a JSON %s, not the documented type", fieldPath(te.Field), te.Value)
+		case strings.HasPrefix(err.Error(), "json: unknown field "):
+			name, _ := strconv.Unquote(strings.TrimPrefix(err.Error(), "json: unknown field "))
+			ps.add(file, ErrSchema, "unknown member %s", short(name))
+		default:
+			ps.add(file, ErrSchema, "does not decode as %s", spec.schemas[0])
+		}
+		return false, ps
+	}
+	// The writer's form: re-encoding must reproduce the file. This catches
+	// missing members, explicit defaults the writer omits, null where an
+	// object is due and keys that only match case-insensitively.
+	again, err := canonjson.Marshal(v)
+	if err != nil {
+		ps.add(file, ErrSchema, "cannot be re-encoded")
+		return true, ps
+	}
+	if !bytes.Equal(again, canon) {
+		for _, d := range writerDiffs(canon, again) {
+			ps.add(file, ErrSchema, "%s", d)
+		}
+	}
+	return true, ps
+}
+
+func syntaxText(err error) string {
+	var se *canonjson.SyntaxError
+	if errors.As(err, &se) {
+		if se.Err != nil {
+			return fmt.Sprintf("invalid JSON at byte %d: %s", se.Offset, strings.TrimPrefix(se.Err.Error(), "canonjson: "))
+		}
+		return fmt.Sprintf("invalid JSON at byte %d", se.Offset)
+	}
+	return "invalid JSON"
+}
+
+func fieldPath(f string) string {
+	if f == "" {
+		return "(document)"
+	}
+	return short(f)
+}
+
+func firstDiff(a, b []byte) int {
+	n := min(len(a), len(b))
+	for i := 0; i < n; i++ {
+		if a[i] != b[i] {
+			return i
+		}
+	}
+	return n
+}
+
+// writerDiffs lists, bounded, where the file (file) and its re-encoding by
+// the writer's types (writer) differ.
+func writerDiffs(file, writer []byte) []string {
+	var a, b any
+	da := json.NewDecoder(bytes.NewReader(file))
+	da.UseNumber()
+	db := json.NewDecoder(bytes.NewReader(writer))
+	db.UseNumber()
+	if da.Decode(&a) != nil || db.Decode(&b) != nil {
+		return []string{"differs from the writer's encoding"}
+	}
+	var out []string
+	diffValue("", a, b, &out)
+	if len(out) == 0 {
+		out = append(out, "differs from the writer's encoding")
+	}
+	return out
+}
+
+func diffValue(path string, a, b any, out *[]string) {
+	if len(*out) >= maxDiffs {
+		return
+	}
+	show := path
+	if show == "" {
+		show = "(document)"
+	}
+	switch av := a.(type) {
+	case map[string]any:
+		bv, ok := b.(map[string]any)
+		if !ok {
+			*out = append(*out, fmt.Sprintf("member %s has the wrong type", short(show)))
+			return
+		}
+		keys := make([]string, 0, len(av)+len(bv))
+		for k := range av {
+			keys = append(keys, k)
+		}
+		for k := range bv {
+			if _, dup := av[k]; !dup {
+				keys = append(keys, k)
+			}
+		}
+		sort.Strings(keys)
+		for _, k := range keys {
+			p := k
+			if path != "" {
+				p = path + "." + k
+			}
+			x, inA := av[k]
+			y, inB := bv[k]
+			switch {
+			case inA && !inB:
+				*out = append(*out, fmt.Sprintf("member %s is never written (an explicit default, a misspelt or differently cased name)", short(p)))
+			case !inA && inB:
+				*out = append(*out, fmt.Sprintf("member %s is missing", short(p)))
+			default:
+				diffValue(p, x, y, out)
+			}
+			if len(*out) >= maxDiffs {
+				return
+			}
+		}
+	case []any:
+		bv, ok := b.([]any)
+		if !ok || len(av) != len(bv) {
+			*out = append(*out, fmt.Sprintf("member %s differs from its re-encoding", short(show)))
+			return
+		}
+		for i := range av {
+			diffValue(path+"["+strconv.Itoa(i)+"]", av[i], bv[i], out)
+		}
+	default:
+		if !jsonScalarEqual(a, b) {
+			*out = append(*out, fmt.Sprintf("member %s differs from its re-encoding", short(show)))
+		}
+	}
+}
+
+func jsonScalarEqual(a, b any) bool {
+	switch av := a.(type) {
+	case json.Number:
+		bv, ok := b.(json.Number)
+		return ok && av == bv
+	default:
+		return a == b
+	}
+}
