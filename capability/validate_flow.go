@@ -340,7 +340,9 @@ func (v *validation) extraction(p string, a *Action) {
 		return
 	}
 	want := map[ExtractMode]OutputKind{ExtractSingle: OutputRecord, ExtractList: OutputRecordSet, ExtractText: OutputText}[e.Mode]
-	shapeOK := out != nil && out.Kind == want
+	// The field shape is compared only against an output that declares
+	// fields (a missing shape is reported on the output itself).
+	shapeOK := out != nil && out.Kind == want && len(out.Fields) > 0
 	if out != nil && out.Kind.valid() && out.Kind != want {
 		v.add(join(p, "output"), CodeOutputKindMismatch,
 			fmt.Sprintf("a %s extraction fills a %s output, not %s", e.Mode, want, out.Kind), a.Output)
@@ -391,7 +393,7 @@ func (v *validation) extraction(p string, a *Action) {
 				if f.Name != "" {
 					v.add(join(fp, "name"), CodeExtractFieldExtra, fmt.Sprintf("output %q has no field %q", out.Name, f.Name), f.Name)
 				}
-			} else if of.Type != f.Type && f.Type != "" && knownFieldType(f.Type) {
+			} else if of.Type != f.Type && knownFieldType(f.Type) && knownFieldType(of.Type) {
 				v.add(join(fp, "type"), CodeExtractFieldTypeMismatch,
 					fmt.Sprintf("output field %q is %s", f.Name, of.Type), string(f.Type))
 			}
