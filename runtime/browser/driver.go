@@ -1,0 +1,393 @@
+package browser
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"log/slog"
+	"os"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/go-rod/rod/lib/cdp"
+	"github.com/go-rod/rod/lib/proto"
+	"github.com/vera-run/vera/runtime"
+)
+
+// closeTimeout bounds the CDP clean-up calls Close makes.
+const closeTimeout = 5 * time.Second
+
+// Driver drives one page of a real Chrome or Chromium through the Chrome
+// DevTools Protocol. It implements [runtime.Driver]. Create one with
+// [Launch] or [Connect]; always Close it.
+type Driver struct {
+	log  *slog.Logger
+	info runtime.DriverInfo
+
+	proc        *process // launched browsers only
+	ws          *cdp.WebSocket
+	cdp         *cdp.Client
+	downloadDir string // browser_path route only
+
+	lifeCtx    context.Context
+	lifeCancel context.CancelFunc
+	wg         sync.WaitGroup // event loop and handler goroutines
+	loopDone   chan struct{}
+
+	browserCtxID proto.BrowserBrowserContextID
+	pageTarget   proto.TargetTargetID
+	pageSID      proto.TargetSessionID
+	pageReady    chan struct{}
+	top          *scope
+
+	mu         sync.Mutex
+	closing    bool
+	closed     bool
+	crashErr   error
+	dialog     string
+	inflight   map[uint64]context.CancelCauseFunc
+	nextID     uint64
+	origins    *originScope
+	violations []runtime.Violation
+	targets    map[proto.TargetSessionID]*target
+	byTarget   map[proto.TargetTargetID]*target
+	frames     map[proto.PageFrameID]bool
+	elems      map[elemKey]*element
+	waiters    map[uint64]func(*cdp.Event)
+	pendings   []*pendingDownload
+
+	closeOnce sync.Once
+	closeErr  error
+}
+
+var _ runtime.Driver = (*Driver)(nil)
+
+// Launch starts a provider-owned headless Chromium with a fresh temporary
+// profile and returns a driver for one page in its own browser context.
+// The executable comes from [WithBrowserPath], else the VERA_BROWSER
+// environment variable, else the usual install locations; a download
+// happens only with [WithAutoDownloadUnsafe]. Without a browser the error
+// wraps [runtime.ErrBrowserUnavailable] and names what to install; a
+// browser that does not start gives [runtime.ErrBrowserLaunchFailed].
+// ctx bounds the start only, not the driver's life.
+func Launch(ctx context.Context, opts ...Option) (*Driver, error) {
+	o := buildOptions(opts)
+	if err := ctx.Err(); err != nil {
+		return nil, fmt.Errorf("%w: %w", runtime.ErrBrowserLaunchFailed, err)
+	}
+	bin, err := findBrowser(ctx, o)
+	if err != nil {
+		return nil, err
+	}
+	proc, wsURL, downloads, err := startProcess(ctx, bin, o)
+	if err != nil {
+		return nil, err
+	}
+	if o.downloadDir != "" {
+		st, err := os.Stat(o.downloadDir)
+		if err != nil || !st.IsDir() {
+			proc.kill(o.killTimeout)
+			return nil, fmt.Errorf("%w: download folder %q is not a directory", runtime.ErrBrowserLaunchFailed, o.downloadDir)
+		}
+		downloads = o.downloadDir
+	}
+	d, err := open(ctx, wsURL, o, proc, downloads)
+	if err != nil {
+		proc.kill(o.killTimeout)
+		if errors.Is(err, runtime.ErrBrowserUnavailable) {
+			err = fmt.Errorf("%w: %w", runtime.ErrBrowserLaunchFailed, err)
+		}
+		return nil, err
+	}
+	o.logger.Info("browser launched", "browser", d.info.Browser, "pid", proc.cmd.Process.Pid)
+	return d, nil
+}
+
+// Connect attaches to an externally owned Chrome through its DevTools
+// endpoint: "http://127.0.0.1:9222" (resolved through /json/version) or a
+// "ws://127.0.0.1:PORT/devtools/browser/..." URL. Loopback endpoints
+// (127.0.0.1, localhost, [::1]) with an explicit port are accepted; a
+// remote ws:// or wss:// endpoint needs [WithRemoteEndpoint]; anything
+// else is an [*EndpointError]. The driver opens its page in a new browser
+// context of that browser and never changes the browser's settings; Close
+// closes only that context and disconnects, leaving the browser running.
+func Connect(ctx context.Context, endpointURL string, opts ...Option) (*Driver, error) {
+	o := buildOptions(opts)
+	ep, err := parseEndpoint(endpointURL, o.remote)
+	if err != nil {
+		return nil, err
+	}
+	wsURL, err := ep.webSocketURL(ctx)
+	if err != nil {
+		return nil, err
+	}
+	d, err := open(ctx, wsURL, o, nil, "")
+	if err != nil {
+		return nil, err
+	}
+	o.logger.Info("browser connected", "browser", d.info.Browser, "endpoint", ep.redacted())
+	return d, nil
+}
+
+// open connects to wsURL and prepares the driver's browser context and page.
+func open(ctx context.Context, wsURL string, o options, proc *process, downloads string) (*Driver, error) {
+	ws := &cdp.WebSocket{}
+	if err := ws.Connect(ctx, wsURL, nil); err != nil {
+		return nil, fmt.Errorf("%w: websocket: %v", runtime.ErrBrowserUnavailable, err)
+	}
+	lifeCtx, lifeCancel := context.WithCancel(context.Background())
+	d := &Driver{
+		log:         o.logger,
+		proc:        proc,
+		ws:          ws,
+		cdp:         cdp.New().Logger(discardLogger{}).Start(ws),
+		downloadDir: downloads,
+		lifeCtx:     lifeCtx,
+		lifeCancel:  lifeCancel,
+		loopDone:    make(chan struct{}),
+		pageReady:   make(chan struct{}),
+		inflight:    map[uint64]context.CancelCauseFunc{},
+		targets:     map[proto.TargetSessionID]*target{},
+		byTarget:    map[proto.TargetTargetID]*target{},
+		frames:      map[proto.PageFrameID]bool{},
+		elems:       map[elemKey]*element{},
+		waiters:     map[uint64]func(*cdp.Event){},
+	}
+	d.wg.Add(1)
+	go d.eventLoop()
+	if proc != nil {
+		d.wg.Add(1)
+		go func() {
+			defer d.wg.Done()
+			select {
+			case <-proc.exited:
+				d.markCrashed("browser process exited")
+			case <-lifeCtx.Done():
+			}
+		}()
+	}
+	if err := d.setup(ctx); err != nil {
+		d.shutdown()
+		return nil, err
+	}
+	return d, nil
+}
+
+// setup creates the browser context and the page and installs the
+// interception that every target of the context goes through.
+func (d *Driver) setup(ctx context.Context) error {
+	fail := func(step string, err error) error {
+		if ctx.Err() != nil {
+			return fmt.Errorf("%w: %s: %w", runtime.ErrBrowserUnavailable, step, ctx.Err())
+		}
+		return fmt.Errorf("%w: %s: %v", runtime.ErrBrowserUnavailable, step, err)
+	}
+	var ver proto.BrowserGetVersionResult
+	if err := d.call(ctx, "", proto.BrowserGetVersion{}, &ver); err != nil {
+		return fail("version", err)
+	}
+	d.info = runtime.DriverInfo{
+		Browser:         strings.Replace(ver.Product, "HeadlessChrome/", "Chrome/", 1),
+		ProtocolVersion: ver.ProtocolVersion,
+		UserAgent:       ver.UserAgent,
+	}
+	if d.proc != nil {
+		d.info.Mode = runtime.ModeLiveLaunched
+		d.info.DownloadRoute = runtime.DownloadBrowserPath
+	} else {
+		d.info.Mode = runtime.ModeLiveConnected
+		d.info.DownloadRoute = runtime.DownloadDirectory
+	}
+	var bc proto.TargetCreateBrowserContextResult
+	if err := d.call(ctx, "", proto.TargetCreateBrowserContext{DisposeOnDetach: true}, &bc); err != nil {
+		return fail("browser context", err)
+	}
+	d.mu.Lock()
+	d.browserCtxID = bc.BrowserContextID
+	d.mu.Unlock()
+	dl := proto.BrowserSetDownloadBehavior{
+		Behavior:         proto.BrowserSetDownloadBehaviorBehaviorDefault,
+		BrowserContextID: bc.BrowserContextID,
+		EventsEnabled:    true,
+	}
+	if d.info.DownloadRoute == runtime.DownloadBrowserPath {
+		dl.Behavior = proto.BrowserSetDownloadBehaviorBehaviorAllowAndName
+		dl.DownloadPath = d.downloadDir
+	}
+	if err := d.call(ctx, "", dl, nil); err != nil {
+		return fail("download behavior", err)
+	}
+	// Browser-level auto-attach with the debugger pause is the only way to
+	// reach a popup before its first request; page-level auto-attach only
+	// covers frames and workers.
+	if err := d.call(ctx, "", proto.TargetSetAutoAttach{AutoAttach: true, WaitForDebuggerOnStart: true, Flatten: true}, nil); err != nil {
+		return fail("auto-attach", err)
+	}
+	var ct proto.TargetCreateTargetResult
+	if err := d.call(ctx, "", proto.TargetCreateTarget{URL: "about:blank", BrowserContextID: bc.BrowserContextID}, &ct); err != nil {
+		return fail("page", err)
+	}
+	select {
+	case <-d.pageReady:
+	case <-ctx.Done():
+		return fail("page", ctx.Err())
+	case <-d.loopDone:
+		return fail("page", errors.New("connection closed"))
+	}
+	d.mu.Lock()
+	ok := d.pageTarget == ct.TargetID
+	d.mu.Unlock()
+	if !ok {
+		return fail("page", errors.New("unexpected first target in the new browser context"))
+	}
+	d.top = &scope{sid: d.pageSID, frame: proto.PageFrameID(d.pageTarget), top: true}
+	return nil
+}
+
+// Info describes the driver and its browser.
+func (d *Driver) Info() runtime.DriverInfo { return d.info }
+
+// begin starts one driver call: it fails fast when the driver is closed,
+// crashed or blocked by a native dialog, and derives a context that those
+// events cancel with their sentinel as the cause.
+func (d *Driver) begin(ctx context.Context) (context.Context, func(), error) {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	switch {
+	case d.closed || d.closing:
+		return nil, nil, runtime.ErrClosed
+	case d.crashErr != nil:
+		return nil, nil, d.crashErr
+	case d.dialog != "":
+		return nil, nil, fmt.Errorf("%w: %s", runtime.ErrNativeDialog, d.dialog)
+	}
+	if err := ctx.Err(); err != nil {
+		return nil, nil, err
+	}
+	cctx, cancel := context.WithCancelCause(ctx)
+	d.nextID++
+	id := d.nextID
+	d.inflight[id] = cancel
+	return cctx, func() {
+		d.mu.Lock()
+		delete(d.inflight, id)
+		d.mu.Unlock()
+		cancel(nil)
+	}, nil
+}
+
+// interrupt cancels every call in flight with cause.
+func (d *Driver) interruptLocked(cause error) {
+	for _, c := range d.inflight {
+		c(cause)
+	}
+}
+
+// fail turns an error seen inside a call into the error the call returns:
+// the interruption cause when there is one (dialog, crash, close), the
+// crash when the browser went away, else err with op for context.
+func (d *Driver) fail(ctx context.Context, op string, err error) error {
+	if err == nil {
+		return nil
+	}
+	if c := context.Cause(ctx); c != nil && !errors.Is(c, context.Canceled) && !errors.Is(c, context.DeadlineExceeded) {
+		return fmt.Errorf("browser: %s: %w", op, c)
+	}
+	d.mu.Lock()
+	crash := d.crashErr
+	d.mu.Unlock()
+	if crash != nil {
+		return fmt.Errorf("browser: %s: %w", op, crash)
+	}
+	if ctx.Err() != nil {
+		return fmt.Errorf("browser: %s: %w", op, ctx.Err())
+	}
+	return fmt.Errorf("browser: %s: %w", op, err)
+}
+
+// markCrashed records that the browser or the connection went away and
+// interrupts every call in flight.
+func (d *Driver) markCrashed(reason string) {
+	d.mu.Lock()
+	if d.closing || d.closed || d.crashErr != nil {
+		d.mu.Unlock()
+		return
+	}
+	d.crashErr = fmt.Errorf("%w: %s", runtime.ErrBrowserCrashed, reason)
+	d.interruptLocked(d.crashErr)
+	for _, p := range d.pendings {
+		p.fail(d.crashErr)
+	}
+	d.mu.Unlock()
+	d.log.Warn("browser gone", "reason", reason)
+	d.lifeCancel()
+}
+
+// call sends one CDP command on session sid ("" for the browser) and
+// decodes its result into res when res is not nil.
+func (d *Driver) call(ctx context.Context, sid proto.TargetSessionID, req proto.Request, res any) error {
+	b, err := d.cdp.Call(ctx, string(sid), req.ProtoReq(), req)
+	if err != nil {
+		return err
+	}
+	if res == nil {
+		return nil
+	}
+	return json.Unmarshal(b, res)
+}
+
+// Close releases everything the driver owns. A launched browser is killed
+// with every process it started, and its temporary profile (and the
+// default download folder) is deleted. A connected browser keeps running:
+// only the driver's browser context (its page and any popups) is closed
+// and the connection dropped. Close waits for the driver's goroutines and
+// is idempotent.
+func (d *Driver) Close() error {
+	d.closeOnce.Do(func() {
+		d.mu.Lock()
+		d.closing = true
+		d.interruptLocked(runtime.ErrClosed)
+		for _, p := range d.pendings {
+			p.fail(runtime.ErrClosed)
+		}
+		crashed := d.crashErr != nil
+		bc := d.browserCtxID
+		d.mu.Unlock()
+		if d.proc == nil && !crashed && bc != "" {
+			ctx, cancel := context.WithTimeout(context.Background(), closeTimeout)
+			if err := d.call(ctx, "", proto.TargetDisposeBrowserContext{BrowserContextID: bc}, nil); err != nil {
+				d.closeErr = fmt.Errorf("browser: close browser context: %w", err)
+			}
+			_ = d.call(ctx, "", proto.TargetSetAutoAttach{AutoAttach: false, Flatten: true}, nil)
+			cancel()
+		}
+		d.shutdown()
+		d.mu.Lock()
+		d.closed = true
+		d.mu.Unlock()
+		if d.proc != nil {
+			d.log.Info("browser closed")
+		} else {
+			d.log.Info("browser disconnected")
+		}
+	})
+	return d.closeErr
+}
+
+// shutdown kills a launched browser, drops the connection and waits for
+// every goroutine.
+func (d *Driver) shutdown() {
+	if d.proc != nil {
+		d.proc.kill(closeTimeout)
+	}
+	_ = d.ws.Close()
+	d.lifeCancel()
+	d.wg.Wait()
+}
+
+// discardLogger silences rod's CDP logger.
+type discardLogger struct{}
+
+func (discardLogger) Println(...interface{}) {}

@@ -1,0 +1,343 @@
+package browser
+
+import (
+	"encoding/json"
+
+	"github.com/go-rod/rod/lib/cdp"
+	"github.com/go-rod/rod/lib/proto"
+	"github.com/vera-run/vera/runtime"
+)
+
+// targetKind says how an attached target relates to the driver's page.
+type targetKind int
+
+const (
+	kindPage        targetKind = iota // the driver's page
+	kindFrame                         // an out-of-process frame of the page
+	kindPopup                         // a page opened by the page (window.open, target=_blank)
+	kindPopupFrame                    // a frame of a popup
+	kindWorker                        // a worker or anything else in the context
+)
+
+// target is one target the driver attached to through auto-attach. Its
+// session carries the request interception and, for pages and frames,
+// every DOM, Runtime, Accessibility and Input command.
+type target struct {
+	sid  proto.TargetSessionID
+	id   proto.TargetTargetID
+	typ  proto.TargetTargetInfoType
+	kind targetKind
+}
+
+// eventLoop reads every CDP event. It never makes a CDP call itself: the
+// client delivers responses and events on one reader goroutine, so a call
+// made here could deadlock. Work that needs calls runs in goroutines.
+func (d *Driver) eventLoop() {
+	defer d.wg.Done()
+	defer close(d.loopDone)
+	for ev := range d.cdp.Event() {
+		d.dispatch(ev)
+	}
+	d.markCrashed("connection to the browser closed")
+}
+
+// goHandle runs fn in a goroutine that Close waits for.
+func (d *Driver) goHandle(fn func()) {
+	d.wg.Add(1)
+	go func() {
+		defer d.wg.Done()
+		fn()
+	}()
+}
+
+func decode(ev *cdp.Event, v any) bool { return json.Unmarshal(ev.Params, v) == nil }
+
+func (d *Driver) dispatch(ev *cdp.Event) {
+	sid := proto.TargetSessionID(ev.SessionID)
+	switch ev.Method {
+	case "Fetch.requestPaused":
+		var e proto.FetchRequestPaused
+		if decode(ev, &e) {
+			d.onRequest(sid, &e)
+		}
+	case "Target.attachedToTarget":
+		var e proto.TargetAttachedToTarget
+		if decode(ev, &e) && e.TargetInfo != nil {
+			d.onAttached(sid, &e)
+		}
+	case "Target.detachedFromTarget":
+		var e proto.TargetDetachedFromTarget
+		if decode(ev, &e) {
+			d.onDetached(e.SessionID)
+		}
+	case "Target.targetDestroyed":
+		var e proto.TargetTargetDestroyed
+		if decode(ev, &e) && e.TargetID != "" && e.TargetID == d.pageTargetID() {
+			d.markCrashed("page target destroyed")
+		}
+	case "Target.targetCrashed":
+		var e proto.TargetTargetCrashed
+		if decode(ev, &e) && e.TargetID != "" && e.TargetID == d.pageTargetID() {
+			d.markCrashed("page renderer crashed")
+		}
+	case "Inspector.targetCrashed":
+		if t := d.targetOf(sid); t != nil && t.kind == kindPage {
+			d.markCrashed("page renderer crashed")
+		}
+	case "Page.javascriptDialogOpening":
+		var e proto.PageJavascriptDialogOpening
+		if t := d.targetOf(sid); t != nil && (t.kind == kindPage || t.kind == kindFrame) && decode(ev, &e) {
+			d.onDialog(string(e.Type))
+		}
+	case "Page.javascriptDialogClosed":
+		if t := d.targetOf(sid); t != nil && (t.kind == kindPage || t.kind == kindFrame) {
+			d.mu.Lock()
+			d.dialog = ""
+			d.mu.Unlock()
+		}
+	case "Page.frameAttached":
+		var e proto.PageFrameAttached
+		if t := d.targetOf(sid); t != nil && (t.kind == kindPage || t.kind == kindFrame) && decode(ev, &e) {
+			d.mu.Lock()
+			d.frames[e.FrameID] = true
+			d.mu.Unlock()
+		}
+	case "Page.frameNavigated":
+		var e proto.PageFrameNavigated
+		if t := d.targetOf(sid); t != nil && (t.kind == kindPage || t.kind == kindFrame) && decode(ev, &e) && e.Frame != nil {
+			d.mu.Lock()
+			d.frames[e.Frame.ID] = true
+			d.invalidateFrameLocked(e.Frame.ID)
+			d.mu.Unlock()
+		}
+	case "Page.frameDetached":
+		var e proto.PageFrameDetached
+		if t := d.targetOf(sid); t != nil && decode(ev, &e) {
+			d.mu.Lock()
+			d.invalidateFrameLocked(e.FrameID)
+			d.mu.Unlock()
+		}
+	case "Browser.downloadWillBegin":
+		var e proto.BrowserDownloadWillBegin
+		if sid == "" && decode(ev, &e) {
+			d.onDownloadBegin(&e)
+		}
+	case "Browser.downloadProgress":
+		var e proto.BrowserDownloadProgress
+		if sid == "" && decode(ev, &e) {
+			d.onDownloadProgress(&e)
+		}
+	}
+	d.mu.Lock()
+	ws := make([]func(*cdp.Event), 0, len(d.waiters))
+	for _, w := range d.waiters {
+		ws = append(ws, w)
+	}
+	d.mu.Unlock()
+	for _, w := range ws {
+		w(ev)
+	}
+}
+
+func (d *Driver) pageTargetID() proto.TargetTargetID {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	return d.pageTarget
+}
+
+func (d *Driver) targetOf(sid proto.TargetSessionID) *target {
+	if sid == "" {
+		return nil
+	}
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	return d.targets[sid]
+}
+
+// addWaiter registers fn to see every event after the loop's own
+// handling; fn must not block. The returned func removes it.
+func (d *Driver) addWaiter(fn func(*cdp.Event)) func() {
+	d.mu.Lock()
+	d.nextID++
+	id := d.nextID
+	d.waiters[id] = fn
+	d.mu.Unlock()
+	return func() {
+		d.mu.Lock()
+		delete(d.waiters, id)
+		d.mu.Unlock()
+	}
+}
+
+// onAttached classifies a newly attached target. Targets of other browser
+// contexts (an operator's own tabs, in connect mode) are resumed and
+// detached at once. Targets of the driver's context get request
+// interception, then nested auto-attach, then run.
+func (d *Driver) onAttached(parent proto.TargetSessionID, e *proto.TargetAttachedToTarget) {
+	info := e.TargetInfo
+	d.mu.Lock()
+	ours := d.browserCtxID != "" && info.BrowserContextID == d.browserCtxID
+	var kind targetKind
+	if ours {
+		switch {
+		case parent == "" && info.Type == proto.TargetTargetInfoTypePage:
+			if d.pageTarget == "" || d.pageTarget == info.TargetID {
+				d.pageTarget = info.TargetID
+				d.pageSID = e.SessionID
+				kind = kindPage
+			} else {
+				kind = kindPopup
+			}
+		case info.Type == targetTypeIframe:
+			kind = kindFrame
+			if pt := d.targets[parent]; pt != nil && (pt.kind == kindPopup || pt.kind == kindPopupFrame) {
+				kind = kindPopupFrame
+			}
+		default:
+			kind = kindWorker
+		}
+		t := &target{sid: e.SessionID, id: info.TargetID, typ: info.Type, kind: kind}
+		d.targets[e.SessionID] = t
+		d.byTarget[info.TargetID] = t
+		if kind == kindFrame {
+			d.frames[proto.PageFrameID(info.TargetID)] = true
+		}
+	}
+	d.mu.Unlock()
+	sid := e.SessionID
+	waiting := e.WaitingForDebugger
+	d.goHandle(func() {
+		ctx := d.lifeCtx
+		if !ours {
+			if waiting {
+				_ = d.call(ctx, sid, proto.RuntimeRunIfWaitingForDebugger{}, nil)
+			}
+			_ = d.call(ctx, "", proto.TargetDetachFromTarget{SessionID: sid}, nil)
+			return
+		}
+		if err := d.call(ctx, sid, proto.FetchEnable{Patterns: []*proto.FetchRequestPattern{{URLPattern: "*", RequestStage: proto.FetchRequestStageRequest}}}, nil); err != nil {
+			d.log.Debug("request interception not available", "target_type", string(info.Type), "err", err)
+		}
+		if info.Type == proto.TargetTargetInfoTypePage || info.Type == targetTypeIframe {
+			_ = d.call(ctx, sid, proto.PageEnable{}, nil)
+			if kind == kindPage {
+				_ = d.call(ctx, sid, proto.PageSetLifecycleEventsEnabled{Enabled: true}, nil)
+				_ = d.call(ctx, sid, proto.EmulationSetFocusEmulationEnabled{Enabled: true}, nil)
+			}
+			_ = d.call(ctx, sid, proto.TargetSetAutoAttach{AutoAttach: true, WaitForDebuggerOnStart: true, Flatten: true}, nil)
+		}
+		if waiting {
+			_ = d.call(ctx, sid, proto.RuntimeRunIfWaitingForDebugger{}, nil)
+		}
+		if kind == kindPage {
+			select {
+			case <-d.pageReady:
+			default:
+				close(d.pageReady)
+			}
+		}
+	})
+}
+
+func (d *Driver) onDetached(sid proto.TargetSessionID) {
+	d.mu.Lock()
+	t := d.targets[sid]
+	if t != nil {
+		delete(d.targets, sid)
+		if d.byTarget[t.id] == t {
+			delete(d.byTarget, t.id)
+		}
+		for k, el := range d.elems {
+			if k.sid == sid {
+				el.stale = true
+				delete(d.elems, k)
+			}
+		}
+	}
+	d.mu.Unlock()
+	if t != nil && t.kind == kindPage {
+		d.markCrashed("page detached")
+	}
+}
+
+// onRequest decides one paused request: continue it when its origin is
+// inside the scope, else fail it as blocked by client and record a
+// violation. The decision is made here, in event order; only the reply
+// runs in a goroutine.
+func (d *Driver) onRequest(sid proto.TargetSessionID, e *proto.FetchRequestPaused) {
+	if e.Request == nil {
+		return
+	}
+	origin, governed := originOf(e.Request.URL)
+	document := e.ResourceType == proto.NetworkResourceTypeDocument
+	d.mu.Lock()
+	t := d.targets[sid]
+	allowed := !governed || d.origins.permits(origin, document)
+	var v runtime.Violation
+	closePopup := false
+	if !allowed && t != nil {
+		v = runtime.Violation{Kind: runtime.ViolationSubresource, Origin: origin}
+		if document {
+			switch {
+			case t.kind == kindPage && e.FrameID == proto.PageFrameID(t.id):
+				v.Kind = runtime.ViolationNavigation
+			case t.kind == kindPopup && e.FrameID == proto.PageFrameID(t.id):
+				v.Kind = runtime.ViolationPopup
+				closePopup = true
+			default:
+				v.Kind = runtime.ViolationFrame
+			}
+		}
+		if t.kind == kindPage || t.kind == kindFrame || t.kind == kindPopup || t.kind == kindPopupFrame || t.kind == kindWorker {
+			d.violations = append(d.violations, v)
+		}
+	}
+	d.mu.Unlock()
+	id := e.RequestID
+	if allowed {
+		d.goHandle(func() { _ = d.call(d.lifeCtx, sid, proto.FetchContinueRequest{RequestID: id}, nil) })
+		return
+	}
+	d.log.Info("request blocked", "kind", string(v.Kind), "origin", origin)
+	var popup proto.TargetTargetID
+	if closePopup && t != nil {
+		popup = t.id
+	}
+	d.goHandle(func() {
+		_ = d.call(d.lifeCtx, sid, proto.FetchFailRequest{RequestID: id, ErrorReason: proto.NetworkErrorReasonBlockedByClient}, nil)
+		if popup != "" {
+			_ = d.call(d.lifeCtx, "", proto.TargetCloseTarget{TargetID: popup}, nil)
+		}
+	})
+}
+
+// onDialog records an open native dialog and interrupts every call in
+// flight; the dialog is never accepted or dismissed.
+func (d *Driver) onDialog(typ string) {
+	d.mu.Lock()
+	d.dialog = typ
+	d.interruptLocked(&dialogError{typ: typ})
+	d.mu.Unlock()
+	d.log.Warn("native dialog open", "type", typ)
+}
+
+// dialogError is the interruption cause of a native dialog.
+type dialogError struct{ typ string }
+
+func (e *dialogError) Error() string { return runtime.ErrNativeDialog.Error() + ": " + e.typ }
+func (e *dialogError) Unwrap() error { return runtime.ErrNativeDialog }
+
+// invalidateFrameLocked marks every element handle of frame stale.
+func (d *Driver) invalidateFrameLocked(frame proto.PageFrameID) {
+	for k, el := range d.elems {
+		if el.frame == frame {
+			el.stale = true
+			delete(d.elems, k)
+		}
+	}
+}
+
+
+// targetTypeIframe is the CDP target type of an out-of-process frame
+// (go-rod's proto package lists no constant for it).
+const targetTypeIframe proto.TargetTargetInfoType = "iframe"

@@ -1,0 +1,466 @@
+package browser
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/go-rod/rod/lib/proto"
+	"github.com/vera-run/vera/locator"
+	"github.com/vera-run/vera/runtime"
+)
+
+// link is one iframe element on a frame path: the session of its parent
+// document and its object there.
+type link struct {
+	sid proto.TargetSessionID
+	obj proto.RuntimeRemoteObjectID
+}
+
+// scope is the driver's [runtime.Scope]: one document. The top scope's
+// document is looked up afresh on every use, so it survives navigation;
+// a frame scope is bound to the document it resolved and goes stale when
+// that frame navigates.
+type scope struct {
+	sid   proto.TargetSessionID
+	frame proto.PageFrameID
+	doc   proto.RuntimeRemoteObjectID
+	chain []link
+	top   bool
+}
+
+// elemKey identifies one DOM node: backend node ids are unique within a
+// renderer, and a session is bound to one target.
+type elemKey struct {
+	sid     proto.TargetSessionID
+	backend proto.DOMBackendNodeID
+}
+
+// element is the driver's [runtime.Element]. The driver hands out one
+// pointer per DOM node, so handles of the same node compare equal.
+type element struct {
+	d       *Driver
+	sid     proto.TargetSessionID
+	frame   proto.PageFrameID
+	backend proto.DOMBackendNodeID
+	obj     proto.RuntimeRemoteObjectID
+	chain   []link
+	stale   bool // guarded by d.mu
+}
+
+// document returns the object of the scope's document.
+func (d *Driver) document(ctx context.Context, sc *scope) (proto.RuntimeRemoteObjectID, error) {
+	if !sc.top {
+		return sc.doc, nil
+	}
+	return d.evalObject(ctx, sc.sid, "document")
+}
+
+func (d *Driver) asScope(s runtime.Scope) (*scope, error) {
+	if s == nil {
+		return d.top, nil
+	}
+	sc, ok := s.(*scope)
+	if !ok || sc == nil {
+		return nil, fmt.Errorf("%w: scope %T was not returned by this driver", runtime.ErrUnsupported, s)
+	}
+	if sc != d.top && !sc.top {
+		d.mu.Lock()
+		_, live := d.targets[sc.sid]
+		d.mu.Unlock()
+		if !live {
+			return nil, fmt.Errorf("%w: the frame of this scope is gone", runtime.ErrStaleElement)
+		}
+	}
+	return sc, nil
+}
+
+func (d *Driver) asElement(e runtime.Element) (*element, error) {
+	el, ok := e.(*element)
+	if !ok || el == nil || el.d != d {
+		return nil, fmt.Errorf("%w: element %T was not returned by this driver", runtime.ErrUnsupported, e)
+	}
+	d.mu.Lock()
+	stale := el.stale
+	d.mu.Unlock()
+	if stale {
+		return nil, fmt.Errorf("%w: its document navigated", runtime.ErrStaleElement)
+	}
+	return el, nil
+}
+
+// handle returns the one handle of a node, creating it on first sight.
+func (d *Driver) handle(sc *scope, backend proto.DOMBackendNodeID, o proto.RuntimeRemoteObjectID) *element {
+	k := elemKey{sid: sc.sid, backend: backend}
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	if el := d.elems[k]; el != nil {
+		return el
+	}
+	el := &element{d: d, sid: sc.sid, frame: sc.frame, backend: backend, obj: o, chain: sc.chain}
+	d.elems[k] = el
+	return el
+}
+
+// knownObject returns the object of a node already handed out.
+func (d *Driver) knownObject(sid proto.TargetSessionID, backend proto.DOMBackendNodeID) proto.RuntimeRemoteObjectID {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	if el := d.elems[elemKey{sid: sid, backend: backend}]; el != nil {
+		return el.obj
+	}
+	return ""
+}
+
+// Find returns the elements matching c inside scope (or inside root),
+// in document order. Role candidates are answered by the browser's
+// accessibility tree (Accessibility.queryAXTree scoped to the document or
+// root); label, placeholder, test id and text are computed by a page-side
+// helper over the DOM; CSS uses querySelectorAll. Semantic strategies and
+// ":visible" CSS keep only visible elements.
+func (d *Driver) Find(ctx context.Context, s runtime.Scope, root runtime.Element, c locator.Candidate) ([]runtime.Element, error) {
+	cctx, done, err := d.begin(ctx)
+	if err != nil {
+		return nil, err
+	}
+	defer done()
+	sc, err := d.asScope(s)
+	if err != nil {
+		return nil, err
+	}
+	var rootObj proto.RuntimeRemoteObjectID
+	if root != nil {
+		rel, err := d.asElement(root)
+		if err != nil {
+			return nil, err
+		}
+		if rel.sid != sc.sid || rel.frame != sc.frame {
+			return nil, fmt.Errorf("%w: root element is not in this scope", runtime.ErrStaleElement)
+		}
+		rootObj = rel.obj
+	}
+	doc, err := d.document(cctx, sc)
+	if err != nil {
+		return nil, d.findErr(cctx, err)
+	}
+	var els []*element
+	switch c.Strategy {
+	case locator.Role:
+		els, err = d.findRole(cctx, sc, doc, rootObj, c)
+	case locator.Label, locator.Placeholder, locator.TestID, locator.Text, locator.CSS:
+		els, err = d.findDOM(cctx, sc, doc, rootObj, c)
+	default:
+		return nil, fmt.Errorf("%w: locator strategy %q", runtime.ErrUnsupported, c.Strategy)
+	}
+	if err != nil {
+		return nil, d.findErr(cctx, err)
+	}
+	out := make([]runtime.Element, len(els))
+	for i, el := range els {
+		out[i] = el
+	}
+	return out, nil
+}
+
+var errStaleScope = fmt.Errorf("%w: the scope's document was replaced", runtime.ErrStaleElement)
+
+func (d *Driver) findErr(ctx context.Context, err error) error {
+	var js *jsError
+	switch {
+	case errors.Is(err, runtime.ErrStaleElement), errors.Is(err, ErrInvalidSelector):
+		return err
+	case errors.As(err, &js) && strings.Contains(js.msg, "is not a valid selector"):
+		return fmt.Errorf("%w: %s", ErrInvalidSelector, js.msg)
+	case context.Cause(ctx) == nil && isStaleError(err):
+		if e := d.fail(ctx, "find", err); !errors.Is(e, runtime.ErrBrowserCrashed) {
+			return fmt.Errorf("%w: %v", runtime.ErrStaleElement, err)
+		}
+	}
+	return d.fail(ctx, "find", err)
+}
+
+func (d *Driver) findDOM(ctx context.Context, sc *scope, doc, rootObj proto.RuntimeRemoteObjectID, c locator.Candidate) ([]*element, error) {
+	r, err := d.callOn(ctx, sc.sid, doc, jsFind, false, nil,
+		val(string(c.Strategy)), val(c.Value()), val(c.Exact), obj(rootObj))
+	if err != nil {
+		return nil, err
+	}
+	if r.Subtype == "null" || r.ObjectID == "" {
+		if rootObj != "" {
+			return nil, fmt.Errorf("%w: root element is detached", runtime.ErrStaleElement)
+		}
+		return nil, errStaleScope
+	}
+	objs, err := d.arrayObjects(ctx, sc.sid, r.ObjectID)
+	if err != nil {
+		return nil, err
+	}
+	return d.handles(ctx, sc, objs)
+}
+
+// handles maps element objects to handles, describing each node once
+// (concurrently, a few at a time) to learn its backend id.
+func (d *Driver) handles(ctx context.Context, sc *scope, objs []proto.RuntimeRemoteObjectID) ([]*element, error) {
+	out := make([]*element, len(objs))
+	errs := make([]error, len(objs))
+	sem := make(chan struct{}, 8)
+	var wg sync.WaitGroup
+	for i, o := range objs {
+		wg.Add(1)
+		sem <- struct{}{}
+		go func() {
+			defer wg.Done()
+			defer func() { <-sem }()
+			var res proto.DOMDescribeNodeResult
+			if err := d.call(ctx, sc.sid, proto.DOMDescribeNode{ObjectID: o}, &res); err != nil {
+				errs[i] = err
+				return
+			}
+			out[i] = d.handle(sc, res.Node.BackendNodeID, o)
+		}()
+	}
+	wg.Wait()
+	for _, err := range errs {
+		if err != nil {
+			return nil, err
+		}
+	}
+	return out, nil
+}
+
+func (d *Driver) findRole(ctx context.Context, sc *scope, doc, rootObj proto.RuntimeRemoteObjectID, c locator.Candidate) ([]*element, error) {
+	name := normalizeSpace(c.Name)
+	q := proto.AccessibilityQueryAXTree{ObjectID: doc, Role: c.Role}
+	if rootObj != "" {
+		q.ObjectID = rootObj
+	}
+	if c.Exact && name != "" {
+		q.AccessibleName = name
+	}
+	var res proto.AccessibilityQueryAXTreeResult
+	if err := d.call(ctx, sc.sid, q, &res); err != nil {
+		return nil, err
+	}
+	lname := strings.ToLower(name)
+	var backends []proto.DOMBackendNodeID
+	seen := map[proto.DOMBackendNodeID]bool{}
+	for _, n := range res.Nodes {
+		if n == nil || n.Ignored || n.BackendDOMNodeID == 0 || seen[n.BackendDOMNodeID] {
+			continue
+		}
+		if name != "" {
+			got := ""
+			if n.Name != nil {
+				got = normalizeSpace(n.Name.Value.Str())
+			}
+			if c.Exact && got != name {
+				continue
+			}
+			if !c.Exact && !strings.Contains(strings.ToLower(got), lname) {
+				continue
+			}
+		}
+		seen[n.BackendDOMNodeID] = true
+		backends = append(backends, n.BackendDOMNodeID)
+	}
+	if len(backends) == 0 {
+		// Still check that the scope is current: an empty answer from a
+		// replaced document must not look like "no match".
+		var live bool
+		if _, err := d.callOn(ctx, sc.sid, doc, `function(){ return !!this.defaultView }`, true, &live); err != nil {
+			return nil, err
+		}
+		if !live {
+			return nil, errStaleScope
+		}
+		return nil, nil
+	}
+	objs := make([]proto.RuntimeRemoteObjectID, len(backends))
+	errs := make([]error, len(backends))
+	sem := make(chan struct{}, 8)
+	var wg sync.WaitGroup
+	for i, b := range backends {
+		if o := d.knownObject(sc.sid, b); o != "" {
+			objs[i] = o
+			continue
+		}
+		wg.Add(1)
+		sem <- struct{}{}
+		go func() {
+			defer wg.Done()
+			defer func() { <-sem }()
+			var r proto.DOMResolveNodeResult
+			if err := d.call(ctx, sc.sid, proto.DOMResolveNode{BackendNodeID: b, ObjectGroup: objectGroup}, &r); err != nil {
+				errs[i] = err
+				return
+			}
+			if r.Object != nil {
+				objs[i] = r.Object.ObjectID
+			}
+		}()
+	}
+	wg.Wait()
+	args := []callArg{obj(rootObj)}
+	for i, o := range objs {
+		if errs[i] != nil || o == "" {
+			args = append(args, val(nil))
+			continue
+		}
+		args = append(args, obj(o))
+	}
+	var keep []int
+	r, err := d.callOn(ctx, sc.sid, doc, jsFilter, true, &keep, args...)
+	if err != nil {
+		return nil, err
+	}
+	if r.Subtype == "null" || (len(r.Value) > 0 && string(r.Value) == "null") {
+		return nil, errStaleScope
+	}
+	out := make([]*element, 0, len(keep))
+	for _, i := range keep {
+		if i >= 0 && i < len(backends) {
+			out = append(out, d.handle(sc, backends[i], objs[i]))
+		}
+	}
+	return out, nil
+}
+
+// normalizeSpace collapses whitespace runs to one space and trims.
+func normalizeSpace(s string) string { return strings.Join(strings.Fields(s), " ") }
+
+// Frame resolves a frame path from the top-level document. Each selector
+// must match exactly one iframe of the previous document. Frame waits,
+// bounded by ctx, for each frame to leave its initial empty document, so
+// the origin it reports is the frame's real one; out-of-process frames
+// are reached through their own target session.
+func (d *Driver) Frame(ctx context.Context, selectors []string) (runtime.Scope, []runtime.FrameInfo, error) {
+	cctx, done, err := d.begin(ctx)
+	if err != nil {
+		return nil, nil, err
+	}
+	defer done()
+	cur := d.top
+	if len(selectors) == 0 {
+		return cur, nil, nil
+	}
+	doc, err := d.document(cctx, cur)
+	if err != nil {
+		return nil, nil, d.fail(cctx, "frame", err)
+	}
+	infos := make([]runtime.FrameInfo, 0, len(selectors))
+	for _, sel := range selectors {
+		next, info, err := d.resolveFrame(cctx, cur, doc, sel)
+		if err != nil {
+			return nil, nil, err
+		}
+		infos = append(infos, runtime.FrameInfo{Selector: sel, Origin: info.Origin})
+		cur, doc = next, next.doc
+	}
+	return cur, infos, nil
+}
+
+type docInfo struct {
+	Live   bool   `json:"live"`
+	URL    string `json:"url"`
+	Ready  string `json:"ready"`
+	Origin string `json:"origin"`
+}
+
+func (d *Driver) resolveFrame(ctx context.Context, parent *scope, doc proto.RuntimeRemoteObjectID, sel string) (*scope, docInfo, error) {
+	for {
+		sc, info, retry, err := d.tryFrame(ctx, parent, doc, sel)
+		if err != nil {
+			return nil, docInfo{}, err
+		}
+		if !retry {
+			return sc, info, nil
+		}
+		select {
+		case <-ctx.Done():
+			return nil, docInfo{}, d.fail(ctx, fmt.Sprintf("frame %q did not finish loading", sel), ctx.Err())
+		case <-time.After(20 * time.Millisecond):
+		}
+	}
+}
+
+func (d *Driver) tryFrame(ctx context.Context, parent *scope, doc proto.RuntimeRemoteObjectID, sel string) (*scope, docInfo, bool, error) {
+	r, err := d.callOn(ctx, parent.sid, doc, jsFrameOwner, false, nil, val(sel))
+	if err != nil {
+		var js *jsError
+		if errors.As(err, &js) {
+			return nil, docInfo{}, false, fmt.Errorf("%w: %q: %w: %s", runtime.ErrFrameNotFound, sel, ErrInvalidSelector, js.msg)
+		}
+		if context.Cause(ctx) == nil && isStaleError(err) {
+			return nil, docInfo{}, false, fmt.Errorf("%w: %q: parent document was replaced", runtime.ErrFrameNotFound, sel)
+		}
+		return nil, docInfo{}, false, d.fail(ctx, "frame", err)
+	}
+	if r.Type == "number" {
+		var n int
+		_ = jsonNumber(r.Value, &n)
+		switch {
+		case n == 0:
+			return nil, docInfo{}, false, fmt.Errorf("%w: %q matched no iframe", runtime.ErrFrameNotFound, sel)
+		case n < 0:
+			return nil, docInfo{}, false, fmt.Errorf("%w: %q matched an element that is not an iframe", runtime.ErrFrameNotFound, sel)
+		default:
+			return nil, docInfo{}, false, fmt.Errorf("%w: %q matched %d elements", runtime.ErrFrameAmbiguous, sel, n)
+		}
+	}
+	owner := r.ObjectID
+	var desc proto.DOMDescribeNodeResult
+	depth := 1
+	if err := d.call(ctx, parent.sid, proto.DOMDescribeNode{ObjectID: owner, Depth: &depth}, &desc); err != nil {
+		return nil, docInfo{}, false, d.fail(ctx, "frame", err)
+	}
+	n := desc.Node
+	next := &scope{frame: n.FrameID, chain: append(append([]link(nil), parent.chain...), link{sid: parent.sid, obj: owner})}
+	switch {
+	case n.ContentDocument != nil:
+		var rn proto.DOMResolveNodeResult
+		if err := d.call(ctx, parent.sid, proto.DOMResolveNode{BackendNodeID: n.ContentDocument.BackendNodeID, ObjectGroup: objectGroup}, &rn); err != nil {
+			if isStaleError(err) {
+				return nil, docInfo{}, true, nil
+			}
+			return nil, docInfo{}, false, d.fail(ctx, "frame", err)
+		}
+		next.sid, next.doc = parent.sid, rn.Object.ObjectID
+	case n.FrameID != "":
+		d.mu.Lock()
+		t := d.byTarget[proto.TargetTargetID(n.FrameID)]
+		d.mu.Unlock()
+		if t == nil {
+			return nil, docInfo{}, true, nil // out-of-process frame not attached yet
+		}
+		o, err := d.evalObject(ctx, t.sid, "document")
+		if err != nil {
+			if isStaleError(err) || strings.Contains(err.Error(), "context") {
+				return nil, docInfo{}, true, nil
+			}
+			return nil, docInfo{}, false, d.fail(ctx, "frame", err)
+		}
+		next.sid, next.doc = t.sid, o
+	default:
+		return nil, docInfo{}, true, nil
+	}
+	var info docInfo
+	if _, err := d.callOn(ctx, next.sid, next.doc, jsDocInfo, true, &info); err != nil {
+		if isStaleError(err) {
+			return nil, docInfo{}, true, nil
+		}
+		return nil, docInfo{}, false, d.fail(ctx, "frame", err)
+	}
+	var src string
+	if _, err := d.callOn(ctx, parent.sid, owner, `function(){ return this.getAttribute('src') || '' }`, true, &src); err != nil {
+		return nil, docInfo{}, false, d.fail(ctx, "frame", err)
+	}
+	src = strings.TrimSpace(src)
+	pendingSrc := src != "" && !strings.HasPrefix(src, "about:") && !strings.HasPrefix(src, "javascript:")
+	if !info.Live || info.Ready == "loading" || (info.URL == "about:blank" && pendingSrc) {
+		return nil, docInfo{}, true, nil
+	}
+	return next, info, false, nil
+}

@@ -1,0 +1,229 @@
+package browser
+
+// The page-side helpers. Each is a function declaration for
+// Runtime.callFunctionOn; they read the DOM and never change it (except
+// the action helpers, which do what a user would: focus, select, set a
+// <select>'s value). They define no globals.
+
+// jsPrelude defines norm (whitespace normalisation) and visible
+// (Playwright's rule: a non-empty bounding box and visibility:visible).
+const jsPrelude = `
+const norm = s => (s == null ? '' : String(s)).replace(/\s+/g, ' ').trim();
+const visible = el => {
+  if (!el || !el.isConnected || el.nodeType !== 1) return false;
+  if (el.checkVisibility && !el.checkVisibility({visibilityProperty: true})) {
+    const st0 = el.ownerDocument.defaultView.getComputedStyle(el);
+    if (st0.display !== 'contents') return false;
+  }
+  const st = el.ownerDocument.defaultView.getComputedStyle(el);
+  if (st.display === 'contents') { for (const c of el.children) if (visible(c)) return true; return false; }
+  if (st.visibility !== 'visible') return false;
+  const r = el.getBoundingClientRect();
+  return r.width > 0 && r.height > 0;
+};
+const docOrder = (a, b) => a === b ? 0 : (a.compareDocumentPosition(b) & Node.DOCUMENT_POSITION_FOLLOWING ? -1 : 1);
+`
+
+// jsFind runs with this = the scope's document and returns the matching
+// elements for every strategy except role, or null when the document is
+// no longer the frame's current one.
+const jsFind = `function(strategy, value, exact, root) {
+` + jsPrelude + `
+  const doc = this;
+  if (!doc.defaultView) return null;
+  if (root && (root.ownerDocument !== doc || !root.isConnected)) return null;
+  const base = root || doc;
+  const want = norm(value), wantLower = want.toLowerCase();
+  const matches = s => { const n = norm(s); return exact ? n === want : n.toLowerCase().includes(wantLower); };
+  let out;
+  switch (strategy) {
+  case 'css': {
+    let sel = value.trim(), vis = false;
+    if (sel.endsWith(':visible')) { sel = sel.slice(0, -8).trim() || '*'; vis = true; }
+    out = Array.from(base.querySelectorAll(sel));
+    return vis ? out.filter(visible) : out;
+  }
+  case 'test_id':
+    out = Array.from(base.querySelectorAll('[data-testid]')).filter(e => e.getAttribute('data-testid') === value);
+    break;
+  case 'placeholder':
+    out = Array.from(base.querySelectorAll('[placeholder]')).filter(e => matches(e.getAttribute('placeholder')));
+    break;
+  case 'label': {
+    const texts = el => {
+      const t = [];
+      if (el.labels) for (const l of el.labels) t.push(l.innerText || l.textContent);
+      const ids = el.getAttribute('aria-labelledby');
+      if (ids) for (const id of ids.split(/\s+/)) { const r = id && doc.getElementById(id); if (r) t.push(r.innerText || r.textContent); }
+      const al = el.getAttribute('aria-label');
+      if (al) t.push(al);
+      return t;
+    };
+    out = Array.from(base.querySelectorAll('input,textarea,select,button,meter,output,progress,[aria-labelledby],[aria-label]'))
+      .filter(e => !(e.tagName === 'INPUT' && e.type === 'hidden') && texts(e).some(matches));
+    break;
+  }
+  case 'text': {
+    const skip = new Set(['SCRIPT', 'STYLE', 'NOSCRIPT', 'TEMPLATE', 'HEAD', 'TITLE', 'META', 'LINK', 'HTML', 'BODY']);
+    const cands = [], wantCompact = wantLower.replace(/\s+/g, '');
+    for (const e of base.querySelectorAll('*')) {
+      if (skip.has(e.tagName)) continue;
+      const tc = e.textContent;
+      if (!tc || !tc.replace(/\s+/g, '').toLowerCase().includes(wantCompact)) continue;
+      if (matches(e.innerText)) cands.push(e);
+    }
+    const hasMatchingChild = new Set();
+    for (const c of cands) { for (let p = c.parentElement; p && p !== base; p = p.parentElement) { if (hasMatchingChild.has(p)) break; hasMatchingChild.add(p); } }
+    out = cands.filter(c => !hasMatchingChild.has(c));
+    break;
+  }
+  default:
+    throw new Error('unknown strategy ' + strategy);
+  }
+  return out.filter(visible);
+}`
+
+// jsFilter runs with this = the scope's document on elements found through
+// the accessibility tree: it keeps those of this document, inside root
+// (descendants only), and visible, and returns their indexes in document
+// order. It returns null when the document is stale.
+const jsFilter = `function(root, ...els) {
+` + jsPrelude + `
+  const doc = this;
+  if (!doc.defaultView) return null;
+  const keep = [];
+  els.forEach((e, i) => {
+    if (!e || e.ownerDocument !== doc || !visible(e)) return;
+    if (root && (root === e || !root.contains(e))) return;
+    keep.push([e, i]);
+  });
+  keep.sort((a, b) => docOrder(a[0], b[0]));
+  return keep.map(x => x[1]);
+}`
+
+// jsDocument returns the document of this (the scope's document object),
+// its URL, readiness and origin.
+const jsDocInfo = `function() {
+  const w = this.defaultView;
+  return { live: !!w, url: this.URL, ready: this.readyState, origin: w ? w.location.origin : 'null' };
+}`
+
+// jsFrameOwner runs with this = the parent document and resolves a frame
+// selector: it returns the single iframe, or a count.
+const jsFrameOwner = `function(sel) {
+  const els = this.querySelectorAll(sel);
+  if (els.length !== 1) return els.length;
+  const el = els[0];
+  if (el.tagName !== 'IFRAME' && el.tagName !== 'FRAME') return -1;
+  return el;
+}`
+
+// jsFrameOffset returns where an iframe's content box starts in its own
+// frame's viewport.
+const jsFrameOffset = `function() {
+  const r = this.getBoundingClientRect();
+  const s = this.ownerDocument.defaultView.getComputedStyle(this);
+  return [r.left + this.clientLeft + parseFloat(s.paddingLeft || '0'), r.top + this.clientTop + parseFloat(s.paddingTop || '0')];
+}`
+
+// jsState reports what an action needs to know about this element.
+const jsState = `function() {
+` + jsPrelude + `
+  const el = this;
+  if (!el.isConnected) return { connected: false };
+  const tag = el.tagName;
+  const vis = visible(el);
+  const disabledTags = new Set(['BUTTON', 'INPUT', 'SELECT', 'TEXTAREA', 'OPTION', 'OPTGROUP', 'FIELDSET']);
+  let disabled = (disabledTags.has(tag) && el.disabled) || !!el.closest('fieldset:disabled') ;
+  for (let p = el; p && !disabled; p = p.parentElement) if (p.getAttribute('aria-disabled') === 'true') disabled = true;
+  const noText = new Set(['button', 'checkbox', 'radio', 'file', 'submit', 'reset', 'image', 'hidden', 'range', 'color']);
+  let fillable = false, editable = false;
+  if (tag === 'INPUT') { fillable = !noText.has(el.type); editable = fillable && !el.readOnly; }
+  else if (tag === 'TEXTAREA') { fillable = true; editable = !el.readOnly; }
+  else if (el.isContentEditable) { fillable = true; editable = true; }
+  let checkable = false, checked = false, radio = false;
+  if (tag === 'INPUT' && (el.type === 'checkbox' || el.type === 'radio')) { checkable = true; checked = el.checked; radio = el.type === 'radio'; }
+  else { const role = el.getAttribute('role'); if (role === 'checkbox' || role === 'switch' || role === 'radio' || role === 'menuitemcheckbox' || role === 'menuitemradio') { checkable = true; checked = el.getAttribute('aria-checked') === 'true'; radio = role === 'radio' || role === 'menuitemradio'; } }
+  const r = el.getBoundingClientRect();
+  const w = el.ownerDocument.defaultView;
+  const inView = r.bottom > 0 && r.right > 0 && r.top < w.innerHeight && r.left < w.innerWidth;
+  return { connected: true, visible: vis, enabled: !disabled, fillable, editable, checkable, checked, radio,
+    select: tag === 'SELECT', x: r.left, y: r.top, w: r.width, h: r.height, inView };
+}`
+
+// jsHitTest reports whether the point (x, y) of this element's viewport
+// hits the element or one of its descendants.
+const jsHitTest = `function(x, y) {
+  let hit = this.ownerDocument.elementFromPoint(x, y);
+  while (hit && hit.shadowRoot && hit !== this) { const inner = hit.shadowRoot.elementFromPoint(x, y); if (!inner || inner === hit) break; hit = inner; }
+  if (!hit) return 'nothing';
+  if (hit === this || this.contains(hit)) return '';
+  for (let h = hit; h; h = h.parentNode || h.host) { if (h === this) return ''; }
+  const d = hit.tagName.toLowerCase() + (hit.id ? '#' + hit.id : '');
+  return d;
+}`
+
+// jsPrepareFill focuses the control and selects its content, or sets the
+// value of a date-like input directly (as Playwright does). It returns
+// 'typed' when text must now be typed, 'set' when done.
+const jsPrepareFill = `function(value) {
+  const el = this;
+  const direct = new Set(['date', 'time', 'datetime-local', 'month', 'week']);
+  if (el.tagName === 'INPUT' && direct.has(el.type)) {
+    el.focus(); el.value = value;
+    if (el.value !== value) throw new Error('malformed value for input type ' + el.type);
+    el.dispatchEvent(new Event('input', {bubbles: true, composed: true}));
+    el.dispatchEvent(new Event('change', {bubbles: true}));
+    return 'set';
+  }
+  el.focus();
+  if (el.tagName === 'INPUT' || el.tagName === 'TEXTAREA') { el.select(); }
+  else { const r = el.ownerDocument.createRange(); r.selectNodeContents(el); const s = el.ownerDocument.defaultView.getSelection(); s.removeAllRanges(); s.addRange(r); }
+  return 'typed';
+}`
+
+// jsChange fires the change event a user's blur would.
+const jsChange = `function() { this.dispatchEvent(new Event('change', {bubbles: true})); }`
+
+// jsFocus focuses the element.
+const jsFocus = `function() { this.focus(); }`
+
+// jsSelect chooses an option of a <select> by value, then by label, and
+// fires input and change. It returns 1 when chosen, 0 when no option
+// matches (yet), -1 when this is not a <select>, -2 for a disabled option.
+const jsSelect = `function(v) {
+  const norm = s => (s == null ? '' : String(s)).replace(/\s+/g, ' ').trim();
+  if (this.tagName !== 'SELECT') return -1;
+  const opts = Array.from(this.options);
+  const o = opts.find(o => o.value === v) || opts.find(o => norm(o.label) === norm(v));
+  if (!o) return 0;
+  if (o.disabled) return -2;
+  o.selected = true;
+  this.dispatchEvent(new Event('input', {bubbles: true, composed: true}));
+  this.dispatchEvent(new Event('change', {bubbles: true}));
+  return 1;
+}`
+
+// jsRead reads text, value or an attribute. It returns null for a value
+// read on an element without one, and {stale:true} for a detached one.
+const jsRead = `function(kind, name) {
+  const norm = s => (s == null ? '' : String(s)).replace(/\s+/g, ' ').trim();
+  if (!this.isConnected) return {stale: true};
+  switch (kind) {
+  case 'text': return {v: norm(this.innerText !== undefined ? this.innerText : this.textContent)};
+  case 'value': {
+    const t = this.tagName;
+    if (t === 'INPUT' || t === 'TEXTAREA' || t === 'SELECT' || t === 'OPTION' || t === 'BUTTON' || t === 'OUTPUT' || t === 'METER' || t === 'PROGRESS' || t === 'LI' || t === 'DATA' || t === 'PARAM')
+      return {v: String(this.value)};
+    return {none: true};
+  }
+  case 'attribute': { const a = this.getAttribute(name); return {v: a == null ? '' : a}; }
+  }
+  return {none: true};
+}`
+
+// jsVisible reports visibility; detached elements are not visible.
+const jsVisible = `function() {
+` + jsPrelude + `
+  return visible(this);
+}`

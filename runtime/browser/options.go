@@ -1,0 +1,72 @@
+package browser
+
+import (
+	"log/slog"
+	"time"
+)
+
+// Option configures [Launch] or [Connect].
+type Option func(*options)
+
+type options struct {
+	logger       *slog.Logger
+	browserPath  string
+	autoDownload bool
+	remote       bool
+	downloadDir  string
+	extraFlags   []string
+	killTimeout  time.Duration
+}
+
+func buildOptions(opts []Option) options {
+	o := options{killTimeout: 5 * time.Second}
+	for _, fn := range opts {
+		if fn != nil {
+			fn(&o)
+		}
+	}
+	if o.logger == nil {
+		o.logger = slog.New(slog.DiscardHandler)
+	}
+	return o
+}
+
+// WithLogger injects the logger the driver reports to (browser start and
+// stop, blocked requests by origin, dialogs, crashes). Nil discards logs.
+// Private values (typed text, page content, full URLs) are never logged.
+func WithLogger(l *slog.Logger) Option { return func(o *options) { o.logger = l } }
+
+// WithBrowserPath names the Chrome or Chromium executable [Launch] starts.
+// It takes precedence over the VERA_BROWSER environment variable and the
+// search of the usual install locations. Connect ignores it.
+func WithBrowserPath(path string) Option { return func(o *options) { o.browserPath = path } }
+
+// WithAutoDownloadUnsafe lets [Launch] download a Chromium build through
+// go-rod's launcher when no browser is installed. It is off by default: a
+// library must not fetch and run a browser binary behind its caller's back,
+// and offline machines would stall on it. Connect ignores it.
+func WithAutoDownloadUnsafe() Option { return func(o *options) { o.autoDownload = true } }
+
+// WithRemoteEndpoint lets [Connect] attach to a non-loopback ws:// or wss://
+// CDP endpoint, such as a browser grid. The risk: whoever runs that
+// endpoint sees every page, typed value and cookie of the run, and a
+// remote browser's "localhost" is the remote machine, not yours. By
+// default Connect accepts only loopback endpoints with an explicit port.
+// Launch ignores it.
+func WithRemoteEndpoint() Option { return func(o *options) { o.remote = true } }
+
+// WithDownloadDir sets the folder a launched browser saves downloads into
+// (the [runtime.DownloadBrowserPath] route). The folder must exist; the
+// driver never deletes it. By default a launched driver uses a folder
+// inside its temporary profile, which Close deletes together with every
+// file in it, so callers must verify or copy a download before Close.
+// Connect ignores it: a connected browser's download settings are never
+// changed.
+func WithDownloadDir(dir string) Option { return func(o *options) { o.downloadDir = dir } }
+
+// WithExtraFlags appends command-line switches ("--lang=it") to the ones
+// [Launch] passes. They cannot remove the fixed switches (headless, the
+// temporary profile, the debugging port). Connect ignores it.
+func WithExtraFlags(flags ...string) Option {
+	return func(o *options) { o.extraFlags = append(o.extraFlags, flags...) }
+}

@@ -1,0 +1,131 @@
+package browser
+
+import (
+	"fmt"
+	"net"
+	"net/url"
+	"strings"
+
+	"github.com/vera-run/vera/runtime"
+)
+
+// normalizeOrigin validates a scope entry and returns its canonical form:
+// lower-case scheme and host, default port dropped, no trailing slash.
+func normalizeOrigin(s string) (string, error) {
+	u, err := url.Parse(strings.TrimSpace(s))
+	if err != nil {
+		return "", fmt.Errorf("%w: %q: %v", ErrInvalidOrigin, s, err)
+	}
+	if u.Scheme != "http" && u.Scheme != "https" {
+		return "", fmt.Errorf("%w: %q: scheme must be http or https", ErrInvalidOrigin, s)
+	}
+	if u.User != nil || (u.Path != "" && u.Path != "/") || u.RawQuery != "" || u.Fragment != "" || u.Opaque != "" {
+		return "", fmt.Errorf("%w: %q: an origin has no user info, path, query or fragment", ErrInvalidOrigin, s)
+	}
+	o, ok := canonicalOrigin(u)
+	if !ok {
+		return "", fmt.Errorf("%w: %q: missing host", ErrInvalidOrigin, s)
+	}
+	return o, nil
+}
+
+// originOf returns the canonical origin of a request URL and whether the
+// URL is a network URL the scope governs (http, https, ws, wss). Other
+// schemes (data:, blob:, about:) never leave the browser.
+func originOf(raw string) (string, bool) {
+	u, err := url.Parse(raw)
+	if err != nil {
+		return "null", true
+	}
+	switch u.Scheme {
+	case "http", "https", "ws", "wss":
+	default:
+		return "", false
+	}
+	o, ok := canonicalOrigin(u)
+	if !ok {
+		return "null", true
+	}
+	return o, true
+}
+
+func canonicalOrigin(u *url.URL) (string, bool) {
+	scheme := strings.ToLower(u.Scheme)
+	host := strings.ToLower(u.Hostname())
+	if host == "" {
+		return "", false
+	}
+	port := u.Port()
+	switch {
+	case port == "80" && (scheme == "http" || scheme == "ws"),
+		port == "443" && (scheme == "https" || scheme == "wss"):
+		port = ""
+	}
+	if strings.Contains(host, ":") {
+		host = "[" + host + "]"
+	}
+	if port != "" {
+		return scheme + "://" + host + ":" + port, true
+	}
+	return scheme + "://" + host, true
+}
+
+// wsEquivalent maps a ws(s) origin to the http(s) origin that would allow
+// it: a page allowed to talk to https://x may open wss://x.
+func wsEquivalent(origin string) string {
+	switch {
+	case strings.HasPrefix(origin, "ws://"):
+		return "http://" + strings.TrimPrefix(origin, "ws://")
+	case strings.HasPrefix(origin, "wss://"):
+		return "https://" + strings.TrimPrefix(origin, "wss://")
+	}
+	return origin
+}
+
+// originScope is the installed, normalized origin scope.
+type originScope struct {
+	allowed      map[string]bool
+	subresources map[string]bool
+}
+
+func newOriginScope(s runtime.OriginScope) (*originScope, error) {
+	sc := &originScope{allowed: map[string]bool{}, subresources: map[string]bool{}}
+	for _, o := range s.Allowed {
+		n, err := normalizeOrigin(o)
+		if err != nil {
+			return nil, err
+		}
+		sc.allowed[n] = true
+	}
+	for _, o := range s.Subresources {
+		n, err := normalizeOrigin(o)
+		if err != nil {
+			return nil, err
+		}
+		sc.subresources[n] = true
+	}
+	return sc, nil
+}
+
+// permits reports whether a request to origin is inside the scope. A nil
+// scope (RestrictOrigins not called yet) permits everything.
+func (s *originScope) permits(origin string, document bool) bool {
+	if s == nil {
+		return true
+	}
+	o := wsEquivalent(origin)
+	if s.allowed[o] {
+		return true
+	}
+	return !document && s.subresources[o]
+}
+
+// isLoopbackHost reports whether host (without brackets or port) is a
+// loopback name or address.
+func isLoopbackHost(host string) bool {
+	if strings.EqualFold(host, "localhost") {
+		return true
+	}
+	ip := net.ParseIP(host)
+	return ip != nil && ip.IsLoopback()
+}

@@ -1,0 +1,167 @@
+package browser
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"net/url"
+	"strings"
+
+	"github.com/go-rod/rod/lib/cdp"
+	"github.com/go-rod/rod/lib/proto"
+	"github.com/vera-run/vera/runtime"
+)
+
+// RestrictOrigins installs the origin scope. From then on every request of
+// the page, its frames (out-of-process ones included), its popups and its
+// workers is paused by the browser (Fetch interception, installed on each
+// target before it runs) and continued only when its origin is allowed;
+// documents need an Allowed origin, other resources an Allowed or a
+// Subresources origin. Blocked requests fail as "blocked by client" and
+// are recorded as violations (origin only). Entries must be bare http(s)
+// origins, else the error wraps [ErrInvalidOrigin] and the old scope
+// stays. Before the first call nothing is blocked.
+func (d *Driver) RestrictOrigins(ctx context.Context, s runtime.OriginScope) error {
+	_, done, err := d.begin(ctx)
+	if err != nil {
+		return err
+	}
+	defer done()
+	sc, err := newOriginScope(s)
+	if err != nil {
+		return err
+	}
+	d.mu.Lock()
+	d.origins = sc
+	d.mu.Unlock()
+	return nil
+}
+
+// Violations returns the requests blocked since the last call, in the
+// order the browser issued them, and clears the list.
+func (d *Driver) Violations(ctx context.Context) ([]runtime.Violation, error) {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	if d.closed {
+		return nil, runtime.ErrClosed
+	}
+	v := d.violations
+	d.violations = nil
+	return v, nil
+}
+
+// Navigate loads rawURL in the page and waits for its load event. A URL
+// outside the scope is refused before any request ([runtime.ErrOriginBlocked]
+// and a navigation violation); a redirect out of the scope is blocked by
+// interception and also gives ErrOriginBlocked. Network errors and an
+// HTTP status of 400 or more on the main document give
+// [runtime.ErrTargetUnreachable]; in the latter case the error page has
+// loaded and stays. A same-document navigation (only the fragment
+// changes) returns at once.
+func (d *Driver) Navigate(ctx context.Context, rawURL string) error {
+	cctx, done, err := d.begin(ctx)
+	if err != nil {
+		return err
+	}
+	defer done()
+	u, perr := url.Parse(rawURL)
+	if perr != nil || (u.Scheme == "" && rawURL != "about:blank") {
+		return fmt.Errorf("%w: not an absolute URL", runtime.ErrTargetUnreachable)
+	}
+	origin, governed := originOf(rawURL)
+	d.mu.Lock()
+	sc := d.origins
+	blocked := sc != nil && ((governed && !sc.permits(origin, true)) || (!governed && rawURL != "about:blank"))
+	if blocked && governed {
+		d.violations = append(d.violations, runtime.Violation{Kind: runtime.ViolationNavigation, Origin: origin})
+	}
+	d.mu.Unlock()
+	if blocked {
+		if !governed {
+			origin = u.Scheme + ":"
+		}
+		d.log.Info("navigation blocked", "origin", origin)
+		return fmt.Errorf("%w: %s", runtime.ErrOriginBlocked, origin)
+	}
+	main := proto.PageFrameID(d.pageTarget)
+	loads := make(chan proto.NetworkLoaderID, 32)
+	remove := d.addWaiter(func(ev *cdp.Event) {
+		if ev.Method != "Page.lifecycleEvent" || proto.TargetSessionID(ev.SessionID) != d.pageSID {
+			return
+		}
+		var e proto.PageLifecycleEvent
+		if json.Unmarshal(ev.Params, &e) == nil && e.Name == "load" && e.FrameID == main {
+			select {
+			case loads <- e.LoaderID:
+			default:
+			}
+		}
+	})
+	defer remove()
+	var res proto.PageNavigateResult
+	if err := d.call(cctx, d.pageSID, proto.PageNavigate{URL: rawURL}, &res); err != nil {
+		return d.fail(cctx, "navigate", err)
+	}
+	if res.ErrorText != "" {
+		if strings.Contains(res.ErrorText, "ERR_BLOCKED_BY_CLIENT") {
+			return fmt.Errorf("%w: %s", runtime.ErrOriginBlocked, res.ErrorText)
+		}
+		return fmt.Errorf("%w: %s", runtime.ErrTargetUnreachable, res.ErrorText)
+	}
+	if res.LoaderID == "" {
+		return nil
+	}
+	for loaded := false; !loaded; {
+		select {
+		case l := <-loads:
+			loaded = l == res.LoaderID
+		case <-cctx.Done():
+			return d.fail(cctx, "navigate: waiting for the load event", cctx.Err())
+		}
+	}
+	st, err := d.evalNumber(cctx, d.pageSID, `(() => { const e = performance.getEntriesByType('navigation')[0]; return e && e.responseStatus ? e.responseStatus : 0 })()`)
+	if err != nil {
+		return d.fail(cctx, "navigate: status", err)
+	}
+	if st >= 400 {
+		return fmt.Errorf("%w: HTTP %d", runtime.ErrTargetUnreachable, st)
+	}
+	return nil
+}
+
+// evalNumber evaluates an expression returning a number.
+func (d *Driver) evalNumber(ctx context.Context, sid proto.TargetSessionID, expr string) (int, error) {
+	var res struct {
+		Result           remoteObject                   `json:"result"`
+		ExceptionDetails *proto.RuntimeExceptionDetails `json:"exceptionDetails"`
+	}
+	if err := d.call(ctx, sid, proto.RuntimeEvaluate{Expression: expr, ReturnByValue: true}, &res); err != nil {
+		return 0, err
+	}
+	if res.ExceptionDetails != nil {
+		return 0, &jsError{msg: exceptionText(res.ExceptionDetails)}
+	}
+	var n float64
+	if err := json.Unmarshal(res.Result.Value, &n); err != nil {
+		return 0, err
+	}
+	return int(n), nil
+}
+
+// URL returns the page's current URL from the browser's navigation
+// history, which answers even while the page is busy.
+func (d *Driver) URL(ctx context.Context) (string, error) {
+	cctx, done, err := d.begin(ctx)
+	if err != nil {
+		return "", err
+	}
+	defer done()
+	var h proto.PageGetNavigationHistoryResult
+	if err := d.call(cctx, d.pageSID, proto.PageGetNavigationHistory{}, &h); err != nil {
+		return "", d.fail(cctx, "url", err)
+	}
+	if h.CurrentIndex < 0 || h.CurrentIndex >= len(h.Entries) {
+		return "about:blank", nil
+	}
+	return h.Entries[h.CurrentIndex].URL, nil
+}

@@ -1,0 +1,174 @@
+package browser
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"strconv"
+	"strings"
+
+	"github.com/go-rod/rod/lib/proto"
+)
+
+// objectGroup groups every remote object the driver creates.
+const objectGroup = "vera-driver"
+
+// callArg is one Runtime.callFunctionOn argument: a JSON value or a
+// remote object.
+type callArg struct {
+	Value    json.RawMessage             `json:"value,omitempty"`
+	ObjectID proto.RuntimeRemoteObjectID `json:"objectId,omitempty"`
+}
+
+func val(v any) callArg {
+	b, err := json.Marshal(v)
+	if err != nil {
+		b = []byte("null")
+	}
+	return callArg{Value: b}
+}
+
+func obj(id proto.RuntimeRemoteObjectID) callArg {
+	if id == "" {
+		return callArg{Value: json.RawMessage("null")}
+	}
+	return callArg{ObjectID: id}
+}
+
+type callFunctionOn struct {
+	FunctionDeclaration string                      `json:"functionDeclaration"`
+	ObjectID            proto.RuntimeRemoteObjectID `json:"objectId,omitempty"`
+	Arguments           []callArg                   `json:"arguments,omitempty"`
+	ReturnByValue       bool                        `json:"returnByValue,omitempty"`
+	AwaitPromise        bool                        `json:"awaitPromise,omitempty"`
+	UserGesture         bool                        `json:"userGesture,omitempty"`
+	ObjectGroup         string                      `json:"objectGroup,omitempty"`
+}
+
+func (callFunctionOn) ProtoReq() string { return "Runtime.callFunctionOn" }
+
+type remoteObject struct {
+	Type     string                      `json:"type"`
+	Subtype  string                      `json:"subtype"`
+	Value    json.RawMessage             `json:"value"`
+	ObjectID proto.RuntimeRemoteObjectID `json:"objectId"`
+}
+
+type callResult struct {
+	Result           remoteObject                   `json:"result"`
+	ExceptionDetails *proto.RuntimeExceptionDetails `json:"exceptionDetails"`
+}
+
+// jsError is an exception thrown by a page-side helper.
+type jsError struct{ msg string }
+
+func (e *jsError) Error() string { return "page script: " + e.msg }
+
+func exceptionText(x *proto.RuntimeExceptionDetails) string {
+	if x.Exception != nil && x.Exception.Description != "" {
+		s := x.Exception.Description
+		if i := strings.IndexByte(s, '\n'); i > 0 {
+			s = s[:i]
+		}
+		return s
+	}
+	return x.Text
+}
+
+// callOn calls fn with this = object on session sid. With byValue the
+// result is decoded into out (when out is not nil); otherwise the result
+// object is returned.
+func (d *Driver) callOn(ctx context.Context, sid proto.TargetSessionID, this proto.RuntimeRemoteObjectID, fn string, byValue bool, out any, args ...callArg) (remoteObject, error) {
+	var res callResult
+	err := d.call(ctx, sid, callFunctionOn{
+		FunctionDeclaration: fn,
+		ObjectID:            this,
+		Arguments:           args,
+		ReturnByValue:       byValue,
+		ObjectGroup:         objectGroup,
+	}, &res)
+	if err != nil {
+		return remoteObject{}, err
+	}
+	if res.ExceptionDetails != nil {
+		return remoteObject{}, &jsError{msg: exceptionText(res.ExceptionDetails)}
+	}
+	if byValue && out != nil && len(res.Result.Value) > 0 {
+		if err := json.Unmarshal(res.Result.Value, out); err != nil {
+			return remoteObject{}, fmt.Errorf("decode page result: %w", err)
+		}
+	}
+	return res.Result, nil
+}
+
+// evalObject evaluates expression in the main world of session sid's
+// main frame and returns the result object.
+func (d *Driver) evalObject(ctx context.Context, sid proto.TargetSessionID, expression string) (proto.RuntimeRemoteObjectID, error) {
+	var res proto.RuntimeEvaluateResult
+	if err := d.call(ctx, sid, proto.RuntimeEvaluate{Expression: expression, ObjectGroup: objectGroup}, &res); err != nil {
+		return "", err
+	}
+	if res.ExceptionDetails != nil {
+		return "", &jsError{msg: exceptionText(res.ExceptionDetails)}
+	}
+	if res.Result == nil || res.Result.ObjectID == "" {
+		return "", fmt.Errorf("evaluate %q returned no object", expression)
+	}
+	return res.Result.ObjectID, nil
+}
+
+// arrayObjects returns the object ids of an array's elements, in order.
+func (d *Driver) arrayObjects(ctx context.Context, sid proto.TargetSessionID, arr proto.RuntimeRemoteObjectID) ([]proto.RuntimeRemoteObjectID, error) {
+	var res proto.RuntimeGetPropertiesResult
+	if err := d.call(ctx, sid, proto.RuntimeGetProperties{ObjectID: arr, OwnProperties: true}, &res); err != nil {
+		return nil, err
+	}
+	type item struct {
+		i  int
+		id proto.RuntimeRemoteObjectID
+	}
+	var items []item
+	for _, p := range res.Result {
+		i, err := strconv.Atoi(p.Name)
+		if err != nil || p.Value == nil || p.Value.ObjectID == "" {
+			continue
+		}
+		items = append(items, item{i, p.Value.ObjectID})
+	}
+	out := make([]proto.RuntimeRemoteObjectID, len(items))
+	for _, it := range items {
+		if it.i >= 0 && it.i < len(out) {
+			out[it.i] = it.id
+		}
+	}
+	return out, nil
+}
+
+// isStaleError reports whether a CDP error means the object, node or its
+// execution context is gone (the element or document was replaced).
+func isStaleError(err error) bool {
+	if err == nil {
+		return false
+	}
+	s := err.Error()
+	for _, m := range []string{
+		"Could not find object with given id",
+		"Cannot find context with specified id",
+		"Execution context was destroyed",
+		"No node with given id found",
+		"Node is detached",
+		"does not belong to the document",
+		"Could not find node with given id",
+		"Session with given id not found",
+		"No target with given id",
+		"Node is not an Element",
+		"Inspected target navigated or closed",
+	} {
+		if strings.Contains(s, m) {
+			return true
+		}
+	}
+	return false
+}
+
+func jsonNumber(b json.RawMessage, n *int) error { return json.Unmarshal(b, n) }
