@@ -12,11 +12,11 @@ import (
 type targetKind int
 
 const (
-	kindPage        targetKind = iota // the driver's page
-	kindFrame                         // an out-of-process frame of the page
-	kindPopup                         // a page opened by the page (window.open, target=_blank)
-	kindPopupFrame                    // a frame of a popup
-	kindWorker                        // a worker or anything else in the context
+	kindPage       targetKind = iota // the driver's page
+	kindFrame                        // an out-of-process frame of the page
+	kindPopup                        // a page opened by the page (window.open, target=_blank)
+	kindPopupFrame                   // a frame of a popup
+	kindWorker                       // a worker or anything else in the context
 )
 
 // target is one target the driver attached to through auto-attach. Its
@@ -336,7 +336,6 @@ func (d *Driver) invalidateFrameLocked(frame proto.PageFrameID) {
 		}
 	}
 }
-
 
 // targetTypeIframe is the CDP target type of an out-of-process frame
 // (go-rod's proto package lists no constant for it).

@@ -251,4 +251,3 @@ func (w *stderrWatcher) tail() string {
 	}
 	return s
 }
-
