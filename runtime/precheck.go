@@ -140,7 +140,8 @@ func precheck(c *capability.Capability) (*plan, capability.ErrorList) {
 	if len(c.Milestones) == 0 {
 		add("milestones", codeMilestones, "at least one milestone is required")
 	}
-	ids := map[string]string{}
+	ids := map[string]string{}       // milestone ids
+	actionIDs := map[string]string{} // action ids
 	maxEffect := c.Authority.MaxEffect
 	for mi := range c.Milestones {
 		m := &c.Milestones[mi]
@@ -167,10 +168,10 @@ func precheck(c *capability.Capability) (*plan, capability.ErrorList) {
 			ap := fmt.Sprintf("%s.actions[%d]", mp, ai)
 			if a.ID == "" {
 				add(ap+".id", codeMilestones, "an action needs an id")
-			} else if prev, dup := ids[a.ID]; dup {
+			} else if prev, dup := actionIDs[a.ID]; dup {
 				add(ap+".id", codeDuplicateID, "id %q already used at %s", a.ID, prev)
 			} else {
-				ids[a.ID] = ap
+				actionIDs[a.ID] = ap
 			}
 			if !a.Effect.Valid() {
 				add(ap+".effect", codeUnknownEffect, "unknown effect %q", a.Effect)

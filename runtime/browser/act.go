@@ -72,8 +72,11 @@ func (d *Driver) Act(ctx context.Context, e runtime.Element, a runtime.Act) erro
 
 // elemErr maps an element operation's error.
 func (d *Driver) elemErr(ctx context.Context, op string, err error) error {
+	if c := interruption(ctx); c != nil {
+		return fmt.Errorf("browser: %s: %w", op, c)
+	}
 	for _, s := range []error{runtime.ErrStaleElement, runtime.ErrNotInteractable, runtime.ErrUnsupported} {
-		if errors.Is(err, s) && context.Cause(ctx) == nil {
+		if errors.Is(err, s) {
 			return err
 		}
 	}
@@ -104,10 +107,19 @@ func (d *Driver) state(ctx context.Context, el *element) (elState, error) {
 func (d *Driver) waitReady(ctx context.Context, el *element, hit bool, ready func(elState) string) (elState, [2]float64, error) {
 	var prev *elState
 	reason := "not checked yet"
+	timedOut := func(err error) error {
+		if c := interruption(ctx); c != nil {
+			return c
+		}
+		if ctx.Err() != nil {
+			return fmt.Errorf("%w: %s: %w", runtime.ErrNotInteractable, reason, ctx.Err())
+		}
+		return err
+	}
 	for {
 		st, err := d.state(ctx, el)
 		if err != nil {
-			return st, [2]float64{}, err
+			return st, [2]float64{}, timedOut(err)
 		}
 		switch {
 		case !st.Visible:
@@ -119,7 +131,7 @@ func (d *Driver) waitReady(ctx context.Context, el *element, hit bool, ready fun
 		case hit && !st.InView:
 			reason, prev = "outside the viewport", nil
 			if err := d.call(ctx, el.sid, proto.DOMScrollIntoViewIfNeeded{ObjectID: el.obj}, nil); err != nil {
-				return st, [2]float64{}, err
+				return st, [2]float64{}, timedOut(err)
 			}
 			continue
 		case prev == nil || prev.X != st.X || prev.Y != st.Y || prev.W != st.W || prev.H != st.H:
@@ -132,12 +144,12 @@ func (d *Driver) waitReady(ctx context.Context, el *element, hit bool, ready fun
 			cx, cy := st.X+st.W/2, st.Y+st.H/2
 			var over string
 			if _, err := d.callOn(ctx, el.sid, el.obj, jsHitTest, true, &over, val(cx), val(cy)); err != nil {
-				return st, [2]float64{}, err
+				return st, [2]float64{}, timedOut(err)
 			}
 			if over == "" {
 				ox, oy, err := d.frameOffset(ctx, el)
 				if err != nil {
-					return st, [2]float64{}, err
+					return st, [2]float64{}, timedOut(err)
 				}
 				return st, [2]float64{cx + ox, cy + oy}, nil
 			}
@@ -145,10 +157,7 @@ func (d *Driver) waitReady(ctx context.Context, el *element, hit bool, ready fun
 		}
 		select {
 		case <-ctx.Done():
-			if context.Cause(ctx) != nil && !errors.Is(context.Cause(ctx), context.Canceled) && !errors.Is(context.Cause(ctx), context.DeadlineExceeded) {
-				return st, [2]float64{}, context.Cause(ctx)
-			}
-			return st, [2]float64{}, fmt.Errorf("%w: %s: %w", runtime.ErrNotInteractable, reason, ctx.Err())
+			return st, [2]float64{}, timedOut(ctx.Err())
 		case <-time.After(pollInterval):
 		}
 	}
@@ -253,7 +262,7 @@ func (d *Driver) selectOption(ctx context.Context, el *element, value string) er
 		}
 		select {
 		case <-ctx.Done():
-			if c := context.Cause(ctx); c != nil && !errors.Is(c, context.Canceled) && !errors.Is(c, context.DeadlineExceeded) {
+			if c := interruption(ctx); c != nil {
 				return c
 			}
 			why := "no option with that value or label"

@@ -292,7 +292,7 @@ func (d *Driver) fail(ctx context.Context, op string, err error) error {
 	if err == nil {
 		return nil
 	}
-	if c := context.Cause(ctx); c != nil && !errors.Is(c, context.Canceled) && !errors.Is(c, context.DeadlineExceeded) {
+	if c := interruption(ctx); c != nil {
 		return fmt.Errorf("browser: %s: %w", op, c)
 	}
 	d.mu.Lock()
@@ -305,6 +305,16 @@ func (d *Driver) fail(ctx context.Context, op string, err error) error {
 		return fmt.Errorf("browser: %s: %w", op, ctx.Err())
 	}
 	return fmt.Errorf("browser: %s: %w", op, err)
+}
+
+// interruption returns the cause a dialog, crash or Close cancelled ctx
+// with, or nil when ctx is live or ended by its caller.
+func interruption(ctx context.Context) error {
+	c := context.Cause(ctx)
+	if c == nil || errors.Is(c, context.Canceled) || errors.Is(c, context.DeadlineExceeded) {
+		return nil
+	}
+	return c
 }
 
 // markCrashed records that the browser or the connection went away and

@@ -1,0 +1,258 @@
+package browser
+
+import (
+	"context"
+	"errors"
+	"net"
+	"os"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/vera-run/vera/locator"
+	"github.com/vera-run/vera/runtime"
+)
+
+// launchOwn launches a driver for one test (for tests that break it).
+func launchOwn(t *testing.T) *Driver {
+	t.Helper()
+	requireBrowser(t)
+	d, err := Launch(tctx(t, 30*time.Second))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { d.Close() })
+	return d
+}
+
+func TestBrowserKilledMidWait(t *testing.T) {
+	d := launchOwn(t)
+	s := sites(t)
+	ctx := tctx(t, 30*time.Second)
+	if err := d.Navigate(ctx, s.Stress.URL()+"/stress/never-settles"); err != nil {
+		t.Fatal(err)
+	}
+	top, _, _ := d.Frame(ctx, nil)
+	btn := findOne(t, ctx, d, top, role("button", "Never ready"))
+	errc := make(chan error, 1)
+	go func() { errc <- d.Act(ctx, btn, runtime.Act{Kind: runtime.ActClick}) }()
+	time.Sleep(300 * time.Millisecond)
+	killed := time.Now()
+	if err := syscall.Kill(d.proc.cmd.Process.Pid, syscall.SIGKILL); err != nil {
+		t.Fatal(err)
+	}
+	select {
+	case err := <-errc:
+		if !errors.Is(err, runtime.ErrBrowserCrashed) {
+			t.Fatalf("Act = %v, want ErrBrowserCrashed", err)
+		}
+		t.Logf("Act returned %v after the kill", time.Since(killed))
+	case <-time.After(3 * time.Second):
+		t.Fatal("Act did not return after the browser was killed")
+	}
+	start := time.Now()
+	for _, err := range []error{
+		d.Navigate(ctx, s.Stress.URL()),
+		func() error { _, err := d.URL(ctx); return err }(),
+		func() error { _, err := d.Find(ctx, top, nil, role("button", "x")); return err }(),
+		func() error { _, _, err := d.Frame(ctx, nil); return err }(),
+		func() error { _, err := d.ArmDownload(ctx); return err }(),
+	} {
+		if !errors.Is(err, runtime.ErrBrowserCrashed) {
+			t.Errorf("after crash: %v, want ErrBrowserCrashed", err)
+		}
+	}
+	if el := time.Since(start); el > time.Second {
+		t.Errorf("calls after the crash took %v", el)
+	}
+	if err := d.Close(); err != nil {
+		t.Errorf("Close after crash: %v", err)
+	}
+	if _, err := os.Stat(d.proc.root); !os.IsNotExist(err) {
+		t.Errorf("profile not deleted: %v", err)
+	}
+}
+
+func TestCancelMidClickNeverReady(t *testing.T) {
+	d := shared(t)
+	s := sites(t)
+	ctx := tctx(t, 30*time.Second)
+	if err := d.Navigate(ctx, s.Stress.URL()+"/stress/never-settles"); err != nil {
+		t.Fatalf("Navigate on a never-settling page: %v", err)
+	}
+	top, _, _ := d.Frame(ctx, nil)
+	btn := findOne(t, ctx, d, top, role("button", "Never ready"))
+
+	// Cancellation mid-wait.
+	cctx, cancel := context.WithCancel(ctx)
+	errc := make(chan error, 1)
+	go func() { errc <- d.Act(cctx, btn, runtime.Act{Kind: runtime.ActClick}) }()
+	time.Sleep(200 * time.Millisecond)
+	cancel()
+	start := time.Now()
+	select {
+	case err := <-errc:
+		if !errors.Is(err, runtime.ErrNotInteractable) || !errors.Is(err, context.Canceled) {
+			t.Fatalf("Act = %v, want ErrNotInteractable and context.Canceled", err)
+		}
+		if el := time.Since(start); el > time.Second {
+			t.Fatalf("Act returned %v after cancel", el)
+		}
+	case <-time.After(time.Second):
+		t.Fatal("Act did not return within 1s of cancel")
+	}
+
+	// A deadline ends the wait.
+	dctx, dcancel := context.WithTimeout(ctx, 300*time.Millisecond)
+	defer dcancel()
+	start = time.Now()
+	err := d.Act(dctx, btn, runtime.Act{Kind: runtime.ActClick})
+	if !errors.Is(err, runtime.ErrNotInteractable) || !errors.Is(err, context.DeadlineExceeded) {
+		t.Fatalf("Act = %v", err)
+	}
+	if el := time.Since(start); el > 1300*time.Millisecond {
+		t.Fatalf("deadline wait took %v", el)
+	}
+	// The driver is still usable.
+	if _, err := d.URL(ctx); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func TestNavigateFailures(t *testing.T) {
+	d := shared(t)
+	s := sites(t)
+	ctx := tctx(t, 30*time.Second)
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	dead := "http://" + ln.Addr().String()
+	ln.Close()
+	if err := d.Navigate(ctx, dead+"/"); !errors.Is(err, runtime.ErrTargetUnreachable) {
+		t.Errorf("closed port: %v", err)
+	}
+	if err := d.Navigate(ctx, s.Teller.URL()+"/no-such-page"); !errors.Is(err, runtime.ErrTargetUnreachable) {
+		t.Errorf("404: %v", err)
+	}
+	sctx, cancel := context.WithTimeout(ctx, 300*time.Millisecond)
+	defer cancel()
+	start := time.Now()
+	if err := d.Navigate(sctx, s.Stress.URL()+"/stress/slow/5000"); !errors.Is(err, context.DeadlineExceeded) {
+		t.Errorf("slow page: %v", err)
+	}
+	if el := time.Since(start); el > 1300*time.Millisecond {
+		t.Errorf("slow navigation returned after %v", el)
+	}
+	if err := d.Navigate(ctx, "about:blank"); err != nil {
+		t.Fatal(err)
+	}
+	// Scope checks before any request.
+	if err := d.RestrictOrigins(ctx, runtime.OriginScope{Allowed: []string{"ftp://x"}}); !errors.Is(err, ErrInvalidOrigin) {
+		t.Errorf("bad scope: %v", err)
+	}
+	if err := d.RestrictOrigins(ctx, runtime.OriginScope{Allowed: []string{s.Teller.Origin()}}); err != nil {
+		t.Fatal(err)
+	}
+	if err := d.Navigate(ctx, "file:///etc/passwd"); !errors.Is(err, runtime.ErrOriginBlocked) {
+		t.Errorf("file URL: %v", err)
+	}
+	// Hash navigation on an allowed page returns at once.
+	if err := d.Navigate(ctx, s.Teller.URL()+"/login"); err != nil {
+		t.Fatal(err)
+	}
+	if err := d.Navigate(ctx, s.Teller.URL()+"/login#x"); err != nil {
+		t.Fatal(err)
+	}
+	if u, _ := d.URL(ctx); u != s.Teller.URL()+"/login#x" {
+		t.Errorf("URL = %q", u)
+	}
+}
+
+func TestNativeDialog(t *testing.T) {
+	d := launchOwn(t)
+	s := sites(t)
+	ctx := tctx(t, 30*time.Second)
+	s.Invoicing.ShowNativeDialog(true)
+	if err := d.Navigate(ctx, s.Invoicing.URL()+"/billing"); err != nil {
+		t.Fatal(err)
+	}
+	sc, _, err := d.Frame(ctx, ledgerPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	issue := findOne(t, ctx, d, sc, role("button", "Issue invoice"))
+	err = d.Act(ctx, issue, runtime.Act{Kind: runtime.ActClick})
+	if err == nil {
+		// The click may return before the dialog event; the next call sees it.
+		deadline := time.Now().Add(3 * time.Second)
+		for err == nil && time.Now().Before(deadline) {
+			_, err = d.Find(ctx, sc, nil, role("button", "Issue invoice"))
+			time.Sleep(20 * time.Millisecond)
+		}
+	}
+	if !errors.Is(err, runtime.ErrNativeDialog) {
+		t.Fatalf("after confirm(): %v, want ErrNativeDialog", err)
+	}
+	if _, err := d.URL(ctx); !errors.Is(err, runtime.ErrNativeDialog) {
+		t.Errorf("URL with a dialog open: %v", err)
+	}
+	if err := d.Navigate(ctx, "about:blank"); !errors.Is(err, runtime.ErrNativeDialog) {
+		t.Errorf("Navigate with a dialog open: %v", err)
+	}
+	if n := s.Invoicing.IssuedCount(); n != 0 {
+		t.Errorf("dialog was accepted: %d invoices issued", n)
+	}
+}
+
+func TestClosed(t *testing.T) {
+	d := launchOwn(t)
+	ctx := tctx(t, 10*time.Second)
+	if err := d.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if err := d.Close(); err != nil {
+		t.Fatalf("second Close: %v", err)
+	}
+	if err := d.Navigate(ctx, "about:blank"); !errors.Is(err, runtime.ErrClosed) {
+		t.Errorf("Navigate after Close: %v", err)
+	}
+	if _, err := d.Find(ctx, nil, nil, locator.Candidate{Strategy: locator.CSS, CSS: "a"}); !errors.Is(err, runtime.ErrClosed) {
+		t.Errorf("Find after Close: %v", err)
+	}
+	if n := countByPathMarker(d.proc.root); n != 0 {
+		t.Errorf("%d processes left after Close", n)
+	}
+	if _, err := os.Stat(d.proc.root); !os.IsNotExist(err) {
+		t.Errorf("profile left after Close: %v", err)
+	}
+}
+
+func TestLaunchNoBrowser(t *testing.T) {
+	ctx := tctx(t, 5*time.Second)
+	_, err := Launch(ctx, WithBrowserPath("/nonexistent/chromium"))
+	if !errors.Is(err, runtime.ErrBrowserUnavailable) {
+		t.Fatalf("Launch = %v", err)
+	}
+	t.Setenv(EnvBrowser, "/nonexistent/chrome")
+	_, err = Launch(ctx)
+	if !errors.Is(err, runtime.ErrBrowserUnavailable) || !containsStr(err.Error(), "apt-get install chromium") {
+		t.Fatalf("Launch via env = %v", err)
+	}
+	// A file that is not a browser starts and exits: launch failed.
+	_, err = Launch(ctx, WithBrowserPath("/bin/false"))
+	if !errors.Is(err, runtime.ErrBrowserLaunchFailed) {
+		t.Fatalf("Launch(/bin/false) = %v", err)
+	}
+}
+
+func containsStr(s, sub string) bool { return len(sub) == 0 || (len(s) >= len(sub) && indexOf(s, sub) >= 0) }
+
+func indexOf(s, sub string) int {
+	for i := 0; i+len(sub) <= len(s); i++ {
+		if s[i:i+len(sub)] == sub {
+			return i
+		}
+	}
+	return -1
+}

@@ -1,0 +1,10 @@
+package runtime_test
+
+import (
+	"encoding/json"
+	"os"
+)
+
+func os_ReadDir(dir string) ([]os.DirEntry, error) { return os.ReadDir(dir) }
+
+func json_Number(s string) json.Number { return json.Number(s) }
