@@ -118,7 +118,7 @@ func (l FinalizeErrors) Error() string {
 	fmt.Fprintf(&b, "receipt: finalize refused: %d failed check(s)", len(l))
 	for _, e := range l {
 		b.WriteString("\n  ")
-		b.WriteString(strings.TrimPrefix(e.Error(), "receipt: finalize: "))
+		b.WriteString(strings.ReplaceAll(strings.TrimPrefix(e.Error(), "receipt: finalize: "), "\n", "\n    "))
 	}
 	return b.String()
 }

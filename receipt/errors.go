@@ -222,10 +222,11 @@ func (e *VerifyError) Unwrap() []error {
 // Is reports ErrVerify for any VerifyError (even an empty one).
 func (e *VerifyError) Is(target error) bool { return target == ErrVerify }
 
-// short quotes an untrusted string for a message, bounded to 64 bytes.
+// short quotes an untrusted string for a message, bounded to 80 bytes
+// (a whole digest fits).
 func short(s string) string {
-	if len(s) > 64 {
-		return fmt.Sprintf("%q...", s[:64])
+	if len(s) > 80 {
+		return fmt.Sprintf("%q...", s[:80])
 	}
 	return fmt.Sprintf("%q", s)
 }

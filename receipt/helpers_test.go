@@ -327,3 +327,28 @@ func editReceipt(t testing.TB, dir string, edit func(*receipt.Receipt)) {
 	rewrite(t, dir, receipt.FileReceipt, b)
 	relock(t, dir)
 }
+
+// makeRecovered turns a clean run into one whose first action succeeded
+// only through a recovery proposal.
+func makeRecovered(run *receipt.Run) {
+	c := testCapability()
+	a, _, _, _ := c.Action("fill-query")
+	ch, _ := canonjson.Digest(a)
+	run.Proposals = &receipt.Proposals{Proposals: []receipt.Proposal{{
+		Target:       receipt.RecoveryTarget{ActionID: "fill-query"},
+		Locator:      role("textbox", "Member search"),
+		Rationale:    "the search box was renamed",
+		Uncertainty:  "low",
+		ContractHash: ch,
+		FailureHash:  canonjson.SumBytes([]byte("locator not found")),
+		Outcome:      "recovered",
+	}}}
+	r := run.Receipt
+	r.Actions[0].Recovered = true
+	r.Actions[0].LocatorIndex = intp(0)
+	r.Recovered = true
+	r.LocatorChangesDuringRun = true
+	r.Clean = false
+}
+
+func sum(b []byte) string { return canonjson.SumBytes(b) }

@@ -406,11 +406,13 @@ func checkSequence(r *Receipt, c *capability.Capability, ps *problems) {
 }
 
 // downloadEvidence returns, per download_set output, the download evidence
-// of the passed download actions that fill it, in run order.
+// of the actions that fill it, in run order. The runtime records a proof
+// exactly when it adds a verified file to the output, even if the action
+// then fails its postcondition.
 func downloadEvidence(r *Receipt, c *capability.Capability) map[string][]fileEvidence {
 	ev := map[string][]fileEvidence{}
 	for _, a := range r.Actions {
-		if a.Download == nil || a.Status != ActionPassed {
+		if a.Download == nil {
 			continue
 		}
 		ca, _, _, ok := c.Action(a.ID)

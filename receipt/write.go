@@ -89,6 +89,11 @@ func WriteRun(parent string, run *Run, opts ...WriteOption) (dir, receiptHash st
 		if err != nil {
 			return "", fmt.Errorf("%w: encode %s: %w", ErrWrite, name, err)
 		}
+		if testHookPut != nil {
+			if err := testHookPut(root, name, b); err != nil {
+				return "", fmt.Errorf("%w: %s: %w", ErrWrite, name, err)
+			}
+		}
 		if err := safefs.WriteFileAtomic(root, name, b); err != nil {
 			return "", fmt.Errorf("%w: %s: %w", ErrWrite, name, err)
 		}
@@ -112,6 +117,12 @@ func WriteRun(parent string, run *Run, opts ...WriteOption) (dir, receiptHash st
 	}
 	return dir, lock.Receipt, nil
 }
+
+// testHookPut, set only by this package's tests, runs before each file
+// is written; an error aborts WriteRun there, as a crash would. The hook
+// may itself leave the traces of a crash inside the write (a temporary
+// file) through root.
+var testHookPut func(root *os.Root, name string, data []byte) error
 
 // NewRunID returns a fresh random run id: "run_" and 16 bytes of hex.
 func NewRunID() string {
