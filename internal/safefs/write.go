@@ -95,7 +95,9 @@ func IsTempName(name string) bool {
 // exists, the temporary name is removed and the directory is fsynced. On a
 // file system without hard links it falls back to Lstat and rename (see the
 // package documentation for the race this implies). On failure the
-// temporary file is removed.
+// temporary file is removed. If only the final directory fsync fails, the
+// file is already published and the error is still returned, since its
+// durability is not guaranteed.
 func WriteFileAtomic(root *os.Root, name string, data []byte) error {
 	return writeAtomic(root, name, data, false)
 }
