@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"net/url"
 	"strings"
+	"time"
 
 	"github.com/go-rod/rod/lib/cdp"
 	"github.com/go-rod/rod/lib/proto"
@@ -85,15 +86,27 @@ func (d *Driver) Navigate(ctx context.Context, rawURL string) error {
 	}
 	main := proto.PageFrameID(d.pageTarget)
 	loads := make(chan proto.NetworkLoaderID, 32)
+	sameDoc := make(chan struct{}, 1)
 	remove := d.addWaiter(func(ev *cdp.Event) {
-		if ev.Method != "Page.lifecycleEvent" || proto.TargetSessionID(ev.SessionID) != d.pageSID {
+		if proto.TargetSessionID(ev.SessionID) != d.pageSID {
 			return
 		}
-		var e proto.PageLifecycleEvent
-		if json.Unmarshal(ev.Params, &e) == nil && e.Name == "load" && e.FrameID == main {
-			select {
-			case loads <- e.LoaderID:
-			default:
+		switch ev.Method {
+		case "Page.lifecycleEvent":
+			var e proto.PageLifecycleEvent
+			if json.Unmarshal(ev.Params, &e) == nil && e.Name == "load" && e.FrameID == main {
+				select {
+				case loads <- e.LoaderID:
+				default:
+				}
+			}
+		case "Page.navigatedWithinDocument":
+			var e proto.PageNavigatedWithinDocument
+			if json.Unmarshal(ev.Params, &e) == nil && e.FrameID == main {
+				select {
+				case sameDoc <- struct{}{}:
+				default:
+				}
 			}
 		}
 	})
@@ -109,6 +122,14 @@ func (d *Driver) Navigate(ctx context.Context, rawURL string) error {
 		return fmt.Errorf("%w: %s", runtime.ErrTargetUnreachable, res.ErrorText)
 	}
 	if res.LoaderID == "" {
+		// Same-document navigation: the URL changes when the browser
+		// reports it, shortly after; an unchanged URL reports nothing.
+		select {
+		case <-sameDoc:
+		case <-time.After(sameDocumentWait):
+		case <-cctx.Done():
+			return d.fail(cctx, "navigate", cctx.Err())
+		}
 		return nil
 	}
 	for loaded := false; !loaded; {
@@ -128,6 +149,10 @@ func (d *Driver) Navigate(ctx context.Context, rawURL string) error {
 	}
 	return nil
 }
+
+// sameDocumentWait bounds how long Navigate waits for a fragment-only
+// navigation to be reported.
+const sameDocumentWait = time.Second
 
 // evalNumber evaluates an expression returning a number.
 func (d *Driver) evalNumber(ctx context.Context, sid proto.TargetSessionID, expr string) (int, error) {

@@ -440,7 +440,8 @@ func describe(e *elem) string {
 // [Trigger]; default actions follow the browser (a link navigates, a label
 // clicks its control, Enter activates buttons and links and submits a form
 // by clicking its default button, Space activates buttons and check boxes,
-// a one-character key types into a text field).
+// a one-character key types into a text field). An action that opens a
+// native dialog returns [runtime.ErrNativeDialog].
 func (d *Driver) Act(ctx context.Context, el runtime.Element, a runtime.Act) error {
 	c := Call{Method: MethodAct, Act: a}
 	if e, ok := el.(*elem); ok && e != nil {
@@ -474,7 +475,13 @@ func (d *Driver) Act(ctx context.Context, el runtime.Element, a runtime.Act) err
 			}
 			return fmt.Errorf("%w: %s is %s", runtime.ErrNotInteractable, describe(e), why)
 		}
-		return d.act(e, a)
+		if err := d.act(e, a); err != nil {
+			return err
+		}
+		if d.dialog != nil {
+			return d.dialogErr() // the action opened a native dialog
+		}
+		return nil
 	})
 }
 

@@ -1,0 +1,169 @@
+package browser
+
+import (
+	"context"
+	"errors"
+	"net/http"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/vera-run/vera/runtime"
+)
+
+// external is a Chromium the test starts itself, standing in for an
+// operator's Chrome: Connect must never own it.
+type external struct {
+	cmd      *exec.Cmd
+	dir      string
+	endpoint string // http://127.0.0.1:PORT
+	wsPath   string
+}
+
+func startExternal(t *testing.T) *external {
+	t.Helper()
+	bin := requireBrowser(t)
+	dir := t.TempDir()
+	profile := filepath.Join(dir, "profile")
+	cmd := exec.Command(bin, launchFlags(profile, nil)...)
+	cmd.Stderr = os.Stderr
+	cmd.Env = append(os.Environ(), "XDG_CONFIG_HOME="+filepath.Join(dir, "config"), "TMPDIR="+dir)
+	setProcAttr(cmd)
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	ext := &external{cmd: cmd, dir: dir}
+	done := make(chan struct{})
+	go func() { _ = cmd.Wait(); close(done) }()
+	t.Cleanup(func() {
+		killTree(cmd.Process.Pid)
+		<-done
+		countMarked(dir, 3*time.Second)
+		killByPathMarker(dir)
+	})
+	deadline := time.Now().Add(20 * time.Second)
+	for {
+		b, err := os.ReadFile(filepath.Join(profile, "DevToolsActivePort"))
+		if lines := strings.Split(strings.TrimSpace(string(b)), "\n"); err == nil && len(lines) == 2 {
+			ext.endpoint = "http://127.0.0.1:" + lines[0]
+			ext.wsPath = lines[1]
+			return ext
+		}
+		if time.Now().After(deadline) {
+			ents, _ := os.ReadDir(profile)
+			t.Fatalf("external browser did not write DevToolsActivePort (exited: %v, profile has %d entries)", cmd.ProcessState, len(ents))
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+}
+
+func (e *external) alive(t *testing.T) bool {
+	t.Helper()
+	if e.cmd.ProcessState != nil {
+		return false
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
+	defer cancel()
+	req, _ := http.NewRequestWithContext(ctx, http.MethodGet, e.endpoint+"/json/version", nil)
+	res, err := http.DefaultClient.Do(req)
+	if err != nil {
+		return false
+	}
+	res.Body.Close()
+	return res.StatusCode == 200
+}
+
+func TestConnectLeavesBrowserAlive(t *testing.T) {
+	ext := startExternal(t)
+	s := sites(t)
+	ctx := tctx(t, 30*time.Second)
+
+	d, err := Connect(ctx, ext.endpoint)
+	if err != nil {
+		t.Fatal(err)
+	}
+	info := d.Info()
+	if info.Mode != runtime.ModeLiveConnected || info.DownloadRoute != runtime.DownloadDirectory {
+		t.Fatalf("info = %+v", info)
+	}
+	if err := d.RestrictOrigins(ctx, runtime.OriginScope{Allowed: []string{s.Teller.Origin()}}); err != nil {
+		t.Fatal(err)
+	}
+	if err := d.Navigate(ctx, s.Teller.URL()+"/login"); err != nil {
+		t.Fatal(err)
+	}
+	top, _, _ := d.Frame(ctx, nil)
+	findOne(t, ctx, d, top, role("textbox", "Username"))
+	if err := d.Close(); err != nil {
+		t.Fatalf("Close: %v", err)
+	}
+	if !ext.alive(t) {
+		t.Fatal("the external browser died on Close")
+	}
+
+	// Connect again through the ws:// URL and use it.
+	ws := "ws://127.0.0.1:" + strings.TrimPrefix(ext.endpoint, "http://127.0.0.1:") + ext.wsPath
+	d2, err := Connect(ctx, ws)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := d2.Navigate(ctx, s.Teller.URL()+"/login"); err != nil {
+		t.Fatal(err)
+	}
+	// The second driver's context is fresh: the first run's page is gone.
+	top2, _, _ := d2.Frame(ctx, nil)
+	findOne(t, ctx, d2, top2, role("button", "Sign in"))
+	if err := d2.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if !ext.alive(t) {
+		t.Fatal("the external browser died on the second Close")
+	}
+}
+
+func TestConnectEndpointRules(t *testing.T) {
+	cases := []struct {
+		in     string
+		remote bool
+		ok     bool
+	}{
+		{"http://127.0.0.1:9222", false, true},
+		{"http://localhost:9222/", false, true},
+		{"http://[::1]:9222", false, true},
+		{"ws://127.0.0.1:9222/devtools/browser/abc", false, true},
+		{"http://127.0.0.1", false, false},
+		{"http://10.0.0.5:9222", false, false},
+		{"ws://grid.example.com:4444/devtools/browser/x", false, false},
+		{"ws://grid.example.com:4444/devtools/browser/x", true, true},
+		{"wss://grid.example.com/session?token=t", true, true},
+		{"http://grid.example.com:9222", true, false},
+		{"ftp://127.0.0.1:21", false, false},
+		{"127.0.0.1:9222", false, false},
+		{"", false, false},
+		{"http://user:pw@127.0.0.1:9222", false, false},
+	}
+	for _, c := range cases {
+		_, err := parseEndpoint(c.in, c.remote)
+		if (err == nil) != c.ok {
+			t.Errorf("parseEndpoint(%q, remote=%v) = %v, want ok=%v", c.in, c.remote, err, c.ok)
+		}
+		var ee *EndpointError
+		if err != nil && (!errors.Is(err, ErrEndpointNotAllowed) || !errors.As(err, &ee)) {
+			t.Errorf("parseEndpoint(%q): untyped error %v", c.in, err)
+		}
+		if err != nil && strings.Contains(err.Error(), "token") {
+			t.Errorf("error leaks the query: %v", err)
+		}
+	}
+	ctx := tctx(t, 5*time.Second)
+	if _, err := Connect(ctx, "http://10.1.2.3:9222"); !errors.Is(err, ErrEndpointNotAllowed) {
+		t.Errorf("Connect remote without option: %v", err)
+	}
+	// A loopback port nobody listens on: unavailable.
+	if _, err := Connect(ctx, "http://127.0.0.1:1"); !errors.Is(err, runtime.ErrBrowserUnavailable) {
+		t.Errorf("Connect to a closed port: %v", err)
+	}
+}
