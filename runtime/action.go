@@ -202,23 +202,25 @@ func (r *run) gate(m *capability.Milestone, a *capability.Action, out *ActionOut
 	return nil
 }
 
-// interact resolves the action's element and performs the mechanical act.
-// A stale element is re-resolved and retried within the timeout.
+// interact resolves the action's element and performs the mechanical act,
+// each bounded by the action timeout. An element that went stale before
+// the act is re-resolved and retried until one action timeout has passed
+// since the first try.
 func (r *run) interact(m *capability.Milestone, a *capability.Action, timeout time.Duration, out *ActionOutcome) *stop {
 	act := r.actFor(a)
-	deadline := time.Now().Add(timeout)
+	retryUntil := time.Now().Add(timeout)
 	for {
 		el, st := r.locateAction(m, a, timeout, out)
 		if st != nil {
 			return st
 		}
-		ctx, cancel := context.WithDeadline(r.ctx, deadline)
+		ctx, cancel := context.WithTimeout(r.ctx, timeout)
 		err := r.drv.Act(ctx, el, act)
 		cancel()
 		if err == nil {
 			return nil
 		}
-		if errors.Is(err, ErrStaleElement) && time.Now().Before(deadline) && r.interrupted() == nil {
+		if errors.Is(err, ErrStaleElement) && time.Now().Before(retryUntil) && r.interrupted() == nil {
 			continue
 		}
 		return r.classify(err, receipt.CategoryUIAssertionFailed, "act_failed")

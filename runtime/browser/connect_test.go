@@ -26,10 +26,12 @@ type external struct {
 func startExternal(t *testing.T) *external {
 	t.Helper()
 	bin := requireBrowser(t)
-	dir := t.TempDir()
+	dir, err := os.MkdirTemp("/tmp", "vera-ext-")
+	if err != nil {
+		t.Fatal(err)
+	}
 	profile := filepath.Join(dir, "profile")
 	cmd := exec.Command(bin, launchFlags(profile, nil)...)
-	cmd.Stderr = os.Stderr
 	cmd.Env = append(os.Environ(), "XDG_CONFIG_HOME="+filepath.Join(dir, "config"), "TMPDIR="+dir)
 	setProcAttr(cmd)
 	if err := cmd.Start(); err != nil {
@@ -43,6 +45,7 @@ func startExternal(t *testing.T) *external {
 		<-done
 		countMarked(dir, 3*time.Second)
 		killByPathMarker(dir)
+		os.RemoveAll(dir)
 	})
 	deadline := time.Now().Add(20 * time.Second)
 	for {

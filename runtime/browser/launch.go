@@ -22,6 +22,10 @@ const EnvBrowser = "VERA_BROWSER"
 // InstallHint is the remedy every "no browser" error names.
 const InstallHint = "install Chromium: apt-get install chromium (Debian/Ubuntu), or set VERA_BROWSER to a Chrome/Chromium binary"
 
+// maxTmpLen bounds the TMPDIR given to Chromium so that its singleton
+// socket path (TMPDIR + about 50 bytes) fits the 108-byte limit.
+const maxTmpLen = 56
+
 // DefaultLaunchTimeout bounds how long [Launch] waits for the browser to
 // announce its DevTools endpoint when ctx has no earlier deadline.
 const DefaultLaunchTimeout = 60 * time.Second
@@ -103,6 +107,9 @@ func launchFlags(profile string, extra []string) []string {
 type process struct {
 	cmd    *exec.Cmd
 	root   string // temporary root: profile, xdg dirs, default downloads
+	// extraTmp is a short TMPDIR outside root, used when root's path is
+	// too long for Chromium's socket; "" otherwise.
+	extraTmp string
 	exited chan struct{}
 	stderr *stderrWatcher
 
@@ -111,34 +118,50 @@ type process struct {
 
 // startProcess starts the browser and waits for its DevTools websocket URL.
 func startProcess(ctx context.Context, bin string, o options) (*process, string, string, error) {
-	root, err := os.MkdirTemp("", "vera-browser-")
+	root, err := os.MkdirTemp("", "vera-b-")
 	if err != nil {
 		return nil, "", "", fmt.Errorf("%w: temporary profile: %v", runtime.ErrBrowserLaunchFailed, err)
 	}
 	profile := filepath.Join(root, "profile")
 	downloads := filepath.Join(root, "downloads")
-	for _, d := range []string{profile, downloads, filepath.Join(root, "config"), filepath.Join(root, "cache"), filepath.Join(root, "tmp")} {
+	tmp := filepath.Join(root, "t")
+	var extraTmp string
+	if len(tmp) > maxTmpLen && filepath.IsAbs("/tmp") {
+		// Chromium puts its singleton socket under TMPDIR and a Unix socket
+		// path must fit in 108 bytes: use a short folder of our own.
+		if t, err := os.MkdirTemp("/tmp", "vera-t-"); err == nil {
+			tmp, extraTmp = t, t
+		}
+	}
+	for _, d := range []string{profile, downloads, filepath.Join(root, "config"), filepath.Join(root, "cache"), tmp} {
 		if err := os.MkdirAll(d, 0o700); err != nil {
 			_ = os.RemoveAll(root)
+			if extraTmp != "" {
+				_ = os.RemoveAll(extraTmp)
+			}
 			return nil, "", "", fmt.Errorf("%w: temporary profile: %v", runtime.ErrBrowserLaunchFailed, err)
 		}
 	}
 	cmd := exec.Command(bin, launchFlags(profile, o.extraFlags)...)
-	// XDG dirs inside the temporary root keep every helper (crash handler
-	// included) pointed at it, so Close can find and end them all.
+	// XDG dirs and TMPDIR inside the temporary root keep every helper
+	// (crash handler included) pointed at it, so Close can find and end
+	// them all and delete what they wrote.
 	cmd.Env = append(os.Environ(),
 		"XDG_CONFIG_HOME="+filepath.Join(root, "config"),
 		"XDG_CACHE_HOME="+filepath.Join(root, "cache"),
-		"TMPDIR="+filepath.Join(root, "tmp"))
+		"TMPDIR="+tmp)
 	w := newStderrWatcher()
 	cmd.Stderr = w
 	cmd.WaitDelay = 2 * time.Second
 	setProcAttr(cmd)
 	if err := cmd.Start(); err != nil {
 		_ = os.RemoveAll(root)
+		if extraTmp != "" {
+			_ = os.RemoveAll(extraTmp)
+		}
 		return nil, "", "", fmt.Errorf("%w: %s: %v", runtime.ErrBrowserLaunchFailed, filepath.Base(bin), err)
 	}
-	p := &process{cmd: cmd, root: root, exited: make(chan struct{}), stderr: w}
+	p := &process{cmd: cmd, root: root, extraTmp: extraTmp, exited: make(chan struct{}), stderr: w}
 	go func() {
 		_ = cmd.Wait()
 		close(p.exited)
@@ -175,11 +198,13 @@ func (p *process) kill(timeout time.Duration) {
 			}
 			time.Sleep(20 * time.Millisecond)
 		}
-		for i := 0; i < 50; i++ {
-			if err := os.RemoveAll(p.root); err == nil {
-				break
+		for _, dir := range []string{p.root, p.extraTmp} {
+			for i := 0; dir != "" && i < 50; i++ {
+				if err := os.RemoveAll(dir); err == nil {
+					break
+				}
+				time.Sleep(20 * time.Millisecond)
 			}
-			time.Sleep(20 * time.Millisecond)
 		}
 	})
 }

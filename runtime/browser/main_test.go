@@ -19,7 +19,7 @@ import (
 var testTmp string
 
 func TestMain(m *testing.M) {
-	dir, err := os.MkdirTemp("", "vera-browser-test-")
+	dir, err := os.MkdirTemp("", "vbt-")
 	if err != nil {
 		fmt.Fprintln(os.Stderr, err)
 		os.Exit(2)

@@ -345,7 +345,7 @@ func rendered(e *elem) bool {
 // controls and frames show no text content).
 func textRendered(e *elem) bool {
 	switch e.tag {
-	case "textarea", "select", "option", "optgroup", "iframe", "title":
+	case "textarea", "select", "iframe", "title":
 		return false
 	}
 	return true
