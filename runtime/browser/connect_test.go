@@ -21,6 +21,7 @@ type external struct {
 	dir      string
 	endpoint string // http://127.0.0.1:PORT
 	wsPath   string
+	done     chan struct{}
 }
 
 func startExternal(t *testing.T) *external {
@@ -37,8 +38,8 @@ func startExternal(t *testing.T) *external {
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
-	ext := &external{cmd: cmd, dir: dir}
 	done := make(chan struct{})
+	ext := &external{cmd: cmd, dir: dir, done: done}
 	go func() { _ = cmd.Wait(); close(done) }()
 	t.Cleanup(func() {
 		killTree(cmd.Process.Pid)
@@ -57,7 +58,7 @@ func startExternal(t *testing.T) *external {
 		}
 		if time.Now().After(deadline) {
 			ents, _ := os.ReadDir(profile)
-			t.Fatalf("external browser did not write DevToolsActivePort (exited: %v, profile has %d entries)", cmd.ProcessState, len(ents))
+			t.Fatalf("external browser did not write DevToolsActivePort (profile has %d entries)", len(ents))
 		}
 		time.Sleep(50 * time.Millisecond)
 	}
@@ -65,8 +66,10 @@ func startExternal(t *testing.T) *external {
 
 func (e *external) alive(t *testing.T) bool {
 	t.Helper()
-	if e.cmd.ProcessState != nil {
+	select {
+	case <-e.done:
 		return false
+	default:
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
 	defer cancel()

@@ -5,10 +5,13 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
+	"net"
 	"log/slog"
 	"os"
 	"strings"
 	"sync"
+	"syscall"
 	"time"
 
 	"github.com/go-rod/rod/lib/cdp"
@@ -295,6 +298,14 @@ func (d *Driver) fail(ctx context.Context, op string, err error) error {
 	if c := interruption(ctx); c != nil {
 		return fmt.Errorf("browser: %s: %w", op, c)
 	}
+	if ctx.Err() == nil && isConnError(err) {
+		// The reader has not seen the connection drop yet; give it a
+		// moment so the caller gets ErrBrowserCrashed, not a socket error.
+		select {
+		case <-d.loopDone:
+		case <-time.After(time.Second):
+		}
+	}
 	d.mu.Lock()
 	crash := d.crashErr
 	d.mu.Unlock()
@@ -315,6 +326,19 @@ func interruption(ctx context.Context) error {
 		return nil
 	}
 	return c
+}
+
+// isConnError reports whether err comes from the connection itself.
+func isConnError(err error) bool {
+	if errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
+		return false
+	}
+	var ne net.Error
+	if errors.As(err, &ne) || errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF) || errors.Is(err, net.ErrClosed) || errors.Is(err, syscall.ECONNRESET) || errors.Is(err, syscall.EPIPE) {
+		return true
+	}
+	s := err.Error()
+	return strings.Contains(s, "connection reset") || strings.Contains(s, "broken pipe") || strings.Contains(s, "closed network connection")
 }
 
 // markCrashed records that the browser or the connection went away and

@@ -105,13 +105,13 @@ func launchFlags(profile string, extra []string) []string {
 
 // process is a launched browser and the temporary directory it owns.
 type process struct {
-	cmd    *exec.Cmd
-	root   string // temporary root: profile, xdg dirs, default downloads
+	cmd  *exec.Cmd
+	root string // temporary root: profile, xdg dirs, default downloads
 	// extraTmp is a short TMPDIR outside root, used when root's path is
 	// too long for Chromium's socket; "" otherwise.
 	extraTmp string
-	exited chan struct{}
-	stderr *stderrWatcher
+	exited   chan struct{}
+	stderr   *stderrWatcher
 
 	killOnce sync.Once
 }
