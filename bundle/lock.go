@@ -1,0 +1,287 @@
+package bundle
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/vera-run/vera/internal/canonjson"
+)
+
+// The bundle layout.
+const (
+	// SchemaLock is the schema of bundle.lock.json.
+	SchemaLock = "browser-capability-lock/v1"
+	// AlgorithmSHA256 is the only lock algorithm: every file's SHA-256 over
+	// its exact bytes, written "sha256:" and 64 lowercase hex digits.
+	AlgorithmSHA256 = "sha256"
+	// FileLock is the lock's name. The lock never lists itself.
+	FileLock = "bundle.lock.json"
+	// FileCapability is the capability document: the indented output of
+	// [capability.Capability.Marshal].
+	FileCapability = "capability.json"
+	// FileReadme is the short generated README.
+	FileReadme = "README.md"
+	// DirReceipts holds the sanitized receipts of a validated_local claim,
+	// each named "<64 lowercase hex of its SHA-256>.json" and holding
+	// exactly the bytes of the run's run.receipt.json.
+	DirReceipts = "receipts"
+)
+
+// Lock is a browser-capability-lock/v1 document. It is written as RFC 8785
+// canonical JSON (so one lock has one byte form and one hash) and read
+// back only in that form.
+type Lock struct {
+	// Schema is [SchemaLock].
+	Schema string `json:"schema"`
+	// Algorithm is [AlgorithmSHA256].
+	Algorithm string `json:"algorithm"`
+	// Capability names the sealed capability.
+	Capability LockCapability `json:"capability"`
+	// Files lists every file of the bundle except the lock itself, sorted
+	// by path (byte order), each path once.
+	Files []LockFile `json:"files"`
+}
+
+// LockCapability names the capability a lock seals. It must agree with
+// capability.json.
+type LockCapability struct {
+	ID            string `json:"id"`
+	Version       string `json:"version"`
+	ExecutionHash string `json:"execution_hash"`
+}
+
+// LockFile is one file of a bundle.
+type LockFile struct {
+	// Path is slash-separated and relative to the bundle; it passes
+	// [CheckPath].
+	Path string `json:"path"`
+	// Size is the file's length in bytes.
+	Size int64 `json:"size"`
+	// SHA256 is "sha256:" and the 64 lowercase hex digits of the SHA-256 of
+	// the file's exact bytes.
+	SHA256 string `json:"sha256"`
+}
+
+// Marshal returns the lock's canonical JSON bytes, as Seal writes them.
+func (l *Lock) Marshal() ([]byte, error) { return canonjson.Marshal(l) }
+
+// File returns the entry for path.
+func (l *Lock) File(path string) (LockFile, bool) {
+	for _, f := range l.Files {
+		if f.Path == path {
+			return f, true
+		}
+	}
+	return LockFile{}, false
+}
+
+// ParseLock reads a lock strictly: at most [MaxLockBytes], one JSON value
+// with no duplicate member and no trailing data, byte-exact RFC 8785
+// canonical form, exactly the members of the format (names match exactly,
+// case included) with the documented types, schema [SchemaLock], algorithm
+// [AlgorithmSHA256], digests of the documented form, non-negative sizes,
+// entries sorted by path without repetition, never the lock itself, every
+// path passing [CheckPaths], and the limits [MaxFiles], [MaxFileBytes]
+// and [MaxTotalBytes]. It returns the decoded lock (nil when the document
+// cannot be decoded at all) and an error joining every problem, each a
+// [FileProblem] wrapping [ErrLock], [ErrUnsafePath] or [ErrLimit].
+func ParseLock(raw []byte) (*Lock, error) {
+	l, ps := parseLock(raw)
+	errs := make([]error, len(ps))
+	for i, p := range ps {
+		errs[i] = p
+	}
+	if len(errs) == 0 {
+		return l, nil
+	}
+	return l, &VerifyError{Problems: errs}
+}
+
+// parseLock is ParseLock returning the problems.
+func parseLock(raw []byte) (*Lock, []FileProblem) {
+	var ps []FileProblem
+	bad := func(sentinel error, format string, args ...any) {
+		ps = append(ps, problem(FileLock, sentinel, format, args...))
+	}
+	if int64(len(raw)) > MaxLockBytes {
+		bad(ErrLimit, "larger than MaxLockBytes (%d)", MaxLockBytes)
+		return nil, ps
+	}
+	canon, err := canonjson.Transform(raw)
+	if err != nil {
+		bad(ErrLock, "not one valid JSON document: %s", strings.TrimPrefix(err.Error(), "canonjson: "))
+		return nil, ps
+	}
+	dec := json.NewDecoder(bytes.NewReader(canon))
+	dec.UseNumber()
+	var doc any
+	if err := dec.Decode(&doc); err != nil {
+		bad(ErrLock, "not one valid JSON document")
+		return nil, ps
+	}
+	top, ok := doc.(map[string]any)
+	if !ok {
+		bad(ErrLock, "not a JSON object")
+		return nil, ps
+	}
+	schema, _ := top["schema"].(string)
+	if schema != SchemaLock {
+		if _, present := top["schema"]; !present {
+			bad(ErrLock, "no schema member")
+		} else {
+			bad(ErrLock, "unknown schema %s (want %s)", quoteShort(fmt.Sprint(top["schema"])), SchemaLock)
+		}
+		return nil, ps
+	}
+	if !bytes.Equal(canon, raw) {
+		bad(ErrLock, "not byte-exact RFC 8785 canonical JSON")
+	}
+	l := &Lock{Schema: schema}
+	ps = append(ps, members(top, "", "schema", "algorithm", "capability", "files")...)
+	l.Algorithm, ps = str(top, "algorithm", "", ps)
+	if _, present := top["algorithm"]; present && l.Algorithm != AlgorithmSHA256 {
+		bad(ErrLock, "unknown algorithm %s (want %s)", quoteShort(l.Algorithm), AlgorithmSHA256)
+	}
+	if c, ok := top["capability"].(map[string]any); ok {
+		ps = append(ps, members(c, "capability.", "id", "version", "execution_hash")...)
+		l.Capability.ID, ps = str(c, "id", "capability.", ps)
+		l.Capability.Version, ps = str(c, "version", "capability.", ps)
+		l.Capability.ExecutionHash, ps = str(c, "execution_hash", "capability.", ps)
+		if _, present := c["execution_hash"]; present && !canonjson.ValidDigest(l.Capability.ExecutionHash) {
+			bad(ErrLock, "capability.execution_hash is not a sha256 digest")
+		}
+	} else if _, present := top["capability"]; present {
+		bad(ErrLock, "capability is not an object")
+	}
+	files, ok := top["files"].([]any)
+	if !ok {
+		if _, present := top["files"]; present {
+			bad(ErrLock, "files is not an array")
+		}
+		return l, ps
+	}
+	if len(files) > MaxFiles {
+		bad(ErrLimit, "%d entries, more than MaxFiles (%d)", len(files), MaxFiles)
+	}
+	var total int64
+	paths := make([]string, 0, len(files))
+	for i, x := range files {
+		where := "files[" + strconv.Itoa(i) + "]"
+		obj, ok := x.(map[string]any)
+		if !ok {
+			bad(ErrLock, "%s is not an object", where)
+			continue
+		}
+		ps = append(ps, members(obj, where+".", "path", "size", "sha256")...)
+		var f LockFile
+		f.Path, ps = str(obj, "path", where+".", ps)
+		f.SHA256, ps = str(obj, "sha256", where+".", ps)
+		if _, present := obj["sha256"]; present && !canonjson.ValidDigest(f.SHA256) {
+			bad(ErrLock, "%s.sha256 is not a sha256 digest", where)
+		}
+		if n, present := obj["size"]; present {
+			num, isNum := n.(json.Number)
+			size, err := strconv.ParseInt(string(num), 10, 64)
+			switch {
+			case !isNum || err != nil:
+				bad(ErrLock, "%s.size is not an integer", where)
+			case size < 0:
+				bad(ErrLock, "%s.size is negative", where)
+			default:
+				f.Size = size
+				if size > MaxFileBytes {
+					ps = append(ps, problem(f.Path, ErrLimit, "declared size %d exceeds MaxFileBytes (%d)", size, MaxFileBytes))
+				}
+				total += size
+			}
+		}
+		if foldKey(f.Path) == foldKey(FileLock) {
+			bad(ErrLock, "%s: the lock lists itself (%s)", where, quoteShort(f.Path))
+		}
+		if i > 0 && len(l.Files) > 0 {
+			prev := l.Files[len(l.Files)-1].Path
+			switch {
+			case f.Path == prev:
+				ps = append(ps, problem(f.Path, ErrLock, "duplicate lock entry"))
+			case f.Path < prev:
+				ps = append(ps, problem(f.Path, ErrLock, "lock entries are not sorted by path"))
+			}
+		}
+		l.Files = append(l.Files, f)
+		paths = append(paths, f.Path)
+	}
+	if total > MaxTotalBytes {
+		bad(ErrLimit, "declared sizes total %d bytes, more than MaxTotalBytes (%d)", total, MaxTotalBytes)
+	}
+	for _, p := range paths {
+		if reason := checkPath(p); reason != "" {
+			ps = append(ps, problem(p, ErrUnsafePath, "%s", reason))
+		}
+	}
+	for _, c := range pathConflicts(paths) {
+		if strings.HasSuffix(c.reason, "listed twice") {
+			continue // reported as a duplicate lock entry
+		}
+		ps = append(ps, problem(c.path, ErrUnsafePath, "%s", c.reason))
+	}
+	return l, ps
+}
+
+// members reports members of obj outside the allowed set and allowed
+// members that are absent.
+func members(obj map[string]any, prefix string, allowed ...string) []FileProblem {
+	var ps []FileProblem
+	for _, k := range allowed {
+		if _, ok := obj[k]; !ok {
+			ps = append(ps, problem(FileLock, ErrLock, "missing member %s%s", prefix, k))
+		}
+	}
+	var unknown []string
+	for k := range obj {
+		known := false
+		for _, a := range allowed {
+			if k == a {
+				known = true
+				break
+			}
+		}
+		if !known {
+			unknown = append(unknown, k)
+		}
+	}
+	if len(unknown) > 0 {
+		slices.Sort(unknown)
+		for _, k := range unknown {
+			ps = append(ps, problem(FileLock, ErrLock, "unknown member %s%s", prefix, quoteShort(k)))
+		}
+	}
+	return ps
+}
+
+// str reads a string member; a present member of another type is a
+// problem, an absent one is reported by members.
+func str(obj map[string]any, key, prefix string, ps []FileProblem) (string, []FileProblem) {
+	v, present := obj[key]
+	if !present {
+		return "", ps
+	}
+	s, ok := v.(string)
+	if !ok {
+		ps = append(ps, problem(FileLock, ErrLock, "%s%s is not a string", prefix, key))
+	}
+	return s, ps
+}
+
+// quoteShort quotes an untrusted string for a message, bounded.
+func quoteShort(s string) string {
+	if len(s) > 64 {
+		return strconv.Quote(s[:64]) + "..."
+	}
+	return strconv.Quote(s)
+}
+
+func sortStrings(s []string) { slices.Sort(s) }
