@@ -203,18 +203,18 @@ func (v *validation) flow() {
 	reach := g.reachable()
 	for i := range c.Milestones {
 		if !reach[i] {
-			v.add(index("milestones", i), CodeUnreachableMilestone,
+			v.add(at("milestones").i(i), CodeUnreachableMilestone,
 				fmt.Sprintf("no path from the first milestone %q reaches this milestone", c.Milestones[0].ID), c.Milestones[i].ID)
 		}
 	}
 	for i, cyc := range g.onCycle() {
 		if cyc && c.Milestones[i].MaxVisits == 0 {
-			v.add(join(index("milestones", i), "max_visits"), CodeUnboundedCycle,
+			v.add(at("milestones").i(i).f("max_visits"), CodeUnboundedCycle,
 				fmt.Sprintf("the milestone is on a cycle and must bound it with max_visits (1..%d)", MaxVisitsCeiling), "")
 		}
 	}
 	if !reach[g.n] {
-		v.add("milestones", CodeCompletionUnreachable, `no path from the first milestone reaches "completed"`, "")
+		v.add(at("milestones"), CodeCompletionUnreachable, `no path from the first milestone reaches "completed"`, "")
 		return
 	}
 	// Required non-collection outputs that some action produces (the others
@@ -247,7 +247,7 @@ func (v *validation) flow() {
 	done, _ := g.mustProduced(prod, len(req), reach)
 	for j, i := range req {
 		if !done.has(j) {
-			v.add(join(index("outputs", i), "required"), CodeRequiredOutputNotGuaranteed,
+			v.add(at("outputs").i(i).f("required"), CodeRequiredOutputNotGuaranteed,
 				"the required output is not produced on every path from the first milestone to completed", c.Outputs[i].Name)
 		}
 	}

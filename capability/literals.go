@@ -77,11 +77,11 @@ func (v *validation) literal(segs []pathSeg, s string, markerChecked bool) {
 		return // too short for either check
 	}
 	if _, secret := redact.FindSecret(s); secret {
-		v.add(renderPath(segs), CodeCredentialLiteral,
+		v.add(at(renderPath(segs)), CodeCredentialLiteral,
 			"a credential-shaped value (token, key, password or session URL); a capability holds references, never secrets", "")
 	}
 	if !markerChecked && strings.Contains(s, redact.Marker) {
-		v.add(renderPath(segs), CodeRedactionMarker,
+		v.add(at(renderPath(segs)), CodeRedactionMarker,
 			"the discovery redaction marker is evidence of redaction, never a literal value", "")
 	}
 }

@@ -165,7 +165,7 @@ type Review struct {
 	RecordHash string `json:"record_hash" validate:"required,sha256digest"`
 	// AuthoringApproved is the capability-authoring approval; transfer
 	// approval of a developer pack never implies it.
-	AuthoringApproved bool `json:"authoring_approved"`
+	AuthoringApproved bool `json:"authoring_approved" validate:"-"`
 }
 
 // Site names the target application and the origins the run may reach.
@@ -209,7 +209,7 @@ type Authority struct {
 	Account string `json:"account,omitempty" validate:"max=200"`
 	// OperatorAuthenticates says the operator signs in personally; a
 	// capability never carries credentials.
-	OperatorAuthenticates bool `json:"operator_authenticates"`
+	OperatorAuthenticates bool `json:"operator_authenticates" validate:"-"`
 }
 
 // Privacy is the data boundary of the capability.
@@ -219,7 +219,7 @@ type Privacy struct {
 	DataClasses []string `json:"data_classes" validate:"max=100,dive,name"`
 	// RetainDownloads says downloaded files stay in the local run folder
 	// after the run.
-	RetainDownloads bool `json:"retain_downloads,omitempty"`
+	RetainDownloads bool `json:"retain_downloads,omitempty" validate:"-"`
 }
 
 // InputType is the type of an input reference.
@@ -241,16 +241,16 @@ type Input struct {
 	Name        string    `json:"name" validate:"required,name"`
 	Type        InputType `json:"type" validate:"required,oneof=string integer number boolean date enum"`
 	Description string    `json:"description,omitempty" validate:"max=2000"`
-	Required    bool      `json:"required,omitempty"`
+	Required    bool      `json:"required,omitempty" validate:"-"`
 	// Secret inputs are never persisted, logged or defaulted.
-	Secret bool `json:"secret,omitempty"`
+	Secret bool `json:"secret,omitempty" validate:"-"`
 	// Values lists the allowed values of an enum input.
 	Values []string `json:"values,omitempty" validate:"max=100,dive,nonblank,max=200"`
 	// Default is a public default for optional, non-secret inputs.
-	Default json.RawMessage `json:"default,omitempty"`
+	Default json.RawMessage `json:"default,omitempty" validate:"-"`
 	// Minimum and Maximum bound integer and number inputs.
-	Minimum *float64 `json:"minimum,omitempty"`
-	Maximum *float64 `json:"maximum,omitempty"`
+	Minimum *float64 `json:"minimum,omitempty" validate:"-"`
+	Maximum *float64 `json:"maximum,omitempty" validate:"-"`
 	// MaxLength bounds string inputs, in runes.
 	MaxLength int `json:"max_length,omitempty" validate:"min=0"`
 }
@@ -306,7 +306,7 @@ type Output struct {
 	Description string     `json:"description,omitempty" validate:"max=2000"`
 	// Required non-collection outputs must be produced on every path to a
 	// completed terminal.
-	Required bool `json:"required,omitempty"`
+	Required bool `json:"required,omitempty" validate:"-"`
 	// Fields is the exact record shape of record and record_set outputs.
 	Fields []OutputField `json:"fields,omitempty" validate:"max=100,dive"`
 }
@@ -373,10 +373,10 @@ const (
 // transitions and business-outcome detection.
 type Condition struct {
 	Kind              ConditionKind       `json:"kind" validate:"required,oneof=locator_visible locator_hidden text_visible url_includes url_path output_produced download_completed always"`
-	LocatorCandidates []locator.Candidate `json:"locator_candidates,omitempty"`
+	LocatorCandidates []locator.Candidate `json:"locator_candidates,omitempty" validate:"-"`
 	Text              string              `json:"text,omitempty" validate:"max=500"`
 	Value             string              `json:"value,omitempty" validate:"max=2048"`
-	Output            string              `json:"output,omitempty"`
+	Output            string              `json:"output,omitempty" validate:"-"`
 }
 
 // Action is one executable step.
@@ -387,19 +387,19 @@ type Action struct {
 	Effect       Effect       `json:"effect" validate:"required,oneof=read_only reversible consequential"`
 	Confirmation Confirmation `json:"confirmation" validate:"required,oneof=none action_time"`
 	// LocatorCandidates finds the action's element (its root for extract).
-	LocatorCandidates []locator.Candidate `json:"locator_candidates,omitempty"`
+	LocatorCandidates []locator.Candidate `json:"locator_candidates,omitempty" validate:"-"`
 	// URL is the navigate target: a query-free path or URL on an allowed
 	// origin; its fragment may carry templates such as #search/{{query}}.
 	URL string `json:"url,omitempty" validate:"max=2048"`
-	// Input names the declared input a fill, select or check reads.
-	Input string `json:"input,omitempty"`
+	// Input names the declared input a fill or select reads.
+	Input string `json:"input,omitempty" validate:"-"`
 	// Value is a public literal (may hold templates) for fill or select
 	// when no Input is named.
 	Value string `json:"value,omitempty" validate:"max=2000"`
 	// Key is the key a press sends, such as "Enter".
 	Key string `json:"key,omitempty" validate:"max=32"`
 	// Output names the declared output an extract or download fills.
-	Output string `json:"output,omitempty"`
+	Output string `json:"output,omitempty" validate:"-"`
 	// Extract configures an extract action.
 	Extract *Extraction `json:"extract,omitempty"`
 	// TimeoutMS overrides the runtime's default action timeout.
@@ -433,11 +433,11 @@ type Extraction struct {
 	MaxRecords int `json:"max_records,omitempty" validate:"omitempty,min=1,max=1000"`
 	// LimitInput optionally names a positive-integer input that lowers the
 	// number of records read at run time.
-	LimitInput string `json:"limit_input,omitempty"`
+	LimitInput string `json:"limit_input,omitempty" validate:"-"`
 	// RequiredFields must be non-empty in every record.
-	RequiredFields []string `json:"required_fields,omitempty"`
+	RequiredFields []string `json:"required_fields,omitempty" validate:"-"`
 	// DedupeKeys drop later records whose key fields equal an earlier one.
-	DedupeKeys []string `json:"dedupe_keys,omitempty"`
+	DedupeKeys []string `json:"dedupe_keys,omitempty" validate:"-"`
 }
 
 // ReadKind is what a field reads from its element.
@@ -477,7 +477,7 @@ type OutcomeDetect struct {
 	// URLPattern is a Go regular expression over the query-free top-level URL
 	// path and fragment.
 	URLPattern        string              `json:"url_pattern,omitempty" validate:"max=500"`
-	LocatorCandidates []locator.Candidate `json:"locator_candidates,omitempty"`
+	LocatorCandidates []locator.Candidate `json:"locator_candidates,omitempty" validate:"-"`
 }
 
 // Validation is the metadata receipt.Finalize writes on promotion.

@@ -52,10 +52,10 @@ func (c *Capability) ValidateForExecution() ErrorList {
 	}
 	l := errList{errs: errs}
 	if c.State.Rank() >= 0 && !c.State.Executable() {
-		l.add("state", CodeStateNotExecutable, fmt.Sprintf("a %s capability is never executable", c.State), "")
+		l.add(at("state"), CodeStateNotExecutable, fmt.Sprintf("a %s capability is never executable", c.State), "")
 	}
 	if r := c.State.Rank(); r >= 0 && r < StateDiscovered.Rank() && c.Risky() {
-		l.add("state", CodeRiskyBelowDiscovered, "a capability with a consequential action runs only from state discovered on (its discovery must be reviewed)", "")
+		l.add(at("state"), CodeRiskyBelowDiscovered, "a capability with a consequential action runs only from state discovered on (its discovery must be reviewed)", "")
 	}
 	return l.sorted()
 }
@@ -63,8 +63,8 @@ func (c *Capability) ValidateForExecution() ErrorList {
 // errList accumulates problems.
 type errList struct{ errs ErrorList }
 
-func (l *errList) add(path, code, msg, bad string) {
-	l.errs = append(l.errs, &Error{Path: path, Code: code, Message: msg, BadValue: safeBadValue(bad)})
+func (l *errList) add(path pth, code, msg, bad string) {
+	l.errs = append(l.errs, &Error{Path: path.String(), Code: code, Message: msg, BadValue: safeBadValue(bad)})
 }
 
 // maxBadValue bounds an echoed bad value, in bytes.
@@ -124,16 +124,62 @@ func (l *errList) sorted() ErrorList {
 	return out
 }
 
-// Path helpers. Paths use the JSON member names: a.b[2].c.
-
-func join(prefix, name string) string {
-	if prefix == "" {
-		return name
-	}
-	return prefix + "." + name
+// pth is a JSON path under construction (a.b[2].c). It is a value built
+// without allocation; it is rendered only when a problem is reported, which
+// keeps Validate cheap on valid documents.
+type pth struct {
+	base string // rendered prefix
+	segs [maxPathSegs]pseg
+	n    int
 }
 
-func index(path string, i int) string { return path + "[" + strconv.Itoa(i) + "]" }
+type pseg struct {
+	name string // member name; empty for an index
+	idx  int
+}
+
+const maxPathSegs = 12
+
+// at starts a path from a rendered prefix such as "provenance.review".
+func at(s string) pth { return pth{base: s} }
+
+func (p pth) push(s pseg) pth {
+	if p.n == maxPathSegs {
+		p = pth{base: p.String()}
+	}
+	p.segs[p.n] = s
+	p.n++
+	return p
+}
+
+// f appends a member name.
+func (p pth) f(name string) pth { return p.push(pseg{name: name}) }
+
+// i appends an array index.
+func (p pth) i(idx int) pth { return p.push(pseg{idx: idx}) }
+
+// String renders the path.
+func (p pth) String() string {
+	if p.n == 0 {
+		return p.base
+	}
+	var b strings.Builder
+	b.Grow(len(p.base) + 16*p.n)
+	b.WriteString(p.base)
+	for _, s := range p.segs[:p.n] {
+		if s.name == "" {
+			b.WriteByte('[')
+			b.WriteString(strconv.Itoa(s.idx))
+			b.WriteByte(']')
+			continue
+		}
+		if b.Len() > 0 {
+			b.WriteByte('.')
+		}
+		b.WriteString(s.name)
+	}
+	return b.String()
+}
 
 // The go-playground validator: field-level rules declared as struct tags.
 
@@ -177,7 +223,7 @@ func (v *validation) fieldRules() {
 	}
 	fes, ok := err.(validator.ValidationErrors)
 	if !ok {
-		v.add("", CodeRequired, "field validation failed: "+err.Error(), "")
+		v.add(at(""), CodeRequired, "field validation failed: "+err.Error(), "")
 		return
 	}
 	for _, fe := range fes {
@@ -202,7 +248,7 @@ func (v *validation) fieldRules() {
 				bad = fmt.Sprint(x)
 			}
 		}
-		v.add(path, code, msg, bad)
+		v.add(at(path), code, msg, bad)
 	}
 }
 

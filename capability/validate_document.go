@@ -34,7 +34,7 @@ const (
 )
 
 type inputUse struct {
-	path string
+	path pth
 	name string
 	kind inputUseKind
 }
@@ -79,62 +79,62 @@ func (v *validation) identity() {
 	}
 	p := c.Provenance
 	if rank >= StateDraft.Rank() && p == nil {
-		v.add("provenance", CodeProvenanceRequired,
+		v.add(at("provenance"), CodeProvenanceRequired,
 			fmt.Sprintf("a %s capability needs provenance with the discovery hash", c.State), "")
 	}
 	if rank >= StateDiscovered.Rank() && p != nil {
 		if strings.TrimSpace(p.DiscoveryModel) == "" {
-			v.add("provenance.discovery_model", CodeProvenanceIncomplete,
+			v.add(at("provenance.discovery_model"), CodeProvenanceIncomplete,
 				fmt.Sprintf("a %s capability names the discovery model", c.State), "")
 		}
 		if strings.TrimSpace(p.DiscoveryRunID) == "" {
-			v.add("provenance.discovery_run_id", CodeProvenanceIncomplete,
+			v.add(at("provenance.discovery_run_id"), CodeProvenanceIncomplete,
 				fmt.Sprintf("a %s capability names the discovery run", c.State), "")
 		}
 		if p.Review == nil {
-			v.add("provenance.review", CodeReviewRequired,
+			v.add(at("provenance.review"), CodeReviewRequired,
 				fmt.Sprintf("a %s capability comes from an operator-reviewed discovery record", c.State), "")
 		}
 	}
 	if p != nil && p.Review != nil && rank >= StateDiscovered.Rank() {
 		r := p.Review
 		if validDigest(r.RecordHash) && validDigest(p.DiscoveryHash) && r.RecordHash != p.DiscoveryHash {
-			v.add("provenance.review.record_hash", CodeReviewRecordMismatch,
+			v.add(at("provenance.review.record_hash"), CodeReviewRecordMismatch,
 				"the review covers another discovery record than provenance.discovery_hash", "")
 		}
 		if !r.AuthoringApproved {
-			v.add("provenance.review.authoring_approved", CodeAuthoringNotApproved,
+			v.add(at("provenance.review.authoring_approved"), CodeAuthoringNotApproved,
 				"capability-authoring approval is separate from transfer approval and required", "")
 		}
 	}
 	switch {
 	case c.State == StateValidatedLocal && c.Validation == nil:
-		v.add("validation", CodeValidationRequired,
+		v.add(at("validation"), CodeValidationRequired,
 			"a validated_local capability carries the validation metadata of its two clean runs", "")
 	case c.State != StateValidatedLocal && c.Validation != nil:
-		v.add("validation", CodeValidationNotAllowed,
+		v.add(at("validation"), CodeValidationNotAllowed,
 			"validation metadata is written only on promotion to validated_local", "")
 	}
 	if val := c.Validation; val != nil {
 		if len(val.Receipts) != 2 {
-			v.add("validation.receipts", CodeInvalidReceipts,
+			v.add(at("validation.receipts"), CodeInvalidReceipts,
 				fmt.Sprintf("exactly two clean run receipts are required, found %d", len(val.Receipts)), "")
 		} else if val.Receipts[0] == val.Receipts[1] && validDigest(val.Receipts[0]) {
-			v.add("validation.receipts[1]", CodeInvalidReceipts, "the two receipts must be distinct runs", "")
+			v.add(at("validation.receipts[1]"), CodeInvalidReceipts, "the two receipts must be distinct runs", "")
 		}
 	}
 }
 
 // site checks the origin lists beyond their form.
 func (v *validation) site() {
-	v.originList("site.allowed_origins", v.c.Site.AllowedOrigins)
-	v.originList("site.subresource_origins", v.c.Site.SubresourceOrigins)
+	v.originList(at("site.allowed_origins"), v.c.Site.AllowedOrigins)
+	v.originList(at("site.subresource_origins"), v.c.Site.SubresourceOrigins)
 }
 
-func (v *validation) originList(path string, origins []string) {
+func (v *validation) originList(path pth, origins []string) {
 	seen := make(map[string]bool, len(origins))
 	for i, o := range origins {
-		p := index(path, i)
+		p := path.i(i)
 		if originForm(o) != "" {
 			continue // reported by the field rules
 		}
@@ -150,13 +150,13 @@ func (v *validation) originList(path string, origins []string) {
 
 // runtime checks the start target.
 func (v *validation) runtime() {
-	v.navTarget("runtime.start", v.c.Runtime.Start)
+	v.navTarget(at("runtime.start"), v.c.Runtime.Start)
 }
 
 // navTarget checks a navigation target: a query-free path ("/x") or an
 // absolute URL on an allowed origin, no user information, templates only in
 // the fragment.
-func (v *validation) navTarget(path, s string) {
+func (v *validation) navTarget(path pth, s string) {
 	if s == "" {
 		return // required where it is required
 	}
@@ -218,7 +218,7 @@ func (v *validation) privacy() {
 	seen := map[string]bool{}
 	for i, d := range v.c.Privacy.DataClasses {
 		if seen[d] {
-			v.add(index("privacy.data_classes", i), CodeDuplicateDataClass, "data class listed twice", d)
+			v.add(at("privacy.data_classes").i(i), CodeDuplicateDataClass, "data class listed twice", d)
 		}
 		seen[d] = true
 	}
@@ -229,31 +229,31 @@ func (v *validation) outcomes() {
 	seen := map[string]bool{}
 	for i := range v.c.BusinessOutcomes {
 		b := &v.c.BusinessOutcomes[i]
-		p := index("business_outcomes", i)
+		p := at("business_outcomes").i(i)
 		if b.Code != "" {
 			if seen[b.Code] {
-				v.add(join(p, "code"), CodeDuplicateOutcome, "business outcome code used twice", b.Code)
+				v.add(p.f("code"), CodeDuplicateOutcome, "business outcome code used twice", b.Code)
 			}
 			seen[b.Code] = true
 			if reservedName(b.Code) {
-				v.add(join(p, "code"), CodeReservedID, "the code is a reserved terminal name", b.Code)
+				v.add(p.f("code"), CodeReservedID, "the code is a reserved terminal name", b.Code)
 			}
 		}
 		d := &b.Detect
-		dp := join(p, "detect")
+		dp := p.f("detect")
 		if strings.TrimSpace(d.VisibleText) == "" && d.URLPattern == "" && len(d.LocatorCandidates) == 0 {
 			v.add(dp, CodeOutcomeWithoutDetect, "a business outcome needs at least one detect rule (visible_text, url_pattern or locator_candidates)", "")
 		}
 		if d.VisibleText != "" {
-			v.templates(join(dp, "visible_text"), d.VisibleText, useTemplate)
+			v.templates(dp.f("visible_text"), d.VisibleText, useTemplate)
 		}
 		if d.URLPattern != "" {
 			if _, err := compileURLPattern(d.URLPattern); err != nil {
-				v.add(join(dp, "url_pattern"), CodeInvalidURLPattern, "not a Go regular expression: "+err.Error(), d.URLPattern)
+				v.add(dp.f("url_pattern"), CodeInvalidURLPattern, "not a Go regular expression: "+err.Error(), d.URLPattern)
 			}
 		}
 		if len(d.LocatorCandidates) > 0 {
-			v.locators(join(dp, "locator_candidates"), d.LocatorCandidates, locator.StateMarker)
+			v.locators(dp.f("locator_candidates"), d.LocatorCandidates, locator.StateMarker)
 		}
 	}
 }
@@ -272,17 +272,17 @@ func reservedName(s string) bool {
 
 // locators checks a non-empty candidate list with package locator and scans
 // its values for templates.
-func (v *validation) locators(path string, cs []locator.Candidate, ctx locator.ListContext) {
+func (v *validation) locators(path pth, cs []locator.Candidate, ctx locator.ListContext) {
 	for _, p := range locator.CheckList(cs, ctx, redact.Marker) {
 		pp := path
 		if p.Index >= 0 {
-			pp = index(path, p.Index)
+			pp = path.i(p.Index)
 			field := p.Field
 			if p.Code == locator.CodeRedactedMarker {
 				field = primaryField(cs[p.Index].Strategy)
 			}
 			if field != "" {
-				pp = join(pp, field)
+				pp = pp.f(field)
 			}
 		}
 		bad := ""
@@ -293,7 +293,7 @@ func (v *validation) locators(path string, cs []locator.Candidate, ctx locator.L
 	}
 	for i := range cs {
 		if val := cs[i].Value(); val != "" {
-			v.templates(join(index(path, i), primaryField(cs[i].Strategy)), val, useTemplate)
+			v.templates(path.i(i).f(primaryField(cs[i].Strategy)), val, useTemplate)
 		}
 	}
 }

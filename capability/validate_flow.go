@@ -35,12 +35,12 @@ func (v *validation) milestoneRules() {
 	actionIDs := map[string]bool{}
 	for mi := range v.c.Milestones {
 		m := &v.c.Milestones[mi]
-		mp := index("milestones", mi)
+		mp := at("milestones").i(mi)
 		if first, ok := v.milestones[m.ID]; ok && first != mi {
-			v.add(join(mp, "id"), CodeDuplicateMilestone, "milestone id used twice", m.ID)
+			v.add(mp.f("id"), CodeDuplicateMilestone, "milestone id used twice", m.ID)
 		}
 		if reservedName(m.ID) {
-			v.add(join(mp, "id"), CodeReservedID, "the id is a reserved terminal name", m.ID)
+			v.add(mp.f("id"), CodeReservedID, "the id is a reserved terminal name", m.ID)
 		}
 		if len(m.Actions) == 0 && len(m.Transitions) == 0 {
 			v.add(mp, CodeEmptyMilestone, "a milestone has actions, transitions or both", "")
@@ -48,10 +48,10 @@ func (v *validation) milestoneRules() {
 		hasDownload := false
 		for ai := range m.Actions {
 			a := &m.Actions[ai]
-			ap := index(join(mp, "actions"), ai)
+			ap := mp.f("actions").i(ai)
 			if a.ID != "" {
 				if actionIDs[a.ID] {
-					v.add(join(ap, "id"), CodeDuplicateAction, "action ids are unique across the capability", a.ID)
+					v.add(ap.f("id"), CodeDuplicateAction, "action ids are unique across the capability", a.ID)
 				}
 				actionIDs[a.ID] = true
 			}
@@ -62,17 +62,17 @@ func (v *validation) milestoneRules() {
 		}
 		for ti := range m.Transitions {
 			t := &m.Transitions[ti]
-			tp := index(join(mp, "transitions"), ti)
+			tp := mp.f("transitions").i(ti)
 			if t.When.Kind == CondAlways && ti != len(m.Transitions)-1 {
-				v.add(join(tp, "when"), CodeAlwaysNotLast, "an always transition is the last one (the ones after it could never be taken)", "")
+				v.add(tp.f("when"), CodeAlwaysNotLast, "an always transition is the last one (the ones after it could never be taken)", "")
 			}
-			v.condition(join(tp, "when"), &t.When, condTransition, nil)
+			v.condition(tp.f("when"), &t.When, condTransition, nil)
 			if t.When.Kind == CondDownloadCompleted && !hasDownload {
-				v.add(join(tp, "when"), CodeInvalidCondition, "download_completed needs a download action in the milestone", "")
+				v.add(tp.f("when"), CodeInvalidCondition, "download_completed needs a download action in the milestone", "")
 			}
 			if t.To != "" && t.To != TerminalCompleted {
 				if _, ok := v.milestones[t.To]; !ok {
-					v.add(join(tp, "to"), CodeUnknownTarget, `a transition goes to a milestone id or "completed"`, t.To)
+					v.add(tp.f("to"), CodeUnknownTarget, `a transition goes to a milestone id or "completed"`, t.To)
 				}
 			}
 		}
@@ -80,7 +80,7 @@ func (v *validation) milestoneRules() {
 }
 
 // action checks one action.
-func (v *validation) action(p string, a *Action) {
+func (v *validation) action(p pth, a *Action) {
 	op := a.Operation
 	if a.Effect.Valid() && a.Confirmation.valid() {
 		want := ConfirmNone
@@ -88,12 +88,12 @@ func (v *validation) action(p string, a *Action) {
 			want = ConfirmActionTime
 		}
 		if a.Confirmation != want {
-			v.add(join(p, "confirmation"), CodeConfirmationMismatch,
+			v.add(p.f("confirmation"), CodeConfirmationMismatch,
 				fmt.Sprintf("a %s action requires confirmation %q", a.Effect, want), string(a.Confirmation))
 		}
 	}
 	if a.Effect.Valid() && v.c.Authority.MaxEffect.Valid() && a.Effect.Rank() > v.c.Authority.MaxEffect.Rank() {
-		v.add(join(p, "effect"), CodeEffectExceedsAuthority,
+		v.add(p.f("effect"), CodeEffectExceedsAuthority,
 			fmt.Sprintf("the action is more severe than authority.max_effect %q", v.c.Authority.MaxEffect), string(a.Effect))
 	}
 	// References are recorded whatever the operation, so that an unknown
@@ -103,7 +103,7 @@ func (v *validation) action(p string, a *Action) {
 		if op == OpFill {
 			kind = useFill
 		}
-		v.useInput(join(p, "input"), a.Input, kind)
+		v.useInput(p.f("input"), a.Input, kind)
 	}
 	if a.Output != "" && (op == OpExtract || op == OpDownload) {
 		if i, ok := v.outputs[a.Output]; ok {
@@ -118,25 +118,25 @@ func (v *validation) action(p string, a *Action) {
 		return
 	}
 	if a.NativeGap != "" {
-		v.add(join(p, "native_gap"), CodeUnexpectedField, "only native actions declare a native gap", "")
+		v.add(p.f("native_gap"), CodeUnexpectedField, "only native actions declare a native gap", "")
 	}
 	forbid := func(fields ...string) {
 		for _, f := range fields {
 			if actionFieldSet(a, f) {
-				v.add(join(p, f), CodeUnexpectedField, fmt.Sprintf("a %s action does not use %s", op, f), "")
+				v.add(p.f(f), CodeUnexpectedField, fmt.Sprintf("a %s action does not use %s", op, f), "")
 			}
 		}
 	}
 	need := func(field string, set bool) {
 		if !set {
-			v.add(join(p, field), CodeMissingField, fmt.Sprintf("a %s action needs %s", op, field), "")
+			v.add(p.f(field), CodeMissingField, fmt.Sprintf("a %s action needs %s", op, field), "")
 		}
 	}
 	switch op {
 	case OpNavigate:
 		need("url", a.URL != "")
 		forbid("locator_candidates", "input", "value", "key", "output", "extract")
-		v.navTarget(join(p, "url"), a.URL)
+		v.navTarget(p.f("url"), a.URL)
 	case OpClick, OpCheck, OpUncheck:
 		forbid("url", "input", "value", "key", "output", "extract")
 	case OpFill, OpSelect:
@@ -145,7 +145,7 @@ func (v *validation) action(p string, a *Action) {
 		}
 		forbid("url", "key", "output", "extract")
 		if a.Value != "" {
-			v.templates(join(p, "value"), a.Value, useTemplate)
+			v.templates(p.f("value"), a.Value, useTemplate)
 		}
 	case OpPress:
 		need("key", strings.TrimSpace(a.Key) != "")
@@ -155,9 +155,9 @@ func (v *validation) action(p string, a *Action) {
 		forbid("url", "input", "value", "key", "extract")
 		if a.Output != "" {
 			if i, ok := v.outputs[a.Output]; !ok {
-				v.add(join(p, "output"), CodeUndeclaredOutput, fmt.Sprintf("%q is not a declared output", a.Output), a.Output)
+				v.add(p.f("output"), CodeUndeclaredOutput, fmt.Sprintf("%q is not a declared output", a.Output), a.Output)
 			} else if k := v.c.Outputs[i].Kind; k.valid() && k != OutputDownloadSet {
-				v.add(join(p, "output"), CodeOutputKindMismatch, fmt.Sprintf("a download fills a download_set output, not %s", k), a.Output)
+				v.add(p.f("output"), CodeOutputKindMismatch, fmt.Sprintf("a download fills a download_set output, not %s", k), a.Output)
 			}
 		}
 	case OpExtract:
@@ -171,7 +171,7 @@ func (v *validation) action(p string, a *Action) {
 		forbid("locator_candidates", "url", "input", "value", "key", "output", "extract")
 	}
 	if op.Interactive() {
-		v.locators(join(p, "locator_candidates"), a.LocatorCandidates, locator.Interactive)
+		v.locators(p.f("locator_candidates"), a.LocatorCandidates, locator.Interactive)
 	} else if op == OpExtract {
 		ctx := locator.StateMarker
 		if a.Extract != nil && a.Extract.Mode == ExtractList {
@@ -180,7 +180,7 @@ func (v *validation) action(p string, a *Action) {
 			// :visible, so retained hidden rows never count.
 			ctx = locator.VisibleMarker
 		}
-		v.locators(join(p, "locator_candidates"), a.LocatorCandidates, ctx)
+		v.locators(p.f("locator_candidates"), a.LocatorCandidates, ctx)
 	}
 	v.postcondition(p, a)
 }
@@ -211,27 +211,27 @@ func actionFieldSet(a *Action, field string) bool {
 }
 
 // native checks a declared native gap: documented, never executable.
-func (v *validation) native(p string, a *Action) {
+func (v *validation) native(p pth, a *Action) {
 	if strings.TrimSpace(a.NativeGap) == "" {
-		v.add(join(p, "native_gap"), CodeNativeGapRequired, "a native action describes the non-browser step in native_gap", "")
+		v.add(p.f("native_gap"), CodeNativeGapRequired, "a native action describes the non-browser step in native_gap", "")
 	}
 	for _, f := range []string{"locator_candidates", "url", "input", "value", "key", "output", "extract", "timeout_ms", "postcondition"} {
 		if actionFieldSet(a, f) {
-			v.add(join(p, f), CodeNativeNotExecutable, "a native action is a declared gap handed to the operator; it has nothing executable", "")
+			v.add(p.f(f), CodeNativeNotExecutable, "a native action is a declared gap handed to the operator; it has nothing executable", "")
 		}
 	}
 }
 
 // postcondition checks the state that proves an action worked.
-func (v *validation) postcondition(p string, a *Action) {
+func (v *validation) postcondition(p pth, a *Action) {
 	pc := a.Postcondition
-	pp := join(p, "postcondition")
+	pp := p.f("postcondition")
 	if pc == nil {
 		v.add(pp, CodeMissingPostcondition, "every executable action declares the visible state, URL, output or download that proves it worked (a click is never completion)", "")
 		return
 	}
 	if pc.Kind == CondAlways {
-		v.add(join(pp, "kind"), CodePostconditionAlways, "always proves nothing; declare an observable state", "")
+		v.add(pp.f("kind"), CodePostconditionAlways, "always proves nothing; declare an observable state", "")
 		return
 	}
 	if !pc.Kind.valid() {
@@ -239,19 +239,19 @@ func (v *validation) postcondition(p string, a *Action) {
 	}
 	switch {
 	case a.Operation == OpDownload && pc.Kind != CondDownloadCompleted:
-		v.add(join(pp, "kind"), CodePostconditionMismatch, "a download is proven by download_completed", string(pc.Kind))
+		v.add(pp.f("kind"), CodePostconditionMismatch, "a download is proven by download_completed", string(pc.Kind))
 		return
 	case a.Operation != OpDownload && pc.Kind == CondDownloadCompleted:
-		v.add(join(pp, "kind"), CodePostconditionMismatch, "only a download action is proven by download_completed", string(pc.Kind))
+		v.add(pp.f("kind"), CodePostconditionMismatch, "only a download action is proven by download_completed", string(pc.Kind))
 		return
 	case a.Operation == OpExtract && pc.Kind != CondOutputProduced:
-		v.add(join(pp, "kind"), CodePostconditionMismatch, "an extraction is proven by output_produced of its own output", string(pc.Kind))
+		v.add(pp.f("kind"), CodePostconditionMismatch, "an extraction is proven by output_produced of its own output", string(pc.Kind))
 		return
 	case a.Operation != OpExtract && pc.Kind == CondOutputProduced:
-		v.add(join(pp, "kind"), CodePostconditionMismatch, "only an extract action is proven by output_produced", string(pc.Kind))
+		v.add(pp.f("kind"), CodePostconditionMismatch, "only an extract action is proven by output_produced", string(pc.Kind))
 		return
 	case a.Operation == OpExtract && pc.Output != "" && a.Output != "" && pc.Output != a.Output:
-		v.add(join(pp, "output"), CodePostconditionMismatch, "an extraction's output_produced names its own output", pc.Output)
+		v.add(pp.f("output"), CodePostconditionMismatch, "an extraction's output_produced names its own output", pc.Output)
 		return
 	}
 	v.condition(pp, pc, condPostcondition, a)
@@ -259,81 +259,92 @@ func (v *validation) postcondition(p string, a *Action) {
 
 type condRole int
 
+// condFields is a set of the optional members of a condition.
+type condFields uint8
+
+const (
+	condLocators condFields = 1 << iota
+	condText
+	condValue
+	condOutput
+)
+
 const (
 	condPostcondition condRole = iota
 	condTransition
 )
 
 // condition checks that a condition sets exactly what its kind uses.
-func (v *validation) condition(p string, c *Condition, role condRole, a *Action) {
+func (v *validation) condition(p pth, c *Condition, role condRole, a *Action) {
 	if !c.Kind.valid() {
 		return
 	}
-	uses := map[string]bool{}
+	var uses condFields
 	switch c.Kind {
 	case CondLocatorVisible, CondLocatorHidden:
-		uses["locator_candidates"] = true
+		uses |= condLocators
 		ctx := locator.StateMarker
 		if c.Kind == CondLocatorVisible && role == condTransition {
 			ctx = locator.VisibleMarker
 		}
-		v.locators(join(p, "locator_candidates"), c.LocatorCandidates, ctx)
+		v.locators(p.f("locator_candidates"), c.LocatorCandidates, ctx)
 	case CondTextVisible:
-		uses["text"] = true
+		uses |= condText
 		if strings.TrimSpace(c.Text) == "" {
-			v.add(join(p, "text"), CodeInvalidCondition, "text_visible needs text", "")
+			v.add(p.f("text"), CodeInvalidCondition, "text_visible needs text", "")
 		} else {
-			v.templates(join(p, "text"), c.Text, useTemplate)
+			v.templates(p.f("text"), c.Text, useTemplate)
 		}
 	case CondURLIncludes, CondURLPath:
-		uses["value"] = true
+		uses |= condValue
 		switch {
 		case strings.TrimSpace(c.Value) == "":
-			v.add(join(p, "value"), CodeInvalidCondition, fmt.Sprintf("%s needs value", c.Kind), "")
+			v.add(p.f("value"), CodeInvalidCondition, fmt.Sprintf("%s needs value", c.Kind), "")
 		case c.Kind == CondURLPath && (!strings.HasPrefix(c.Value, "/") || strings.ContainsAny(c.Value, "?#")):
-			v.add(join(p, "value"), CodeInvalidCondition, "url_path compares a path: it starts with / and has no query or fragment", c.Value)
+			v.add(p.f("value"), CodeInvalidCondition, "url_path compares a path: it starts with / and has no query or fragment", c.Value)
 		default:
-			v.templates(join(p, "value"), c.Value, useTemplate)
+			v.templates(p.f("value"), c.Value, useTemplate)
 		}
 	case CondOutputProduced:
-		uses["output"] = true
+		uses |= condOutput
 		switch {
 		case c.Output == "" && role == condPostcondition && a != nil && a.Output != "":
 			// An extraction's output_produced names its own output; an
 			// omitted name is accepted as that output.
 		case c.Output == "":
-			v.add(join(p, "output"), CodeInvalidCondition, "output_produced names an output", "")
+			v.add(p.f("output"), CodeInvalidCondition, "output_produced names an output", "")
 		default:
 			if _, ok := v.outputs[c.Output]; !ok {
-				v.add(join(p, "output"), CodeUndeclaredOutput, fmt.Sprintf("%q is not a declared output", c.Output), c.Output)
+				v.add(p.f("output"), CodeUndeclaredOutput, fmt.Sprintf("%q is not a declared output", c.Output), c.Output)
 			}
 		}
 	}
-	for _, f := range []struct {
+	for _, f := range [...]struct {
+		bit  condFields
 		name string
 		set  bool
 	}{
-		{"locator_candidates", len(c.LocatorCandidates) > 0},
-		{"text", c.Text != ""},
-		{"value", c.Value != ""},
-		{"output", c.Output != ""},
+		{condLocators, "locator_candidates", len(c.LocatorCandidates) > 0},
+		{condText, "text", c.Text != ""},
+		{condValue, "value", c.Value != ""},
+		{condOutput, "output", c.Output != ""},
 	} {
-		if f.set && !uses[f.name] {
-			v.add(join(p, f.name), CodeInvalidCondition, fmt.Sprintf("a %s condition does not use %s", c.Kind, f.name), "")
+		if f.set && uses&f.bit == 0 {
+			v.add(p.f(f.name), CodeInvalidCondition, fmt.Sprintf("a %s condition does not use %s", c.Kind, f.name), "")
 		}
 	}
 }
 
 // extraction checks an extract action's configuration against its output.
-func (v *validation) extraction(p string, a *Action) {
+func (v *validation) extraction(p pth, a *Action) {
 	e := a.Extract
-	ep := join(p, "extract")
+	ep := p.f("extract")
 	var out *Output
 	if a.Output != "" {
 		if i, ok := v.outputs[a.Output]; ok {
 			out = &v.c.Outputs[i]
 		} else {
-			v.add(join(p, "output"), CodeUndeclaredOutput, fmt.Sprintf("%q is not a declared output", a.Output), a.Output)
+			v.add(p.f("output"), CodeUndeclaredOutput, fmt.Sprintf("%q is not a declared output", a.Output), a.Output)
 		}
 	}
 	if !e.Mode.valid() {
@@ -344,13 +355,13 @@ func (v *validation) extraction(p string, a *Action) {
 	// fields (a missing shape is reported on the output itself).
 	shapeOK := out != nil && out.Kind == want && len(out.Fields) > 0
 	if out != nil && out.Kind.valid() && out.Kind != want {
-		v.add(join(p, "output"), CodeOutputKindMismatch,
+		v.add(p.f("output"), CodeOutputKindMismatch,
 			fmt.Sprintf("a %s extraction fills a %s output, not %s", e.Mode, want, out.Kind), a.Output)
 	}
 	switch e.Mode {
 	case ExtractText:
 		if len(e.Fields) > 0 {
-			v.add(join(ep, "fields"), CodeExtractFieldsNotAllowed, "a text extraction reads the root's visible text and has no fields", "")
+			v.add(ep.f("fields"), CodeExtractFieldsNotAllowed, "a text extraction reads the root's visible text and has no fields", "")
 		}
 		v.extractForbid(ep, e, "max_records", "limit_input", "required_fields", "dedupe_keys")
 		return
@@ -358,43 +369,43 @@ func (v *validation) extraction(p string, a *Action) {
 		v.extractForbid(ep, e, "max_records", "limit_input", "dedupe_keys")
 	case ExtractList:
 		if e.MaxRecords == 0 {
-			v.add(join(ep, "max_records"), CodeMissingField, fmt.Sprintf("a list extraction declares its hard maximum max_records (1..%d)", MaxRecordsCeiling), "")
+			v.add(ep.f("max_records"), CodeMissingField, fmt.Sprintf("a list extraction declares its hard maximum max_records (1..%d)", MaxRecordsCeiling), "")
 		}
 		if e.LimitInput != "" {
-			v.useInput(join(ep, "limit_input"), e.LimitInput, useLimit)
+			v.useInput(ep.f("limit_input"), e.LimitInput, useLimit)
 		}
 	}
 	names := map[string]FieldType{}
 	for fi := range e.Fields {
 		f := &e.Fields[fi]
-		fp := index(join(ep, "fields"), fi)
+		fp := ep.f("fields").i(fi)
 		if _, dup := names[f.Name]; dup && f.Name != "" {
-			v.add(join(fp, "name"), CodeDuplicateField, "field extracted twice", f.Name)
+			v.add(fp.f("name"), CodeDuplicateField, "field extracted twice", f.Name)
 		} else {
 			names[f.Name] = f.Type
 		}
 		if len(f.LocatorCandidates) > 0 {
-			v.locators(join(fp, "locator_candidates"), f.LocatorCandidates, locator.RecordField)
+			v.locators(fp.f("locator_candidates"), f.LocatorCandidates, locator.RecordField)
 			for ci, fc := range f.LocatorCandidates {
 				if candidateIn(fc, a.LocatorCandidates) {
-					v.add(index(join(fp, "locator_candidates"), ci), CodeFieldRepeatsActionRoot,
+					v.add(fp.f("locator_candidates").i(ci), CodeFieldRepeatsActionRoot,
 						"a field locator repeats the action root (it would search the root inside itself); write locator_candidates: [] to read the root", fc.Value())
 				}
 			}
 		}
 		switch {
 		case f.Read == ReadAttribute && strings.TrimSpace(f.Attribute) == "":
-			v.add(join(fp, "attribute"), CodeMissingField, "an attribute read names the attribute", "")
+			v.add(fp.f("attribute"), CodeMissingField, "an attribute read names the attribute", "")
 		case f.Read != ReadAttribute && f.Attribute != "":
-			v.add(join(fp, "attribute"), CodeUnexpectedField, "attribute is used only with read: attribute", "")
+			v.add(fp.f("attribute"), CodeUnexpectedField, "attribute is used only with read: attribute", "")
 		}
 		if shapeOK {
 			if of, ok := outputField(out, f.Name); !ok {
 				if f.Name != "" {
-					v.add(join(fp, "name"), CodeExtractFieldExtra, fmt.Sprintf("output %q has no field %q", out.Name, f.Name), f.Name)
+					v.add(fp.f("name"), CodeExtractFieldExtra, fmt.Sprintf("output %q has no field %q", out.Name, f.Name), f.Name)
 				}
 			} else if of.Type != f.Type && knownFieldType(f.Type) && knownFieldType(of.Type) {
-				v.add(join(fp, "type"), CodeExtractFieldTypeMismatch,
+				v.add(fp.f("type"), CodeExtractFieldTypeMismatch,
 					fmt.Sprintf("output field %q is %s", f.Name, of.Type), string(f.Type))
 			}
 		}
@@ -402,18 +413,18 @@ func (v *validation) extraction(p string, a *Action) {
 	if shapeOK {
 		for _, of := range out.Fields {
 			if _, ok := names[of.Name]; !ok && of.Name != "" {
-				v.add(join(ep, "fields"), CodeExtractFieldMissing,
+				v.add(ep.f("fields"), CodeExtractFieldMissing,
 					fmt.Sprintf("output field %q is not extracted (the field shape is exact)", of.Name), of.Name)
 			}
 		}
 	}
-	v.fieldRefs(join(ep, "required_fields"), e.RequiredFields, names)
+	v.fieldRefs(ep.f("required_fields"), e.RequiredFields, names)
 	if e.Mode == ExtractList {
-		v.fieldRefs(join(ep, "dedupe_keys"), e.DedupeKeys, names)
+		v.fieldRefs(ep.f("dedupe_keys"), e.DedupeKeys, names)
 	}
 }
 
-func (v *validation) extractForbid(ep string, e *Extraction, fields ...string) {
+func (v *validation) extractForbid(ep pth, e *Extraction, fields ...string) {
 	for _, f := range fields {
 		set := false
 		switch f {
@@ -427,19 +438,19 @@ func (v *validation) extractForbid(ep string, e *Extraction, fields ...string) {
 			set = len(e.DedupeKeys) > 0
 		}
 		if set {
-			v.add(join(ep, f), CodeUnexpectedField, fmt.Sprintf("a %s extraction does not use %s", e.Mode, f), "")
+			v.add(ep.f(f), CodeUnexpectedField, fmt.Sprintf("a %s extraction does not use %s", e.Mode, f), "")
 		}
 	}
 }
 
-func (v *validation) fieldRefs(p string, refs []string, names map[string]FieldType) {
+func (v *validation) fieldRefs(p pth, refs []string, names map[string]FieldType) {
 	seen := map[string]bool{}
 	for i, r := range refs {
 		if _, ok := names[r]; !ok {
-			v.add(index(p, i), CodeUnknownFieldRef, fmt.Sprintf("%q is not an extracted field", r), r)
+			v.add(p.i(i), CodeUnknownFieldRef, fmt.Sprintf("%q is not an extracted field", r), r)
 		}
 		if seen[r] {
-			v.add(index(p, i), CodeDuplicateFieldRef, "field named twice", r)
+			v.add(p.i(i), CodeDuplicateFieldRef, "field named twice", r)
 		}
 		seen[r] = true
 	}

@@ -45,7 +45,7 @@ func TemplateRefs(s string) (names []string, ok bool) {
 }
 
 // templates records the template references of s found at path.
-func (v *validation) templates(path, s string, kind inputUseKind) {
+func (v *validation) templates(path pth, s string, kind inputUseKind) {
 	if !strings.Contains(s, "{{") {
 		return
 	}
@@ -54,7 +54,7 @@ func (v *validation) templates(path, s string, kind inputUseKind) {
 	}
 }
 
-func (v *validation) useInput(path, name string, kind inputUseKind) {
+func (v *validation) useInput(path pth, name string, kind inputUseKind) {
 	v.inputUse = append(v.inputUse, inputUse{path: path, name: name, kind: kind})
 }
 
@@ -62,9 +62,9 @@ func (v *validation) useInput(path, name string, kind inputUseKind) {
 func (v *validation) inputDecls() {
 	for i := range v.c.Inputs {
 		in := &v.c.Inputs[i]
-		p := index("inputs", i)
+		p := at("inputs").i(i)
 		if first, ok := v.inputs[in.Name]; ok && first != i {
-			v.add(join(p, "name"), CodeDuplicateInput, "input name declared twice", in.Name)
+			v.add(p.f("name"), CodeDuplicateInput, "input name declared twice", in.Name)
 		}
 		known := true
 		switch in.Type {
@@ -78,32 +78,32 @@ func (v *validation) inputDecls() {
 		if len(in.Default) > 0 {
 			switch {
 			case in.Secret:
-				v.add(join(p, "default"), CodeSecretDefault, "a secret input never has a default (it would persist a secret)", "")
+				v.add(p.f("default"), CodeSecretDefault, "a secret input never has a default (it would persist a secret)", "")
 			case in.Required:
-				v.add(join(p, "default"), CodeInvalidDefault, "a required input has no default", "")
+				v.add(p.f("default"), CodeInvalidDefault, "a required input has no default", "")
 			case known:
 				if msg := checkDefault(in); msg != "" {
-					v.add(join(p, "default"), CodeInvalidDefault, msg, string(in.Default))
+					v.add(p.f("default"), CodeInvalidDefault, msg, string(in.Default))
 				}
 			}
 		}
 	}
 }
 
-func (v *validation) inputShape(p string, in *Input) {
+func (v *validation) inputShape(p pth, in *Input) {
 	if in.Type == InputEnum {
 		if len(in.Values) == 0 {
-			v.add(join(p, "values"), CodeInvalidEnumValues, "an enum input lists its allowed values", "")
+			v.add(p.f("values"), CodeInvalidEnumValues, "an enum input lists its allowed values", "")
 		}
 		seen := map[string]bool{}
 		for j, val := range in.Values {
 			if seen[val] {
-				v.add(index(join(p, "values"), j), CodeInvalidEnumValues, "enum value listed twice", val)
+				v.add(p.f("values").i(j), CodeInvalidEnumValues, "enum value listed twice", val)
 			}
 			seen[val] = true
 		}
 	} else if len(in.Values) > 0 {
-		v.add(join(p, "values"), CodeInvalidEnumValues, "only enum inputs list values", "")
+		v.add(p.f("values"), CodeInvalidEnumValues, "only enum inputs list values", "")
 	}
 	numeric := in.Type == InputInteger || in.Type == InputNumber
 	for _, b := range []struct {
@@ -115,16 +115,16 @@ func (v *validation) inputShape(p string, in *Input) {
 		}
 		switch {
 		case !numeric:
-			v.add(join(p, b.name), CodeInvalidBounds, "only integer and number inputs have bounds", "")
+			v.add(p.f(b.name), CodeInvalidBounds, "only integer and number inputs have bounds", "")
 		case in.Type == InputInteger && *b.val != math.Trunc(*b.val):
-			v.add(join(p, b.name), CodeInvalidBounds, "the bound of an integer input is an integer", "")
+			v.add(p.f(b.name), CodeInvalidBounds, "the bound of an integer input is an integer", "")
 		}
 	}
 	if numeric && in.Minimum != nil && in.Maximum != nil && *in.Minimum > *in.Maximum {
-		v.add(join(p, "minimum"), CodeInvalidBounds, "minimum is above maximum", "")
+		v.add(p.f("minimum"), CodeInvalidBounds, "minimum is above maximum", "")
 	}
 	if in.MaxLength > 0 && in.Type != InputString {
-		v.add(join(p, "max_length"), CodeInvalidBounds, "only string inputs have max_length", "")
+		v.add(p.f("max_length"), CodeInvalidBounds, "only string inputs have max_length", "")
 	}
 }
 
@@ -202,7 +202,7 @@ func (v *validation) inputUsage() {
 	for i := range v.c.Inputs {
 		in := &v.c.Inputs[i]
 		if first, ok := v.inputs[in.Name]; ok && first == i && !used[i] {
-			v.add(join(index("inputs", i), "name"), CodeUnusedInput, "the input is never used (no template, action input or limit_input refers to it)", in.Name)
+			v.add(at("inputs").i(i).f("name"), CodeUnusedInput, "the input is never used (no template, action input or limit_input refers to it)", in.Name)
 		}
 	}
 }
@@ -211,27 +211,27 @@ func (v *validation) inputUsage() {
 func (v *validation) outputDecls() {
 	for i := range v.c.Outputs {
 		o := &v.c.Outputs[i]
-		p := index("outputs", i)
+		p := at("outputs").i(i)
 		if first, ok := v.outputs[o.Name]; ok && first != i {
-			v.add(join(p, "name"), CodeDuplicateOutput, "output name declared twice", o.Name)
+			v.add(p.f("name"), CodeDuplicateOutput, "output name declared twice", o.Name)
 		}
 		switch o.Kind {
 		case OutputRecord, OutputRecordSet:
 			if len(o.Fields) == 0 {
-				v.add(join(p, "fields"), CodeOutputFieldsRequired, "a record output declares its exact fields", "")
+				v.add(p.f("fields"), CodeOutputFieldsRequired, "a record output declares its exact fields", "")
 			}
 		case OutputText, OutputDownloadSet:
 			if len(o.Fields) > 0 {
-				v.add(join(p, "fields"), CodeOutputFieldsNotAllowed, fmt.Sprintf("a %s output has no fields", o.Kind), "")
+				v.add(p.f("fields"), CodeOutputFieldsNotAllowed, fmt.Sprintf("a %s output has no fields", o.Kind), "")
 			}
 		}
 		if o.Kind == OutputDownloadSet && o.Exposure.valid() && o.Exposure != ExposureArtifactOnly {
-			v.add(join(p, "exposure"), CodeDownloadExposure, "download sets are always artifact_only", string(o.Exposure))
+			v.add(p.f("exposure"), CodeDownloadExposure, "download sets are always artifact_only", string(o.Exposure))
 		}
 		seen := map[string]bool{}
 		for j, f := range o.Fields {
 			if f.Name != "" && seen[f.Name] {
-				v.add(join(index(join(p, "fields"), j), "name"), CodeDuplicateField, "field name declared twice", f.Name)
+				v.add(p.f("fields").i(j).f("name"), CodeDuplicateField, "field name declared twice", f.Name)
 			}
 			seen[f.Name] = true
 		}
@@ -259,7 +259,7 @@ func (v *validation) outputUsage() {
 	for i := range v.c.Outputs {
 		o := &v.c.Outputs[i]
 		if first, ok := v.outputs[o.Name]; ok && first == i && !v.produced[i] {
-			v.add(join(index("outputs", i), "name"), CodeOutputNotProduced, "no extract or download action produces this output", o.Name)
+			v.add(at("outputs").i(i).f("name"), CodeOutputNotProduced, "no extract or download action produces this output", o.Name)
 		}
 	}
 }
