@@ -103,6 +103,7 @@ func (r *run) doAction(m *capability.Milestone, ai int, as *actState, out *Actio
 		ctx, cancel := context.WithTimeout(r.ctx, timeout)
 		err = r.drv.Navigate(ctx, u)
 		cancel()
+		r.touch()
 		if err != nil {
 			return r.classify(err, receipt.CategoryTargetUnreachable, "navigation_failed")
 		}
@@ -181,6 +182,7 @@ func (r *run) gate(m *capability.Milestone, a *capability.Action, out *ActionOut
 		Effect: a.Effect, Confirmation: a.Confirmation, Requester: r.cfg.requester,
 	}
 	ap, err := r.cfg.approver.Approve(r.ctx, req)
+	r.touch()
 	if err != nil {
 		if st := r.interrupted(); st != nil {
 			return st
@@ -217,6 +219,7 @@ func (r *run) interact(m *capability.Milestone, a *capability.Action, timeout ti
 		ctx, cancel := context.WithTimeout(r.ctx, timeout)
 		err := r.drv.Act(ctx, el, act)
 		cancel()
+		r.touch()
 		if err == nil {
 			return nil
 		}

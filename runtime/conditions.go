@@ -19,7 +19,35 @@ import (
 // there is none) and checks the actual origin of every frame on it. A
 // missing or ambiguous frame is returned as a transient error (it may
 // still load); an unapproved origin ends the run.
+//
+// The result is cached until the page may have changed: the next poll
+// tick, act, navigation, approval or handoff (see touch), so the checks
+// made at one instant (a postcondition, modals, outcomes) share one
+// resolution while every wait tick and every step resolves afresh.
 func (r *run) frameScope(ctx context.Context) (Scope, error, *stop) {
+	if c := &r.scopeCache; c.valid && c.gen == r.gen {
+		return c.scope, c.err, nil
+	}
+	scope, err, st := r.resolveFrame(ctx)
+	if st == nil {
+		r.scopeCache = scopeCache{valid: true, gen: r.gen, scope: scope, err: err}
+	}
+	return scope, err, st
+}
+
+// scopeCache is the last frame resolution and the page generation it
+// belongs to.
+type scopeCache struct {
+	valid bool
+	gen   uint64
+	scope Scope
+	err   error
+}
+
+// touch marks that the page may have changed.
+func (r *run) touch() { r.gen++ }
+
+func (r *run) resolveFrame(ctx context.Context) (Scope, error, *stop) {
 	scope, infos, err := r.drv.Frame(ctx, r.cap.Runtime.FrameSelectors)
 	if err != nil {
 		if errors.Is(err, ErrFrameNotFound) || errors.Is(err, ErrFrameAmbiguous) || errors.Is(err, ErrStaleElement) {

@@ -40,7 +40,9 @@ func (r *run) download(m *capability.Milestone, a *capability.Action, timeout ti
 		return r.classify(err, receipt.CategoryDownloadFailed, "download_arm_failed")
 	}
 	defer pd.Close()
-	if err := r.drv.Act(ctx, el, Act{Kind: ActClick}); err != nil {
+	err = r.drv.Act(ctx, el, Act{Kind: ActClick})
+	r.touch()
+	if err != nil {
 		return r.classify(err, receipt.CategoryUIAssertionFailed, "act_failed")
 	}
 	r.hooks.waitStart(WaitStartInfo{Kind: WaitDownload, Milestone: m.ID, ActionID: a.ID, Timeout: timeout})

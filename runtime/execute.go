@@ -154,6 +154,9 @@ type run struct {
 	pos position
 	// lastScope is the document of the last resolved action element.
 	lastScope Scope
+	// gen counts possible page changes; scopeCache is valid for one gen.
+	gen        uint64
+	scopeCache scopeCache
 }
 
 // position is the milestone and the first action whose locators count as
@@ -283,6 +286,7 @@ func (r *run) execute() *stop {
 	nctx, cancel := context.WithTimeout(r.ctx, r.actionTimeout)
 	err = r.drv.Navigate(nctx, start)
 	cancel()
+	r.touch()
 	if err != nil {
 		return r.classify(err, receipt.CategoryTargetUnreachable, "start_navigation_failed")
 	}
@@ -409,6 +413,7 @@ func (r *run) poll(ctx context.Context, check func(context.Context) (bool, *stop
 		}
 	}()
 	for {
+		r.touch()
 		ok, st := check(ctx)
 		if st != nil {
 			if ctx.Err() != nil {
@@ -453,6 +458,7 @@ func (r *run) offerHandoff(m *capability.Milestone, a *capability.Action, reason
 	}
 	req.Origin, req.Path = r.where()
 	err := r.cfg.handoff(r.ctx, req)
+	r.touch()
 	if err != nil {
 		r.log.Debug("vera handoff declined", "run", r.runID, "milestone", m.ID, "detail", err.Error())
 		return false

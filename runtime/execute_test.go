@@ -330,8 +330,8 @@ func TestLocatorFallbackOrder(t *testing.T) {
 
 func frameSite(frameURL string) *runtimetest.Site {
 	return site(map[string]*runtimetest.Page{
-		"/":      page(heading("h", "Outer"), &runtimetest.Node{ID: "f", Tag: "iframe", Frame: &runtimetest.FrameFixture{URL: frameURL}}),
-		"/inner": {Body: []*runtimetest.Node{button("b", "Inside"), para("s", "idle")}, Rules: []runtimetest.Rule{onClick("b", runtimetest.Effect{SetText: map[string]string{"s": "clicked"}})}},
+		"/":                           page(heading("h", "Outer"), &runtimetest.Node{ID: "f", Tag: "iframe", Frame: &runtimetest.FrameFixture{URL: frameURL}}),
+		"/inner":                      {Body: []*runtimetest.Node{button("b", "Inside"), para("s", "idle")}, Rules: []runtimetest.Rule{onClick("b", runtimetest.Effect{SetText: map[string]string{"s": "clicked"}})}},
 		"http://127.0.0.1:4011/inner": page(button("b", "Inside")),
 	})
 }
@@ -662,8 +662,10 @@ func TestHooksOrder(t *testing.T) {
 		MilestoneStart: func(i runtime.MilestoneStartInfo) { events = append(events, "ms:"+i.ID) },
 		MilestoneDone:  func(i runtime.MilestoneDoneInfo) { events = append(events, "md:"+i.ID+">"+i.Next) },
 		ActionStart:    func(i runtime.ActionStartInfo) { events = append(events, "as:"+i.ID) },
-		ActionDone:     func(i runtime.ActionDoneInfo) { events = append(events, "ad:"+i.Outcome.ID+":"+string(i.Outcome.Status)) },
-		WaitStart:      func(i runtime.WaitStartInfo) { events = append(events, "ws:"+string(i.Kind)) },
+		ActionDone: func(i runtime.ActionDoneInfo) {
+			events = append(events, "ad:"+i.Outcome.ID+":"+string(i.Outcome.Status))
+		},
+		WaitStart: func(i runtime.WaitStartInfo) { events = append(events, "ws:"+string(i.Kind)) },
 		WaitDone: func(i runtime.WaitDoneInfo) {
 			events = append(events, "wd:"+string(i.Kind)+":"+map[bool]string{true: "ok", false: "no"}[i.Satisfied])
 		},

@@ -66,7 +66,9 @@ func label(l string) locator.Candidate {
 	return locator.Candidate{Strategy: locator.Label, Label: l, Exact: true}
 }
 
-func testID(id string) locator.Candidate { return locator.Candidate{Strategy: locator.TestID, TestID: id} }
+func testID(id string) locator.Candidate {
+	return locator.Candidate{Strategy: locator.TestID, TestID: id}
+}
 
 func textC(s string) locator.Candidate { return locator.Candidate{Strategy: locator.Text, Text: s} }
 
