@@ -1,0 +1,121 @@
+package discovery
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+)
+
+// Sentinel errors. Every error this package returns wraps one of them, so
+// callers can branch with errors.Is.
+var (
+	// ErrInvalidOption: an option is out of its documented range, or a
+	// mode lacks what it needs (an explorer, allowed origins).
+	ErrInvalidOption = errors.New("discovery: invalid option")
+	// ErrSnapshot: the page failed to produce snapshots too many times in a
+	// row.
+	ErrSnapshot = errors.New("discovery: snapshot failed")
+	// ErrExplorer: the explorer failed.
+	ErrExplorer = errors.New("discovery: explorer failed")
+	// ErrRefused: discovery refused an exploration step (see [Refusal]).
+	ErrRefused = errors.New("discovery: step refused")
+	// ErrParse: a document is not well-formed JSON of its schema (syntax,
+	// duplicate key, unknown field, wrong schema, size limit).
+	ErrParse = errors.New("discovery: parse error")
+	// ErrInvalid: a document breaks its schema's rules.
+	ErrInvalid = errors.New("discovery: invalid document")
+	// ErrPromotion: a draft cannot be promoted (see [PromotionError]).
+	ErrPromotion = errors.New("discovery: promotion refused")
+	// ErrPack: a developer pack cannot be sealed or does not verify.
+	ErrPack = errors.New("discovery: developer pack")
+)
+
+// Problem is one rule a document breaks, with the JSON path of the value.
+type Problem struct {
+	// Path is the JSON path, such as "observations[2].controls[0].name".
+	Path string `json:"path"`
+	// Code is a stable machine-readable rule name.
+	Code string `json:"code"`
+	// Detail explains the problem. It never echoes a secret or an
+	// identifier.
+	Detail string `json:"detail"`
+}
+
+func (p Problem) String() string {
+	if p.Path == "" {
+		return p.Detail + " [" + p.Code + "]"
+	}
+	return p.Path + ": " + p.Detail + " [" + p.Code + "]"
+}
+
+// Problem codes shared by the document validators and VerifyPack.
+const (
+	CodeSchema       = "schema"        // wrong or missing schema string
+	CodeRequired     = "required"      // a required value is missing or blank
+	CodeRange        = "range"         // a number or length out of bounds
+	CodeFormat       = "format"        // a value has the wrong shape
+	CodeUnknown      = "unknown_value" // a value outside a closed set
+	CodeDuplicate    = "duplicate"     // a value repeated where it must be unique
+	CodeReference    = "reference"     // a reference that resolves to nothing
+	CodeIdentifier   = "identifier"    // an identifier-shaped substring survived
+	CodeSecret       = "secret"        // a secret-shaped string
+	CodeOrigin       = "origin"        // an origin that breaks the origin rule
+	CodeOrder        = "order"         // values out of their required order
+	CodeNotObserved  = "not_observed"  // a record claims what the evidence does not hold
+	CodeLinkMismatch = "link_mismatch" // a hash link does not match
+)
+
+// ValidationError lists every problem of a document. It wraps [ErrInvalid].
+type ValidationError struct {
+	// Schema is the schema of the document checked.
+	Schema   string
+	Problems []Problem
+}
+
+func (e *ValidationError) Error() string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "discovery: invalid %s document: %d problem(s)", e.Schema, len(e.Problems))
+	for i, p := range e.Problems {
+		if i == 8 {
+			fmt.Fprintf(&b, "\n  ... %d more", len(e.Problems)-i)
+			break
+		}
+		b.WriteString("\n  ")
+		b.WriteString(p.String())
+	}
+	return b.String()
+}
+
+// Unwrap returns [ErrInvalid].
+func (e *ValidationError) Unwrap() error { return ErrInvalid }
+
+// problems accumulates validation problems.
+type problems []Problem
+
+func (ps *problems) add(path, code, format string, args ...any) {
+	*ps = append(*ps, Problem{Path: path, Code: code, Detail: fmt.Sprintf(format, args...)})
+}
+
+func (ps problems) err(schema string) error {
+	if len(ps) == 0 {
+		return nil
+	}
+	return &ValidationError{Schema: schema, Problems: ps}
+}
+
+// ParseError reports a document that could not be read.
+type ParseError struct {
+	// Schema is the schema the caller expected.
+	Schema string
+	Err    error
+}
+
+func (e *ParseError) Error() string {
+	return "discovery: parse " + e.Schema + ": " + e.Err.Error()
+}
+
+// Unwrap returns the cause.
+func (e *ParseError) Unwrap() error { return e.Err }
+
+// Is makes every *ParseError match [ErrParse].
+func (e *ParseError) Is(target error) bool { return target == ErrParse }

@@ -1,0 +1,360 @@
+package discovery
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/vera-run/vera/capability"
+	"github.com/vera-run/vera/locator"
+)
+
+// The boundaries a promotion refusal names.
+const (
+	BoundaryInput       = "input"       // a nil draft or record
+	BoundaryRecord      = "record"      // the reviewed record is invalid
+	BoundaryReview      = "review"      // the record is unreviewed, or the review does not cover it or approve authoring
+	BoundaryState       = "state"       // the capability is not a draft
+	BoundaryProvenance  = "provenance"  // discovery hash, mode, model or run id differ
+	BoundarySite        = "site"        // site name or origins differ
+	BoundaryProcess     = "process"     // process name or goal differ
+	BoundaryRuntime     = "runtime"     // start or frame selectors differ
+	BoundaryAuthority   = "authority"   // max effect, operator authentication, or an action beyond the reviewed authority
+	BoundaryPrivacy     = "privacy"     // data classes or download retention differ
+	BoundaryObservation = "observation" // an executable milestone, control or path the discovery never observed
+	BoundaryCapability  = "capability"  // the promoted capability breaks a capability rule
+)
+
+// PromotionError is one reason a draft cannot be promoted: the boundary
+// that differs from the reviewed record and how. It matches
+// [ErrPromotion].
+type PromotionError struct {
+	Boundary string
+	Detail   string
+}
+
+func (e *PromotionError) Error() string {
+	return "discovery: promotion refused: " + e.Boundary + ": " + e.Detail
+}
+
+// Is makes every *PromotionError match [ErrPromotion].
+func (e *PromotionError) Is(target error) bool { return target == ErrPromotion }
+
+// PromotionErrors is every reason a promotion was refused. It matches
+// [ErrPromotion] and unwraps to its *PromotionError values.
+type PromotionErrors []*PromotionError
+
+func (l PromotionErrors) Error() string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "discovery: promotion refused: %d reason(s)", len(l))
+	for _, e := range l {
+		b.WriteString("\n  ")
+		b.WriteString(e.Boundary)
+		b.WriteString(": ")
+		b.WriteString(e.Detail)
+	}
+	return b.String()
+}
+
+// Is makes a non-empty list match [ErrPromotion].
+func (l PromotionErrors) Is(target error) bool { return target == ErrPromotion && len(l) > 0 }
+
+// Unwrap returns the individual errors.
+func (l PromotionErrors) Unwrap() []error {
+	out := make([]error, len(l))
+	for i, e := range l {
+		out[i] = e
+	}
+	return out
+}
+
+// Boundaries returns the distinct boundaries named, in order.
+func (l PromotionErrors) Boundaries() []string {
+	var out []string
+	for _, e := range l {
+		if !slices.Contains(out, e.Boundary) {
+			out = append(out, e.Boundary)
+		}
+	}
+	return out
+}
+
+// Has reports whether a refusal names the boundary.
+func (l PromotionErrors) Has(boundary string) bool {
+	return slices.ContainsFunc(l, func(e *PromotionError) bool { return e.Boundary == boundary })
+}
+
+// Promote turns a draft into a discovered capability when it stays within
+// the exact reviewed record, and returns the new capability; the draft is
+// never modified. Every refusal is reported at once as [PromotionErrors],
+// each naming its boundary:
+//
+//   - review: the record carries an operator review; review.record_hash is
+//     the record's hash; the review names a reviewer and an RFC 3339 time;
+//     review.authoring_approved is true (transfer approval of a developer
+//     pack never stands in for it);
+//   - state and provenance: the capability is a draft whose
+//     provenance.discovery_hash is the record's hash and whose mode, model
+//     and run id are the record's;
+//   - site, process, runtime, authority and privacy: equal to the record's
+//     (origins and data classes as sets); no action more severe than the
+//     record's max_effect (a consequential action against a read_only
+//     review is refused);
+//   - observation: every executable milestone (one with an action that is
+//     not native) has a record milestone with the same id and at least one
+//     observation; every interactive action has a semantic locator
+//     candidate that matches a control observed in that milestone, in the
+//     runtime's frame path; every navigate target's path was observed;
+//   - capability: the promoted capability passes capability.Validate.
+//
+// A review of a narrower record therefore never authorizes a broader
+// capability.
+func Promote(draft *capability.Capability, reviewed *Record, review capability.Review) (*capability.Capability, error) {
+	var errs PromotionErrors
+	refuse := func(boundary, format string, args ...any) {
+		errs = append(errs, &PromotionError{Boundary: boundary, Detail: fmt.Sprintf(format, args...)})
+	}
+	if draft == nil || reviewed == nil {
+		refuse(BoundaryInput, "a draft and a reviewed record are required")
+		return nil, errs
+	}
+	if err := reviewed.Validate(); err != nil {
+		refuse(BoundaryRecord, "the reviewed record is invalid: %v", err)
+		return nil, errs
+	}
+	h, err := reviewed.Hash()
+	if err != nil {
+		refuse(BoundaryRecord, "the record cannot be hashed: %v", err)
+		return nil, errs
+	}
+
+	// Review.
+	if reviewed.Review == nil {
+		refuse(BoundaryReview, "the record has not been reviewed by the operator")
+	}
+	if review.RecordHash != h {
+		refuse(BoundaryReview, "the review covers record %s, not the reviewed record %s", short(review.RecordHash), short(h))
+	}
+	if strings.TrimSpace(review.Reviewer) == "" {
+		refuse(BoundaryReview, "the review names no reviewer")
+	}
+	if _, ok := parseTime(review.ReviewedAt); !ok {
+		refuse(BoundaryReview, "reviewed_at is not an RFC 3339 timestamp")
+	}
+	if !review.AuthoringApproved {
+		refuse(BoundaryReview, "capability-authoring approval is required (transfer approval never implies it)")
+	}
+
+	// State and provenance.
+	if draft.State != capability.StateDraft {
+		refuse(BoundaryState, "only a draft is promoted to discovered, not a %q capability", draft.State)
+	}
+	p := draft.Provenance
+	if p == nil {
+		refuse(BoundaryProvenance, "the draft has no provenance")
+	} else {
+		if p.DiscoveryHash != h {
+			refuse(BoundaryProvenance, "the draft names discovery record %s, not the reviewed record %s", short(p.DiscoveryHash), short(h))
+		}
+		if p.DiscoveryMode != "" && p.DiscoveryMode != string(reviewed.Discovery.Mode) {
+			refuse(BoundaryProvenance, "discovery mode %q differs from the record's %q", p.DiscoveryMode, reviewed.Discovery.Mode)
+		}
+		if p.DiscoveryModel != reviewed.Discovery.Model {
+			refuse(BoundaryProvenance, "discovery model %q differs from the record's %q", p.DiscoveryModel, reviewed.Discovery.Model)
+		}
+		if p.DiscoveryRunID != reviewed.Discovery.RunID {
+			refuse(BoundaryProvenance, "discovery run id differs from the record's")
+		}
+		if p.Review != nil {
+			refuse(BoundaryProvenance, "the draft already carries a review")
+		}
+	}
+
+	// Site.
+	if draft.Site.Name != reviewed.Site.Name {
+		refuse(BoundarySite, "site name %q differs from the reviewed %q", draft.Site.Name, reviewed.Site.Name)
+	}
+	compareSets(draft.Site.AllowedOrigins, reviewed.Site.AllowedOrigins, func(extra bool, v string) {
+		if extra {
+			refuse(BoundarySite, "broader: allowed origin %s was not reviewed", v)
+		} else {
+			refuse(BoundarySite, "differs: reviewed allowed origin %s is missing", v)
+		}
+	})
+	compareSets(draft.Site.SubresourceOrigins, reviewed.Site.SubresourceOrigins, func(extra bool, v string) {
+		if extra {
+			refuse(BoundarySite, "broader: subresource origin %s was not reviewed", v)
+		} else {
+			refuse(BoundarySite, "differs: reviewed subresource origin %s is missing", v)
+		}
+	})
+
+	// Process.
+	if draft.Name != reviewed.Process.Name {
+		refuse(BoundaryProcess, "process name %q differs from the reviewed %q", draft.Name, reviewed.Process.Name)
+	}
+	if draft.Goal != reviewed.Process.Goal {
+		refuse(BoundaryProcess, "process goal differs from the reviewed goal")
+	}
+
+	// Runtime.
+	if draft.Runtime.Start != reviewed.Runtime.Start {
+		refuse(BoundaryRuntime, "start %q differs from the reviewed %q", draft.Runtime.Start, reviewed.Runtime.Start)
+	}
+	if !slices.Equal(draft.Runtime.FrameSelectors, reviewed.Runtime.FrameSelectors) {
+		refuse(BoundaryRuntime, "frame selectors %q differ from the reviewed %q", draft.Runtime.FrameSelectors, reviewed.Runtime.FrameSelectors)
+	}
+
+	// Authority.
+	want := reviewed.Authority.MaxEffect
+	switch got := draft.Authority.MaxEffect; {
+	case got.Rank() > want.Rank():
+		refuse(BoundaryAuthority, "broader: max_effect %s exceeds the reviewed %s", got, want)
+	case got != want:
+		refuse(BoundaryAuthority, "differs: max_effect %s is not the reviewed %s", got, want)
+	}
+	if draft.Authority.OperatorAuthenticates != reviewed.Authority.OperatorAuthenticates {
+		refuse(BoundaryAuthority, "operator_authenticates differs from the reviewed record")
+	}
+	for m, a := range draft.Actions {
+		if !a.Effect.Valid() || a.Effect.Rank() > want.Rank() {
+			refuse(BoundaryAuthority, "broader: action %s in milestone %s is %s; the reviewed authority is %s", a.ID, m.ID, a.Effect, want)
+		}
+	}
+
+	// Privacy.
+	compareSets(draft.Privacy.DataClasses, reviewed.Privacy.DataClasses, func(extra bool, v string) {
+		if extra {
+			refuse(BoundaryPrivacy, "broader: data class %s was not reviewed", v)
+		} else {
+			refuse(BoundaryPrivacy, "differs: reviewed data class %s is missing", v)
+		}
+	})
+	if draft.Privacy.RetainDownloads != reviewed.Privacy.RetainDownloads {
+		if draft.Privacy.RetainDownloads {
+			refuse(BoundaryPrivacy, "broader: downloads are retained; the reviewed record does not retain them")
+		} else {
+			refuse(BoundaryPrivacy, "differs: the reviewed record retains downloads")
+		}
+	}
+
+	// Observation.
+	observedPaths := map[string]bool{}
+	if o, sp := startPath(reviewed.Runtime.Start); sp != "" {
+		observedPaths[o+sp] = true
+		observedPaths[sp] = true
+	}
+	for _, rm := range reviewed.Milestones {
+		for _, path := range rm.Paths {
+			observedPaths[path] = true
+		}
+	}
+	for mi := range draft.Milestones {
+		m := &draft.Milestones[mi]
+		if !executable(m) {
+			continue
+		}
+		rm, ok := reviewed.Milestone(m.ID)
+		if !ok || len(rm.Observations) == 0 {
+			refuse(BoundaryObservation, "executable milestone %s has no discovery observation in the reviewed record", m.ID)
+			continue
+		}
+		for ai := range m.Actions {
+			a := &m.Actions[ai]
+			switch {
+			case a.Operation.Interactive():
+				if !observedTarget(a.LocatorCandidates, rm.Controls, draft.Runtime.FrameSelectors) {
+					refuse(BoundaryObservation, "action %s targets no control observed in milestone %s", a.ID, m.ID)
+				}
+			case a.Operation == capability.OpNavigate:
+				if !observedNavigation(a.URL, observedPaths) {
+					refuse(BoundaryObservation, "action %s navigates to a path never observed", a.ID)
+				}
+			}
+		}
+	}
+	if len(errs) > 0 {
+		return nil, errs
+	}
+
+	out, err := draft.Clone()
+	if err != nil {
+		refuse(BoundaryCapability, "the draft cannot be copied: %v", err)
+		return nil, errs
+	}
+	rv := review
+	out.State = capability.StateDiscovered
+	out.Provenance.Review = &rv
+	for _, e := range out.Validate() {
+		refuse(BoundaryCapability, "%s", e.Error())
+	}
+	if len(errs) > 0 {
+		return nil, errs
+	}
+	return out, nil
+}
+
+// executable reports whether a milestone has an action that is not native.
+func executable(m *capability.Milestone) bool {
+	for _, a := range m.Actions {
+		if a.Operation != capability.OpNative {
+			return true
+		}
+	}
+	return false
+}
+
+// observedTarget reports whether a semantic candidate matches an observed
+// control in the frame path.
+func observedTarget(cands []locator.Candidate, controls []ControlRef, frame []string) bool {
+	for _, c := range cands {
+		if !c.Strategy.Semantic() {
+			continue
+		}
+		for _, ref := range controls {
+			if slices.Equal(ref.Frame, frame) && (Control{ControlRef: ref}).Matches(c) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// observedNavigation reports whether a navigate target's path (fragment
+// ignored) was observed.
+func observedNavigation(u string, observed map[string]bool) bool {
+	if i := strings.IndexByte(u, '#'); i >= 0 {
+		u = u[:i]
+	}
+	origin, path := startPath(u)
+	if path == "" {
+		path = "/"
+	}
+	return observed[origin+path] || observed[path]
+}
+
+// compareSets reports values of got missing from want (extra) and values
+// of want missing from got.
+func compareSets(got, want []string, report func(extra bool, v string)) {
+	for _, v := range sortedUnique(got) {
+		if !slices.Contains(want, v) {
+			report(true, v)
+		}
+	}
+	for _, v := range sortedUnique(want) {
+		if !slices.Contains(got, v) {
+			report(false, v)
+		}
+	}
+}
+
+// short abbreviates a digest for messages.
+func short(d string) string {
+	if len(d) > 19 {
+		return d[:19] + "…"
+	}
+	if d == "" {
+		return `""`
+	}
+	return d
+}
