@@ -569,7 +569,7 @@ func (r *Record) CheckEvidence(ev *Evidence) error {
 		}
 	}
 	states := map[string][]Control{}
-	paths := map[string]bool{}     // origin + path and bare path
+	paths := map[string]bool{}      // origin + path and bare path
 	framePaths := map[string]bool{} // joined frame paths
 	ev.Replay(func(o *ObservationStep, cs []Control, frames []FrameRecord) bool {
 		if wanted[o.ID] {
