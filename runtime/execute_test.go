@@ -823,10 +823,9 @@ func TestCancellation(t *testing.T) {
 			d := runtimetest.NewDriver(s, runtimetest.WithLatency(5*time.Millisecond))
 			defer d.Close()
 			ctx, cancel := context.WithCancel(context.Background())
-			time.AfterFunc(150*time.Millisecond, cancel)
 			defer cancel()
-			var canceledAt time.Time
-			go func() { <-ctx.Done(); canceledAt = time.Now() }()
+			canceledAt := make(chan time.Time, 1)
+			time.AfterFunc(150*time.Millisecond, func() { canceledAt <- time.Now(); cancel() })
 			opts = append(opts, runtime.WithDriver(d), runtime.WithRunDir(t.TempDir()))
 			res, err := runtime.Execute(ctx, c, nil, opts...)
 			returned := time.Now()
@@ -836,8 +835,7 @@ func TestCancellation(t *testing.T) {
 			if res == nil || res.State != receipt.TerminalFailed || res.Failure.Category != receipt.CategoryCanceled || res.RunDir == "" {
 				t.Fatalf("%s", dump(res))
 			}
-			time.Sleep(10 * time.Millisecond)
-			if lag := returned.Sub(canceledAt); lag > time.Second {
+			if lag := returned.Sub(<-canceledAt); lag > time.Second {
 				t.Errorf("returned %s after cancellation", lag)
 			}
 		})
