@@ -143,3 +143,22 @@ func TestEvidenceWriteFailure(t *testing.T) {
 		t.Fatalf("res %v err %v", res, err)
 	}
 }
+
+func TestEvidenceRefusesGitWorkTree(t *testing.T) {
+	repo := t.TempDir()
+	if err := os.Mkdir(filepath.Join(repo, ".git"), 0o700); err != nil {
+		t.Fatal(err)
+	}
+	runs := filepath.Join(repo, "runs")
+	c := loadCap(t, "teller.json")
+	d := runtimetest.NewDriver(tellerSite())
+	defer d.Close()
+	res, err := runtime.Execute(t.Context(), c, tellerInputs, runtime.WithDriver(d), runtime.WithRunDir(runs))
+	if !errorsIs(err, runtime.ErrEvidence) || res == nil || res.RunDir != "" {
+		t.Fatalf("inside a work tree: %v %v", res, err)
+	}
+	res, err = runtime.Execute(t.Context(), c, tellerInputs, runtime.WithDriver(d), runtime.WithRunDir(runs), runtime.WithAllowGitWorkTree())
+	if err != nil || res.RunDir == "" || !strings.HasPrefix(res.RunDir, runs) {
+		t.Fatalf("allowed: %v %v", res, err)
+	}
+}
