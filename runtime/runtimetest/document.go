@@ -17,8 +17,12 @@ import (
 	"github.com/vera-run/vera/runtime"
 )
 
-// maxFrameDepth bounds nested frames (a page that frames itself).
-const maxFrameDepth = 8
+// Bounds on frames: nesting depth (a page that frames itself) and frame
+// documents one driver call may load. Frames beyond them stay about:blank.
+const (
+	maxFrameDepth = 8
+	maxFrameDocs  = 64
+)
 
 // document is a loaded page: the fake's [runtime.Scope] handle.
 type document struct {
@@ -43,7 +47,10 @@ func (d *Driver) blankDocument() *document {
 // load builds the document for u. A frame document whose origin is outside
 // the scope is blocked: it stays empty and a frame violation is recorded.
 func (d *Driver) load(u string, host *elem, depth int) *document {
-	if u == "about:blank" || depth > maxFrameDepth {
+	if host != nil {
+		d.frameBudget--
+	}
+	if u == "about:blank" || depth > maxFrameDepth || d.frameBudget < 0 {
 		doc := d.blankDocument()
 		doc.host, doc.depth = host, depth
 		return doc

@@ -126,6 +126,8 @@ type Driver struct {
 	closed     bool
 	crashed    bool
 	tmpDir     string
+	// frameBudget counts the frame documents a load may still create.
+	frameBudget int
 }
 
 var _ runtime.Driver = (*Driver)(nil)
@@ -181,6 +183,7 @@ func (d *Driver) stateErr() error {
 func (d *Driver) do(ctx context.Context, c Call, fn func() error) error {
 	err := d.enter(ctx)
 	if err == nil {
+		d.frameBudget = maxFrameDocs
 		err = fn()
 		d.log(c, err)
 		d.mu.Unlock()

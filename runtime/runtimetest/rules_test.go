@@ -719,3 +719,18 @@ func TestMisuse(t *testing.T) {
 		t.Errorf("root of a replaced document: %v", err)
 	}
 }
+
+func TestSelfFramingIsBounded(t *testing.T) {
+	var body []*runtimetest.Node
+	for _, id := range []string{"a", "b", "c", "d"} {
+		body = append(body, &runtimetest.Node{ID: id, Frame: &runtimetest.FrameFixture{URL: "/"}})
+	}
+	f := open(t, page("/", body), "/")
+	els, err := f.d.Find(f.ctx, nil, nil, locator.Candidate{Strategy: locator.CSS, CSS: "iframe"})
+	if err != nil || len(els) != 4 {
+		t.Fatalf("%d frames, %v", len(els), err)
+	}
+	if _, infos, err := f.d.Frame(f.ctx, []string{"#a", "#b", "#c"}); err != nil || len(infos) != 3 {
+		t.Errorf("nested self frames: %v %v", infos, err)
+	}
+}
