@@ -2,42 +2,170 @@
 // reviewable JSON instruction package for one business process on one site.
 //
 // Use [Parse] to read a document strictly, [Capability.Validate] to get every
-// contract problem at once as an [ErrorList], and [Capability.ExecutionHash]
-// for the hash receipts and bundles pin.
+// contract problem at once as an [ErrorList], [Capability.ValidateForExecution]
+// before running it, and [Capability.ExecutionHash] for the hash receipts and
+// bundles pin. [JSONSchema] describes the document's shape for other tools.
 //
 // # Semantics
 //
-// A run starts at runtime.start (navigate there), then visits milestones.
-// The first milestone in document order is the start milestone. A visit runs
-// the milestone's actions in order, then evaluates its transitions in order,
-// waiting up to runtime.transition_timeout_ms for the first whose condition
-// holds, and goes to its target: a milestone id or "completed". A milestone
-// without transitions continues with the next milestone in document order,
-// and the last one continues to "completed". A milestone may be visited at
-// most max_visits times (default 1); a milestone on a cycle must declare
-// max_visits, which bounds the cycle. Actions of a list extraction that runs
-// on several visits (pagination) append to the same record_set.
+// A run starts at runtime.start (navigate there; a path resolves against the
+// first allowed origin), then visits milestones. The first milestone in
+// document order is the start milestone. A visit runs the milestone's
+// actions in order, then evaluates its transitions in order, waiting up to
+// runtime.transition_timeout_ms for the first whose condition holds, and
+// goes to its target: a milestone id or "completed". A milestone without
+// transitions continues with the next milestone in document order, and the
+// last one continues to "completed". A milestone with transitions goes only
+// where they say; when none of them is "always" and none holds, the run
+// fails there. A milestone may be visited at most max_visits times (default
+// 1); a milestone on a cycle must declare max_visits, which bounds the
+// cycle. Actions of a list extraction that runs on several visits
+// (pagination) append to the same record_set.
 //
 // After every action and every transition the runtime checks the business
 // outcomes in order; the first whose detect rules all hold ends the run as
 // the named legitimate answer.
 //
-// Templates: "{{name}}" in a navigate url, a fill/select value, a locator
-// value, a condition's text or value, or an outcome's visible text refers to
-// a declared input. Only fragments of URLs may carry templates; paths and
-// origins are fixed.
+// Templates: "{{name}}" in a navigate url or runtime.start (fragment only),
+// a fill/select value, a locator value, a condition's text or value, or an
+// outcome's visible text refers to a declared input. Paths and origins are
+// fixed.
 //
 // # Invariants
 //
-//   - Parsing is strict: unknown fields, duplicate keys, invalid UTF-8, lone
-//     surrogates and trailing data are errors; documents are bounded by
-//     [MaxDocumentBytes].
+//   - Parsing is strict: unknown fields (member names match exactly, case
+//     included), duplicate keys, values of the wrong JSON type, invalid
+//     UTF-8, lone surrogates and trailing data are errors; documents are
+//     bounded by [MaxDocumentBytes]. Every parse error is a *[ParseError]
+//     with a stable Code.
 //   - Validation never stops at the first problem: it returns every problem
-//     with a JSON path, a stable code and a message; bad values of secret
-//     inputs and credential-shaped values are never echoed.
+//     with a JSON path (milestones[1].actions[0].locator_candidates[2]), a
+//     stable code (the Code constants and the codes of package locator, see
+//     [Codes]) and a message, sorted by document order of the path, then
+//     code. It is deterministic and never echoes credential-shaped values or
+//     the redaction marker.
 //   - The execution hash is RFC 8785 canonical JSON without "state" and
 //     "validation": promotion never changes it, any executable change does.
 //   - Risk is derived (any consequential action), never declared.
 //   - A capability holds references, never values: no credentials, cookies,
 //     session URLs or query strings.
+//
+// # Rules
+//
+// Field rules (required members, lengths, enums, id/name/semver/digest/
+// origin/timestamp patterns, numeric bounds) are declared as validate tags
+// on the types and checked with go-playground/validator; everything else is
+// hand-written. The bounds are exported constants ([MaxActionTimeoutMS],
+// [MaxVisitsCeiling], [MaxRecordsCeiling], ...).
+//
+//   - Identity: schema is [SchemaV1]; id matches [IDPattern] (at most
+//     [MaxIDLen] bytes); version is Semantic Versioning 2.0.0; name and goal
+//     are non-blank and bounded.
+//   - States: scaffold may have no provenance; draft needs provenance with
+//     a valid discovery_hash; discovered also needs discovery_model,
+//     discovery_run_id and a review (reviewer, RFC 3339 reviewed_at,
+//     record_hash equal to discovery_hash, authoring_approved true);
+//     validated_local also needs validation metadata (exactly two distinct
+//     receipt digests, a live execution_mode, RFC 3339 finalized_at).
+//     Validation metadata below validated_local is an error.
+//   - Execution ([Capability.ValidateForExecution] only): a draft never
+//     runs; a risky capability needs at least discovered.
+//   - Origins (allowed and subresource): scheme://host[:port], nothing else,
+//     lowercase host, no default port, no duplicates; HTTPS for every
+//     non-loopback host, HTTP only as http://127.0.0.1:<port>,
+//     http://localhost:<port> or http://[::1]:<port> ([CheckOrigin]).
+//   - Navigation targets (runtime.start, navigate url): a path "/x" or an
+//     absolute URL on an allowed origin; no query, no user information, no
+//     protocol-relative form; templates only in the fragment.
+//   - Runtime: at most [MaxFrameSelectors] non-blank frame selectors;
+//     timeouts and max_actions within their documented bounds.
+//   - Authority and privacy: no action more severe than max_effect; data
+//     classes match [NamePattern] and are unique.
+//   - Inputs: typed; unique [NamePattern] names; enum inputs list unique
+//     values (and only they do); bounds only on numeric inputs and
+//     max_length only on strings; defaults type-check, never on required or
+//     secret inputs; every template, action input and limit_input names a
+//     declared input and every input is used; a secret input is used only
+//     as the input of a fill (never in a template, a select, a check or a
+//     limit), so it cannot leak into URLs, locators or receipts.
+//   - Outputs: unique names; record kinds declare fields (unique, typed),
+//     text and download_set do not; download sets are artifact_only; every
+//     output is produced by an extract or download; a required
+//     non-collection output is produced on every path from the first
+//     milestone to "completed" (a forward must-analysis over the milestone
+//     graph; cycles are ordinary edges; failing paths do not count).
+//   - Milestones and transitions: unique ids (not "completed", "native_gap"
+//     or "failed"); actions or transitions or both; targets exist; every
+//     milestone is reachable from the first and "completed" is reachable;
+//     every milestone on a cycle (a strongly connected component of two or
+//     more, or a self loop) declares max_visits (1..[MaxVisitsCeiling]);
+//     "always" only as the last transition; download_completed only in a
+//     milestone with a download.
+//   - Conditions: each kind sets exactly what it uses (locator_visible and
+//     locator_hidden: locator_candidates; text_visible: text; url_includes
+//     and url_path: value, url_path a query- and fragment-free path;
+//     output_produced: a declared output; always and download_completed:
+//     nothing).
+//   - Actions: ids unique across the capability; consequential actions
+//     require action_time confirmation, every other effect "none"; each
+//     operation sets exactly its members (navigate: url; click, check,
+//     uncheck: locators; fill and select: locators and exactly one of input
+//     and value; press: locators and key; download: locators and a
+//     download_set output; extract: locators, output and extract; wait:
+//     only a postcondition); every action but native declares a
+//     postcondition, never "always"; a download is proven by
+//     download_completed and an extraction by output_produced of its own
+//     output, and only they may use those kinds; a native action carries
+//     native_gap text and nothing executable.
+//   - Locators, through package locator: role, then label, placeholder,
+//     test id and bounded text, CSS only as a later fallback; no
+//     coordinates; at most [locator.MaxCandidates]; never the redaction
+//     marker. CSS alone is allowed only for a locator_visible transition
+//     marker and a list-extraction root (both scoped with ":visible") and
+//     for extraction fields inside the resolved root.
+//   - Literals: every string of the document is scanned for
+//     credential-shaped content (tokens, keys, passwords, credentials in
+//     URLs) and for the redaction marker.
+//   - Extraction: text mode fills a text output and has no fields; single
+//     fills a record; list fills a record_set and needs max_records
+//     (1..[MaxRecordsCeiling]), which single and text must not set; fields
+//     match the output's fields exactly (missing and extra reported
+//     separately, types equal); read text, value or attribute (attribute
+//     names it); limit_input (list only) is an integer input with minimum
+//     >= 1; required_fields and dedupe_keys (list only) name unique
+//     extracted fields; every field writes locator_candidates, [] to read
+//     the root; no field repeats a root candidate.
+//   - Business outcomes: unique [NamePattern] codes, at least one detect
+//     rule, url_pattern a Go regular expression.
+//
+// # Decisions
+//
+// Where the contract is silent:
+//
+//   - Validate is about the document; whether it may run is
+//     ValidateForExecution. A safe scaffold may run (the seed: safe
+//     capabilities replay unreviewed), a draft never, a risky capability
+//     only from discovered ([State.Executable]).
+//   - A list extraction root may be CSS alone when scoped with ":visible",
+//     like a structural transition marker and for the same reason: retained
+//     hidden rows of a single-page app must not count. Single and text
+//     roots need a semantic candidate first. Postconditions, locator_hidden
+//     conditions and outcome locators follow the interactive rule.
+//   - An extraction is proven only by output_produced of its own output (an
+//     omitted output name means the action's own): a visible state proves
+//     less than the structured output itself.
+//   - A field's locator_candidates distinguishes absent or null (an error)
+//     from [] (read the root) through nil versus empty slices, which
+//     encoding/json preserves; programs write []locator.Candidate{} to read
+//     the root.
+//   - Names (inputs, outputs, fields, outcome codes, data classes) are
+//     snake_case ([NamePattern]): they become JSON keys and template
+//     references; ids may also use dots and hyphens ([IDPattern]).
+//   - An origin written with its default port (https://x:443) is malformed:
+//     browsers serialise origins without it, so it would never match.
+//   - validation.execution_mode accepts live_connected_chrome and
+//     live_launched_browser; simulated and unverified runs never validate.
+//   - A required collection output needs no path analysis: an empty set is
+//     a valid no-result answer.
+//   - Timeouts and limits of zero mean "the runtime default".
 package capability
