@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"errors"
 	"math"
+	"strings"
 	"testing"
 	"time"
 
@@ -209,6 +210,34 @@ func FuzzDecodeOnce(f *testing.F) {
 		d, ok := decodeOnce(s)
 		if ok && len(d) > len(s) {
 			t.Fatalf("decoded %q longer than %q", d, s)
+		}
+	})
+}
+
+// FuzzResolveURL checks that a resolved capability URL always stays on an
+// allowed origin, never carries a query, and substitutes templates only in
+// the fragment, percent-encoded.
+func FuzzResolveURL(f *testing.F) {
+	for _, s := range []string{"/login", "/mail#search/{{q}}", "https://127.0.0.1:4010/x", "//evil.example/x", "/a?b=c", "http://[::1]:80/", "/{{q}}/x"} {
+		f.Add(s, "a b/#?&")
+	}
+	allowed := []string{"http://127.0.0.1:4010", "https://app.example"}
+	f.Fuzz(func(t *testing.T, raw, q string) {
+		vals := map[string]inputValue{"q": {text: q}}
+		got, err := resolveURL(raw, allowed, vals)
+		if err != nil {
+			return
+		}
+		base, frag, _ := strings.Cut(got, "#")
+		u, perr := parseAbs(base)
+		if perr != nil {
+			t.Fatalf("%q -> %q: not absolute", raw, got)
+		}
+		if !containsString(allowed, originOf(u)) || u.RawQuery != "" {
+			t.Fatalf("%q -> %q: origin %s query %q", raw, got, originOf(u), u.RawQuery)
+		}
+		if strings.Contains(raw, "{{q}}") && strings.Contains(frag, q) && encodeURIComponent(q) != q && !strings.Contains(frag, encodeURIComponent(q)) {
+			t.Fatalf("%q -> %q: unencoded value", raw, got)
 		}
 	})
 }
