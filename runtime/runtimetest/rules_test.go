@@ -730,7 +730,11 @@ func TestSelfFramingIsBounded(t *testing.T) {
 	if err != nil || len(els) != 4 {
 		t.Fatalf("%d frames, %v", len(els), err)
 	}
-	if _, infos, err := f.d.Frame(f.ctx, []string{"#a", "#b", "#c"}); err != nil || len(infos) != 3 {
+	if _, infos, err := f.d.Frame(f.ctx, []string{"#a", "#a", "#a"}); err != nil || len(infos) != 3 {
 		t.Errorf("nested self frames: %v %v", infos, err)
+	}
+	deep := slices.Repeat([]string{"#a"}, 12)
+	if _, _, err := f.d.Frame(f.ctx, deep); !errors.Is(err, runtime.ErrFrameNotFound) {
+		t.Errorf("frames nested beyond the bound: %v, want ErrFrameNotFound (about:blank)", err)
 	}
 }
