@@ -160,7 +160,7 @@ func ledgerSpec() RecordSpec {
 		Privacy:   RecordPrivacy{DataClasses: []string{"invoices"}},
 		Milestones: []MilestoneSpec{
 			{ID: "open-ledger", Intent: "Open the invoice ledger", Observations: []string{"obs-1"}},
-			{ID: "paginate", Intent: "Read every page", Observations: []string{"obs-2", "obs-3"}},
+			{ID: "paginate", Intent: "Read every page", Observations: []string{"obs-1", "obs-2", "obs-3"}},
 		},
 	}
 }

@@ -117,9 +117,14 @@ func newObserver(cfg *config, page Page) *observer {
 	return o
 }
 
+// runIDAlphabet has no vowels and no 'x': short consonant groups spell no
+// word and no known credential prefix (such as "xoxr-").
+const runIDAlphabet = "bcdfghjkmnpqrstvwz"
+
 // newRunID returns "run-" and four hyphen-separated groups of four random
-// lowercase letters: short letter-only groups that no identifier detector
-// can match (a 16-letter run could read as an omocodic codice fiscale).
+// letters of runIDAlphabet: no identifier or secret detector can match it
+// (a 16-letter run could read as an omocodic codice fiscale, a group like
+// "xoxr" as a token prefix).
 func newRunID() string {
 	var b [16]byte
 	_, _ = rand.Read(b[:])
@@ -129,7 +134,7 @@ func newRunID() string {
 		if i%4 == 0 {
 			out = append(out, '-')
 		}
-		out = append(out, 'a'+c%26)
+		out = append(out, runIDAlphabet[int(c)%len(runIDAlphabet)])
 	}
 	return string(out)
 }

@@ -340,7 +340,7 @@ func TestObserveOptions(t *testing.T) {
 func doneExplorer(context.Context, Observation) (Step, error) { return Step{Kind: StepDone}, nil }
 
 func TestRunIDNeverLooksLikeAnIdentifier(t *testing.T) {
-	for range 20000 {
+	for range 200000 {
 		id := newRunID()
 		if !validRunID(id) || ContainsIdentifierForTest(id) {
 			t.Fatalf("run id %q", id)

@@ -204,7 +204,10 @@ type RecordSpec struct {
 type MilestoneSpec struct {
 	ID     string
 	Intent string
-	// Observations are evidence observation ids ("obs-3").
+	// Observations are evidence observation ids ("obs-3"). Include the
+	// observation before a change as well as the change: the control the
+	// operator used is usually unchanged by its own action (a "Next page"
+	// button stays), so it appears only in the state before.
 	Observations []string
 	// Controls, when set, are the controls the milestone uses; each must
 	// be present after one of the observations. When empty they are
