@@ -257,7 +257,9 @@ func urlStop(c byte) bool {
 
 func isSchemeChar(c byte) bool { return isAlnum(c) || c == '+' || c == '-' || c == '.' }
 
-func isQueryName(c byte) bool { return isAlnum(c) || c == '_' || c == '-' || c == '.' || c == '[' || c == ']' }
+func isQueryName(c byte) bool {
+	return isAlnum(c) || c == '_' || c == '-' || c == '.' || c == '[' || c == ']'
+}
 
 // findSessionURL reports a URL that carries a query or a session
 // parameter: "scheme://host/path?x" with a non-empty query, a

@@ -109,7 +109,7 @@ func problem(path string, sentinel error, format string, args ...any) FileProble
 // showPath renders a path for a message: as is when it passes CheckPath,
 // Go-quoted and bounded otherwise (an on-disk name may hold anything).
 func showPath(p string) string {
-	if CheckPath(p) == nil {
+	if CheckPath(p) == nil || strings.HasSuffix(p, "/") && CheckPath(p[:len(p)-1]) == nil {
 		return p
 	}
 	if len(p) > 2*MaxPathLen {

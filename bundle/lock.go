@@ -151,6 +151,12 @@ func parseLock(raw []byte) (*Lock, []FileProblem) {
 		l.Capability.ID, ps = str(c, "id", "capability.", ps)
 		l.Capability.Version, ps = str(c, "version", "capability.", ps)
 		l.Capability.ExecutionHash, ps = str(c, "execution_hash", "capability.", ps)
+		if _, present := c["id"]; present && l.Capability.ID == "" {
+			bad(ErrLock, "capability.id is empty")
+		}
+		if _, present := c["version"]; present && l.Capability.Version == "" {
+			bad(ErrLock, "capability.version is empty")
+		}
 		if _, present := c["execution_hash"]; present && !canonjson.ValidDigest(l.Capability.ExecutionHash) {
 			bad(ErrLock, "capability.execution_hash is not a sha256 digest")
 		}
@@ -164,6 +170,7 @@ func parseLock(raw []byte) (*Lock, []FileProblem) {
 		}
 		return l, ps
 	}
+	l.Files = make([]LockFile, 0, min(len(files), MaxFiles+1))
 	if len(files) > MaxFiles {
 		bad(ErrLimit, "%d entries, more than MaxFiles (%d)", len(files), MaxFiles)
 	}

@@ -183,10 +183,11 @@ type verifier struct {
 	rep  *Report
 	root *os.Root
 
-	disk     map[string]diskEntry // every entry listed, by path
-	seen     map[string]bool      // reported problems (dedupe)
-	bad      map[string]bool      // paths with a problem of their own
-	verified map[string][]byte    // listed files whose size and hash matched; content for inspected kinds
+	disk      map[string]diskEntry // every entry listed, by path
+	truncated bool                 // the listing stopped at MaxFiles
+	seen      map[string]bool      // reported problems (dedupe)
+	bad       map[string]bool      // paths with a problem of their own
+	verified  map[string][]byte    // listed files whose size and hash matched; content for inspected kinds
 }
 
 // add files a problem in the report field of its sentinel, once.
@@ -269,8 +270,16 @@ func (v *verifier) run() {
 	c := v.checkCapability(lock)
 	v.checkClaim(lock, c)
 	for _, f := range lock.Files {
-		if _, ok := v.verified[f.Path]; ok && !v.bad[f.Path] && !slices.Contains(v.rep.Valid, f.Path) {
-			v.rep.Valid = append(v.rep.Valid, f.Path)
+		_, ok := v.verified[f.Path]
+		switch {
+		case ok && !v.bad[f.Path]:
+			if !slices.Contains(v.rep.Valid, f.Path) {
+				v.rep.Valid = append(v.rep.Valid, f.Path)
+			}
+		case !ok && !v.bad[f.Path] && !v.canceled():
+			// Never reached: every listed file is verified or has a
+			// problem. Kept so that no path to a nil error skips a file.
+			v.addf(f.Path, ErrMismatch, "not verified")
 		}
 	}
 }
@@ -312,6 +321,7 @@ func (v *verifier) walk() {
 		for _, e := range entries {
 			count++
 			if count > MaxFiles {
+				v.truncated = true
 				v.addf("", ErrLimit, "more than MaxFiles (%d) entries on disk; the rest was not listed", MaxFiles)
 				return
 			}
@@ -417,7 +427,11 @@ func (v *verifier) fileSet(l *Lock) {
 			if !dirsOfListed[p] && l != nil {
 				v.addf(p+"/", ErrUnlisted, "directory holds no listed file")
 			}
-		} else if l != nil {
+		} else if dirsOfListed[p] && e.mode.IsRegular() {
+			v.addf(p, ErrMismatch, "a file where the directory of listed files belongs")
+		} else if l != nil && !dirsOfListed[p] {
+			// (A link or file where a directory of listed files belongs
+			// is reported as unsafe or as the mismatch of its files.)
 			v.addf(p, ErrUnlisted, "present but not listed in the lock")
 		}
 		if reason := checkPath(p); reason != "" {
@@ -442,6 +456,7 @@ func (v *verifier) fileSet(l *Lock) {
 			continue
 		}
 		if foldKey(f.Path) == foldKey(FileLock) || checkPath(f.Path) != "" {
+			v.bad[f.Path] = true
 			continue // reported by the lock checks; never looked up
 		}
 		if reason := forbiddenName(f.Path); reason != "" {
@@ -452,12 +467,28 @@ func (v *verifier) fileSet(l *Lock) {
 		}
 		e, ok := v.disk[f.Path]
 		switch {
+		case !ok && (v.behindUnsafe(f.Path) || v.truncated):
+			// A parent is a link or a file (reported there), or the
+			// listing stopped at MaxFiles (reported): never looked at.
+			v.bad[f.Path] = true
 		case !ok:
 			v.addf(f.Path, ErrMissing, "listed in the lock but absent")
 		case e.mode.IsDir():
 			v.addf(f.Path, ErrMismatch, "listed as a file but is a directory")
 		}
 	}
+}
+
+// behindUnsafe reports whether a parent directory of p is on disk as
+// something other than a directory (a link, a file), so p was never
+// listed.
+func (v *verifier) behindUnsafe(p string) bool {
+	for d := parentOf(p); d != ""; d = parentOf(d) {
+		if e, ok := v.disk[d]; ok && !e.mode.IsDir() {
+			return true
+		}
+	}
+	return false
 }
 
 // checkFile verifies one lock entry's size and hash, reading the file only
@@ -744,6 +775,13 @@ func (v *verifier) checkClaim(l *Lock, c *capability.Capability) {
 	}
 	if c == nil {
 		return
+	}
+	for _, p := range listed {
+		if v.bad[p] {
+			// The evidence itself failed its file checks (reported); a
+			// claim is only judged over verified receipts.
+			return
+		}
 	}
 	var errs []error
 	switch c.State {
