@@ -386,7 +386,9 @@ func TestTamperMatrix(t *testing.T) {
 				}
 			},
 			want: bundle.ErrLock, codes: []string{"lock"},
-			check: func(r *bundle.Report) bool { return r.Lock == nil && hasProblem(r.LockProblems, bundle.FileLock, "missing") },
+			check: func(r *bundle.Report) bool {
+				return r.Lock == nil && hasProblem(r.LockProblems, bundle.FileLock, "missing")
+			},
 		},
 		{
 			name: "lock names another capability",
@@ -428,15 +430,19 @@ func TestTamperMatrix(t *testing.T) {
 			},
 		},
 		{
-			name:   "outputs.json added and listed",
-			mutate: func(t *testing.T, dir string) { addListed(t, dir, "outputs.json", readFile(t, run0, receipt.FileOutputs)) },
-			want:   bundle.ErrForbidden, codes: []string{"forbidden"},
+			name: "outputs.json added and listed",
+			mutate: func(t *testing.T, dir string) {
+				addListed(t, dir, "outputs.json", readFile(t, run0, receipt.FileOutputs))
+			},
+			want: bundle.ErrForbidden, codes: []string{"forbidden"},
 			check: func(r *bundle.Report) bool { return hasProblem(r.Forbidden, "outputs.json", "run file") },
 		},
 		{
-			name:   "run lock added and listed",
-			mutate: func(t *testing.T, dir string) { addListed(t, dir, "run/run.lock.json", readFile(t, run0, receipt.FileLock)) },
-			want:   bundle.ErrForbidden, codes: []string{"forbidden"},
+			name: "run lock added and listed",
+			mutate: func(t *testing.T, dir string) {
+				addListed(t, dir, "run/run.lock.json", readFile(t, run0, receipt.FileLock))
+			},
+			want: bundle.ErrForbidden, codes: []string{"forbidden"},
 			check: func(r *bundle.Report) bool { return hasProblem(r.Forbidden, "run/run.lock.json", "run file") },
 		},
 		{
@@ -477,7 +483,9 @@ func TestTamperMatrix(t *testing.T) {
 				relockHeader(t, dir)
 			},
 			want: bundle.ErrForbidden, codes: []string{"capability", "forbidden"},
-			check: func(r *bundle.Report) bool { return hasProblem(r.Forbidden, bundle.FileCapability, "api_key-shaped secret at \"goal\"") },
+			check: func(r *bundle.Report) bool {
+				return hasProblem(r.Forbidden, bundle.FileCapability, "api_key-shaped secret at \"goal\"")
+			},
 		},
 		{
 			name: "session URL with a query in the README, re-locked",
@@ -499,7 +507,9 @@ func TestTamperMatrix(t *testing.T) {
 				addListed(t, dir, "discovery.json", []byte(`{"schema":"browser-discovery/v2","site":{"name":"Teller"}}`))
 			},
 			want: bundle.ErrForbidden, codes: []string{"forbidden"},
-			check: func(r *bundle.Report) bool { return hasProblem(r.Forbidden, "discovery.json", "outside the bundle layout") },
+			check: func(r *bundle.Report) bool {
+				return hasProblem(r.Forbidden, "discovery.json", "outside the bundle layout")
+			},
 		},
 		{
 			name: "discovery record disguised as a receipt",
@@ -508,7 +518,9 @@ func TestTamperMatrix(t *testing.T) {
 				addListed(t, dir, bundle.ReceiptPath(canonjson.SumBytes(b)), b)
 			},
 			want: bundle.ErrForbidden, codes: []string{"forbidden"},
-			check: func(r *bundle.Report) bool { return len(r.Forbidden) > 0 && strings.Contains(r.Forbidden[0].Message, "private discovery record") },
+			check: func(r *bundle.Report) bool {
+				return len(r.Forbidden) > 0 && strings.Contains(r.Forbidden[0].Message, "private discovery record")
+			},
 		},
 		{
 			name: "receipts swapped, re-locked",
