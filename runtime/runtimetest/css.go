@@ -22,6 +22,7 @@ type SelectorError struct {
 	Unsupported bool
 }
 
+// Error describes the selector, the offset and the problem.
 func (e *SelectorError) Error() string {
 	kind := "invalid CSS selector"
 	if e.Unsupported {

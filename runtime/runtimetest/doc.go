@@ -90,6 +90,9 @@
 //     Visible fail with [runtime.ErrNativeDialog], the Act that opened it
 //     included, until a test calls [Driver.DismissDialog]; the driver never
 //     dismisses it.
+//   - Frames load with their document, depth first, at most 8 levels deep
+//     and at most 64 frame documents per driver call; frames beyond that
+//     stay about:blank (only self-framing fixtures get there).
 //   - A download effect always saves the file (into the owned temporary
 //     directory, or the [WithDownloadDirectory] folder through a
 //     .crdownload partial) and hands the same event to every armed

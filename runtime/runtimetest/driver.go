@@ -381,7 +381,7 @@ func (d *Driver) Find(ctx context.Context, scope runtime.Scope, root runtime.Ele
 			}
 			from = r
 		}
-		els, err := find(doc, from, from != doc.root, c)
+		els, err := find(doc, from, root != nil, c)
 		for _, e := range els {
 			out = append(out, e)
 		}

@@ -25,6 +25,7 @@ type ValidationError struct {
 	Problems []Problem
 }
 
+// Error lists the first problems with their paths.
 func (e *ValidationError) Error() string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "%s: %d problem(s)", ErrInvalidFixture, len(e.Problems))
