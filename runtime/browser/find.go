@@ -231,7 +231,100 @@ func (d *Driver) handles(ctx context.Context, sc *scope, objs []proto.RuntimeRem
 	return out, nil
 }
 
+// maxRoleCandidates is how many DOM candidates findRole checks node by
+// node before it asks the whole accessibility tree instead.
+const maxRoleCandidates = 64
+
+// findRole answers a role candidate from the browser's accessibility
+// tree. A page-side helper first narrows the DOM to the visible elements
+// that may carry the role and name (a superset); the browser's computed
+// role and name of each (Accessibility.getPartialAXTree) decide. When the
+// role is not in the helper's table or there are many candidates, one
+// Accessibility.queryAXTree over the scope answers instead. Either way the
+// role and the name are the browser's, never computed by hand.
 func (d *Driver) findRole(ctx context.Context, sc *scope, doc, rootObj proto.RuntimeRemoteObjectID, c locator.Candidate) ([]*element, error) {
+	name := normalizeSpace(c.Name)
+	r, err := d.callOn(ctx, sc.sid, doc, jsRoleCandidates, false, nil,
+		val(c.Role), val(name), val(c.Exact), obj(rootObj), val(maxRoleCandidates))
+	if err != nil {
+		return nil, err
+	}
+	if r.Subtype == "null" || r.ObjectID == "" {
+		return d.queryRole(ctx, sc, doc, rootObj, c)
+	}
+	objs, err := d.arrayObjects(ctx, sc.sid, r.ObjectID)
+	if err != nil {
+		return nil, err
+	}
+	backends := make([]proto.DOMBackendNodeID, len(objs))
+	errs := make([]error, len(objs))
+	sem := make(chan struct{}, 8)
+	var wg sync.WaitGroup
+	for i, o := range objs {
+		wg.Add(1)
+		sem <- struct{}{}
+		go func() {
+			defer wg.Done()
+			defer func() { <-sem }()
+			var res proto.AccessibilityGetPartialAXTreeResult
+			if err := d.call(ctx, sc.sid, getPartialAXTree{ObjectID: o}, &res); err != nil {
+				errs[i] = err
+				return
+			}
+			// Without relatives the answer is the node itself.
+			for _, n := range res.Nodes {
+				if n != nil && n.BackendDOMNodeID != 0 {
+					if axMatches(n, c.Role, name, c.Exact) {
+						backends[i] = n.BackendDOMNodeID
+					}
+					return
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	var out []*element
+	for i, o := range objs {
+		if errs[i] != nil {
+			return nil, errs[i]
+		}
+		if backends[i] != 0 {
+			out = append(out, d.handle(sc, backends[i], o))
+		}
+	}
+	return out, nil
+}
+
+// getPartialAXTree is Accessibility.getPartialAXTree with fetchRelatives
+// sent even when false (go-rod's type omits a false value, and the
+// protocol's default is true).
+type getPartialAXTree struct {
+	ObjectID       proto.RuntimeRemoteObjectID `json:"objectId"`
+	FetchRelatives bool                        `json:"fetchRelatives"`
+}
+
+func (getPartialAXTree) ProtoReq() string { return "Accessibility.getPartialAXTree" }
+
+// axMatches reports whether an accessibility node has the role and name.
+func axMatches(n *proto.AccessibilityAXNode, role, name string, exact bool) bool {
+	if n.Ignored || n.Role == nil || n.Role.Value.Str() != role {
+		return false
+	}
+	if name == "" {
+		return true
+	}
+	got := ""
+	if n.Name != nil {
+		got = normalizeSpace(n.Name.Value.Str())
+	}
+	if exact {
+		return got == name
+	}
+	return strings.Contains(strings.ToLower(got), strings.ToLower(name))
+}
+
+// queryRole asks the whole accessibility tree of the scope (or root).
+func (d *Driver) queryRole(ctx context.Context, sc *scope, doc, rootObj proto.RuntimeRemoteObjectID, c locator.Candidate) ([]*element, error) {
 	name := normalizeSpace(c.Name)
 	q := proto.AccessibilityQueryAXTree{ObjectID: doc, Role: c.Role}
 	if rootObj != "" {
@@ -244,24 +337,14 @@ func (d *Driver) findRole(ctx context.Context, sc *scope, doc, rootObj proto.Run
 	if err := d.call(ctx, sc.sid, q, &res); err != nil {
 		return nil, err
 	}
-	lname := strings.ToLower(name)
 	var backends []proto.DOMBackendNodeID
 	seen := map[proto.DOMBackendNodeID]bool{}
 	for _, n := range res.Nodes {
 		if n == nil || n.Ignored || n.BackendDOMNodeID == 0 || seen[n.BackendDOMNodeID] {
 			continue
 		}
-		if name != "" {
-			got := ""
-			if n.Name != nil {
-				got = normalizeSpace(n.Name.Value.Str())
-			}
-			if c.Exact && got != name {
-				continue
-			}
-			if !c.Exact && !strings.Contains(strings.ToLower(got), lname) {
-				continue
-			}
+		if !axMatches(n, c.Role, name, c.Exact) {
+			continue
 		}
 		seen[n.BackendDOMNodeID] = true
 		backends = append(backends, n.BackendDOMNodeID)

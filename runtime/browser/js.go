@@ -227,3 +227,103 @@ const jsVisible = `function() {
 ` + jsPrelude + `
   return visible(this);
 }`
+
+// jsRoleCandidates runs with this = the scope's document and returns, in
+// document order, the visible elements that may have the role and whose
+// name may match: a superset the browser's accessibility tree then
+// decides on, node by node. It returns null when the role is not in its
+// table or there are more than limit candidates; the driver then asks the
+// whole accessibility tree instead. It never decides a role or a name.
+const jsRoleCandidates = `function(role, name, exact, root, limit) {
+` + jsPrelude + `
+  const doc = this;
+  if (!doc.defaultView) return null;
+  if (root && (root.ownerDocument !== doc || !root.isConnected)) return null;
+  const base = root || doc;
+  const implicit = {
+    button: 'button,input[type=button i],input[type=submit i],input[type=reset i],input[type=image i],summary',
+    link: 'a[href],area[href]',
+    textbox: 'input,textarea,[contenteditable]',
+    searchbox: 'input',
+    combobox: 'select,input',
+    listbox: 'select,datalist',
+    option: 'option',
+    checkbox: 'input[type=checkbox i]',
+    switch: 'input[type=checkbox i]',
+    radio: 'input[type=radio i]',
+    slider: 'input[type=range i]',
+    spinbutton: 'input',
+    heading: 'h1,h2,h3,h4,h5,h6,hgroup',
+    img: 'img,svg,area,input[type=image i],canvas,object,embed',
+    image: 'img,svg,area,input[type=image i],canvas,object,embed',
+    list: 'ul,ol,menu',
+    listitem: 'li',
+    table: 'table', grid: 'table', treegrid: 'table',
+    row: 'tr', rowgroup: 'thead,tbody,tfoot', caption: 'caption',
+    cell: 'td,th', gridcell: 'td,th', columnheader: 'th,td', rowheader: 'th,td',
+    main: 'main', navigation: 'nav', banner: 'header', contentinfo: 'footer',
+    complementary: 'aside', region: 'section', form: 'form', search: 'search,form', article: 'article',
+    dialog: 'dialog', alertdialog: 'dialog', status: 'output', group: 'fieldset,details,optgroup,address,hgroup',
+    progressbar: 'progress', meter: 'meter', separator: 'hr', paragraph: 'p', figure: 'figure',
+    term: 'dt,dfn', definition: 'dd', blockquote: 'blockquote', code: 'code', emphasis: 'em',
+    strong: 'strong', deletion: 'del,s', insertion: 'ins', subscript: 'sub', superscript: 'sup',
+    time: 'time', mark: 'mark', math: 'math',
+    alert: '', tab: '', tabpanel: '', tablist: '', menu: '', menubar: '', menuitem: '',
+    menuitemcheckbox: '', menuitemradio: '', tree: '', treeitem: '', tooltip: '', log: '',
+    marquee: '', timer: '', toolbar: '', feed: '', note: '', radiogroup: '', scrollbar: '',
+  };
+  if (!(role in implicit)) return null;
+  const set = new Set();
+  if (implicit[role]) for (const e of base.querySelectorAll(implicit[role])) set.add(e);
+  for (const e of base.querySelectorAll('[role]')) if (e.getAttribute('role').trim().split(/\s+/).includes(role)) set.add(e);
+  // Custom elements may take a role from ElementInternals.
+  const custom = doc.evaluate('.//*[contains(local-name(), "-")]', base, null, XPathResult.ORDERED_NODE_SNAPSHOT_TYPE, null);
+  for (let i = 0; i < custom.snapshotLength; i++) set.add(custom.snapshotItem(i));
+  set.delete(root);
+  const wantCompact = norm(name).toLowerCase().replace(/\s+/g, '');
+  // Whether any style sheet may generate ::before/::after content (which
+  // can contribute to a name); unreadable sheets count as "may".
+  let gen;
+  const generated = () => {
+    if (gen !== undefined) return gen;
+    const scan = rules => {
+      for (const r of rules) {
+        if (r.cssRules && scan(r.cssRules)) return true;
+        if (r.selectorText && /:(before|after)/i.test(r.selectorText) && r.style && r.style.content && r.style.content !== 'none' && r.style.content !== 'normal') return true;
+      }
+      return false;
+    };
+    gen = false;
+    try {
+      for (const sh of [...doc.styleSheets, ...(doc.adoptedStyleSheets || [])]) {
+        let rules;
+        try { rules = sh.cssRules; } catch (e) { gen = true; break; }
+        if (scan(rules)) { gen = true; break; }
+      }
+    } catch (e) { gen = true; }
+    return gen;
+  };
+  const mayBeNamed = el => {
+    if (el.shadowRoot || el.hasAttribute('aria-labelledby') || el.localName.includes('-')) return true;
+    if (el.querySelector('img,svg,canvas,object,embed,input,select,textarea,[aria-label],[aria-labelledby],[title],[alt]')) return true;
+    const parts = [el.textContent, el.getAttribute('aria-label'), el.getAttribute('title'), el.getAttribute('alt'),
+      el.getAttribute('placeholder'), el.getAttribute('aria-placeholder'), el.getAttribute('value'), typeof el.value === 'string' ? el.value : ''];
+    if (el.labels) for (const l of el.labels) parts.push(l.textContent);
+    if (parts.join('').replace(/\s+/g, '').toLowerCase().includes(wantCompact)) return true;
+    if (!generated()) return false;
+    const v = doc.defaultView;
+    for (const pseudo of ['::before', '::after']) { const c = v.getComputedStyle(el, pseudo).content; if (c && c !== 'none' && c !== 'normal') return true; }
+    return false;
+  };
+  let out = Array.from(set);
+  // Few candidates: the browser judges every one. Many: narrow by name
+  // first, only ever dropping elements that cannot carry the name.
+  if (out.length > limit) {
+    if (!wantCompact) return null;
+    out = out.filter(mayBeNamed);
+  }
+  out = out.filter(visible);
+  if (out.length > limit) return null;
+  out.sort(docOrder);
+  return out;
+}`

@@ -1,0 +1,79 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"sort"
+	"sync"
+	"time"
+
+	"github.com/vera-run/vera/locator"
+	"github.com/vera-run/vera/runtime"
+)
+
+// tracing wraps a driver and sums the time spent in each method, to show
+// where a run's time goes (-trace).
+type tracing struct {
+	runtime.Driver
+	mu    sync.Mutex
+	total map[string]time.Duration
+	count map[string]int
+}
+
+func newTracing(d runtime.Driver) *tracing {
+	return &tracing{Driver: d, total: map[string]time.Duration{}, count: map[string]int{}}
+}
+
+func (t *tracing) note(name string, start time.Time) {
+	t.mu.Lock()
+	t.total[name] += time.Since(start)
+	t.count[name]++
+	t.mu.Unlock()
+}
+
+func (t *tracing) Navigate(ctx context.Context, u string) error {
+	defer t.note("Navigate", time.Now())
+	return t.Driver.Navigate(ctx, u)
+}
+func (t *tracing) URL(ctx context.Context) (string, error) {
+	defer t.note("URL", time.Now())
+	return t.Driver.URL(ctx)
+}
+func (t *tracing) Frame(ctx context.Context, s []string) (runtime.Scope, []runtime.FrameInfo, error) {
+	defer t.note("Frame", time.Now())
+	return t.Driver.Frame(ctx, s)
+}
+func (t *tracing) Find(ctx context.Context, s runtime.Scope, r runtime.Element, c locator.Candidate) ([]runtime.Element, error) {
+	defer t.note("Find "+string(c.Strategy), time.Now())
+	return t.Driver.Find(ctx, s, r, c)
+}
+func (t *tracing) Act(ctx context.Context, e runtime.Element, a runtime.Act) error {
+	defer t.note("Act "+string(a.Kind), time.Now())
+	return t.Driver.Act(ctx, e, a)
+}
+func (t *tracing) Read(ctx context.Context, e runtime.Element, r runtime.Read) (string, error) {
+	defer t.note("Read", time.Now())
+	return t.Driver.Read(ctx, e, r)
+}
+func (t *tracing) Visible(ctx context.Context, e runtime.Element) (bool, error) {
+	defer t.note("Visible", time.Now())
+	return t.Driver.Visible(ctx, e)
+}
+func (t *tracing) Violations(ctx context.Context) ([]runtime.Violation, error) {
+	defer t.note("Violations", time.Now())
+	return t.Driver.Violations(ctx)
+}
+
+func (t *tracing) report() {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	names := make([]string, 0, len(t.total))
+	for n := range t.total {
+		names = append(names, n)
+	}
+	sort.Slice(names, func(i, j int) bool { return t.total[names[i]] > t.total[names[j]] })
+	for _, n := range names {
+		fmt.Fprintf(os.Stderr, "  %-16s %4d calls  %8v total  %8v each\n", n, t.count[n], t.total[n].Round(time.Millisecond), (t.total[n] / time.Duration(t.count[n])).Round(100*time.Microsecond))
+	}
+}
