@@ -38,17 +38,17 @@ func bigCapability(milestones int) *Capability {
 		a := func(kind string) string { return fmt.Sprintf("%s-%s", id, kind) }
 		m := Milestone{ID: id, Intent: "Step " + id, MaxVisits: 2, Actions: []Action{
 			{ID: a("fill"), Operation: OpFill, Intent: "Type the query", Effect: EffectReadOnly, Confirmation: ConfirmNone,
-				LocatorCandidates: []locator.Candidate{{Strategy: locator.Label, Label: "Search"}, css("input#q")},
+				LocatorCandidates: []locator.Candidate{{Strategy: locator.Label, Label: "Search " + id}, css("input#q-" + id)},
 				Input:             "query",
-				Postcondition:     &Condition{Kind: CondLocatorVisible, LocatorCandidates: []locator.Candidate{{Strategy: locator.Label, Label: "Search"}}}},
+				Postcondition:     &Condition{Kind: CondLocatorVisible, LocatorCandidates: []locator.Candidate{{Strategy: locator.Label, Label: "Search " + id}}}},
 			{ID: a("click"), Operation: OpClick, Intent: "Open the tab", Effect: EffectReversible, Confirmation: ConfirmNone,
-				LocatorCandidates: []locator.Candidate{role("tab", "Results"), {Strategy: locator.TestID, TestID: "results-tab"}, css("button.tab")},
+				LocatorCandidates: []locator.Candidate{role("tab", "Results of step "+id), {Strategy: locator.TestID, TestID: "results-tab-" + id}, css("button.tab-" + id)},
 				Postcondition:     &Condition{Kind: CondURLIncludes, Value: "#results/{{query}}"}},
 			{ID: a("press"), Operation: OpPress, Intent: "Submit", Effect: EffectReadOnly, Confirmation: ConfirmNone, Key: "Enter",
-				LocatorCandidates: []locator.Candidate{{Strategy: locator.Placeholder, Placeholder: "Search…"}},
+				LocatorCandidates: []locator.Candidate{{Strategy: locator.Placeholder, Placeholder: "Search " + id + "…"}},
 				Postcondition:     &Condition{Kind: CondTextVisible, Text: "Results for {{query}}"}},
 			{ID: a("extract"), Operation: OpExtract, Intent: "Read the rows", Effect: EffectReadOnly, Confirmation: ConfirmNone,
-				LocatorCandidates: []locator.Candidate{css("table tr.row:visible")}, Output: "rows",
+				LocatorCandidates: []locator.Candidate{css("table#t-" + id + " tr.row:visible")}, Output: "rows",
 				Extract: &Extraction{Mode: ExtractList, MaxRecords: 100, LimitInput: "limit", Fields: []Field{
 					{Name: "a", Type: FieldString, LocatorCandidates: []locator.Candidate{css("td.a")}},
 					{Name: "b", Type: FieldNumber, LocatorCandidates: []locator.Candidate{css("td.b")}},
@@ -63,7 +63,7 @@ func bigCapability(milestones int) *Capability {
 			next = fmt.Sprintf("m%d", i+1)
 		}
 		m.Transitions = []Transition{
-			{When: Condition{Kind: CondLocatorVisible, LocatorCandidates: []locator.Candidate{css("nav.more:visible")}}, To: id},
+			{When: Condition{Kind: CondLocatorVisible, LocatorCandidates: []locator.Candidate{css("nav.more-" + id + ":visible")}}, To: id},
 			{When: Condition{Kind: CondAlways}, To: next},
 		}
 		c.Milestones = append(c.Milestones, m)

@@ -11,6 +11,7 @@ import (
 	"strconv"
 
 	"github.com/vera-run/vera/internal/canonjson"
+	"github.com/vera-run/vera/internal/redact"
 )
 
 // MaxDocumentBytes bounds a capability document. Parse reads at most this
@@ -127,6 +128,10 @@ func checkMembers(v any, t reflect.Type, segs []pathSeg) *ParseError {
 		for _, k := range keys {
 			pos, ok := si.byName[k]
 			if !ok {
+				if _, secret := redact.FindSecret(k); secret {
+					return &ParseError{Code: ParseCodeUnknownField, Offset: -1, Path: renderPath(segs),
+						Err: errors.New("unknown field (name withheld: it is credential-shaped)")}
+				}
 				return &ParseError{Code: ParseCodeUnknownField, Offset: -1, Path: renderPath(append(segs, pathSeg{name: k})),
 					Err: fmt.Errorf("unknown field %q", k)}
 			}

@@ -64,7 +64,16 @@ func (c *Capability) ValidateForExecution() ErrorList {
 type errList struct{ errs ErrorList }
 
 func (l *errList) add(path pth, code, msg, bad string) {
-	l.errs = append(l.errs, &Error{Path: path.String(), Code: code, Message: msg, BadValue: safeBadValue(bad)})
+	l.errs = append(l.errs, &Error{Path: path.String(), Code: code, Message: safeMessage(msg), BadValue: safeBadValue(bad)})
+}
+
+// safeMessage withholds a message that quotes a credential-shaped value or
+// the redaction marker (messages of package locator quote values).
+func safeMessage(msg string) string {
+	if _, secret := redact.FindSecret(msg); secret || strings.Contains(msg, redact.Marker) {
+		return "the value breaks this rule; details withheld because it is credential-shaped or redacted"
+	}
+	return msg
 }
 
 // maxBadValue bounds an echoed bad value, in bytes.

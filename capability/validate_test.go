@@ -551,3 +551,57 @@ func TestPathKeyOrder(t *testing.T) {
 		}
 	}
 }
+
+// populate fills every member of v: each string with s, each slice with
+// one element, each pointer with a value. It returns the JSON paths of the
+// string slots it filled.
+func populate(v reflect.Value, s string, segs []pathSeg) []string {
+	switch v.Kind() {
+	case reflect.Pointer:
+		v.Set(reflect.New(v.Type().Elem()))
+		return populate(v.Elem(), s, segs)
+	case reflect.Struct:
+		var out []string
+		for _, f := range infoOf(v.Type()).fields {
+			out = append(out, populate(v.Field(f.index), s, append(segs, pathSeg{name: f.name}))...)
+		}
+		return out
+	case reflect.Slice:
+		if v.Type() == rawMessageType {
+			v.SetBytes([]byte(`"` + s + `"`))
+			return []string{renderPath(segs)}
+		}
+		v.Set(reflect.MakeSlice(v.Type(), 1, 1))
+		return populate(v.Index(0), s, append(segs, pathSeg{index: 0}))
+	case reflect.String:
+		v.SetString(s)
+		return []string{renderPath(segs)}
+	}
+	return nil
+}
+
+// TestLiteralScanCoversEveryString puts a credential into every string
+// slot of a fully populated capability and expects credential_literal at
+// every one of them.
+func TestLiteralScanCoversEveryString(t *testing.T) {
+	const token = "ghp_abcdefghijklmnopqrstuvwxyz0123456789"
+	var c Capability
+	want := populate(reflect.ValueOf(&c).Elem(), token, nil)
+	if len(want) < 50 {
+		t.Fatalf("only %d string slots", len(want))
+	}
+	got := map[string]bool{}
+	for _, e := range c.Validate() {
+		if e.Code == CodeCredentialLiteral {
+			got[e.Path] = true
+		}
+		if strings.Contains(e.Error(), "ghp_") {
+			t.Errorf("credential echoed: %v", e)
+		}
+	}
+	for _, p := range want {
+		if !got[p] {
+			t.Errorf("no credential_literal at %s", p)
+		}
+	}
+}
