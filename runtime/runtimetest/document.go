@@ -669,7 +669,14 @@ func (d *Driver) download(key string) {
 		}
 		dir = d.tmpDir
 	}
-	path, err := saveDownload(dir, fx.Name, fx.Bytes())
+	// On the browser-path route the file is named by its GUID, as Chrome's
+	// allowAndName behaviour does; on the directory route it keeps the
+	// suggested name, as a browser saving into Downloads does.
+	name := fx.Name
+	if d.opts.downloadDir == "" {
+		name = ev.GUID
+	}
+	path, err := saveDownload(dir, name, fx.Bytes())
 	switch {
 	case err != nil:
 		d.opts.logger.Debug("runtimetest: download failed", "err", err)

@@ -6,7 +6,6 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
-	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -636,7 +635,7 @@ func TestDownloads(t *testing.T) {
 	p, _ := g.d.ArmDownload(g.ctx)
 	g.act("dl", runtime.ActClick, "")
 	ev, err := p.Wait(g.ctx)
-	if err != nil || ev.Path == "" || !strings.HasSuffix(ev.Path, "report.csv") {
+	if err != nil || ev.Path == "" || filepath.Base(ev.Path) != ev.GUID {
 		t.Fatalf("browser_path event %+v %v", ev, err)
 	}
 	if err := g.d.Close(); err != nil {
