@@ -50,6 +50,7 @@ type Driver struct {
 	closed     bool
 	crashErr   error
 	dialog     string
+	url        string // the main frame's committed URL
 	inflight   map[uint64]context.CancelCauseFunc
 	nextID     uint64
 	origins    *originScope
@@ -126,7 +127,12 @@ func Connect(ctx context.Context, endpointURL string, opts ...Option) (*Driver, 
 	if err != nil {
 		return nil, err
 	}
-	d, err := open(ctx, wsURL, o, nil, "")
+	if o.downloadDir != "" {
+		if st, err := os.Stat(o.downloadDir); err != nil || !st.IsDir() {
+			return nil, fmt.Errorf("%w: download folder %q is not a directory", runtime.ErrBrowserUnavailable, o.downloadDir)
+		}
+	}
+	d, err := open(ctx, wsURL, o, nil, o.downloadDir)
 	if err != nil {
 		return nil, err
 	}
@@ -157,6 +163,7 @@ func open(ctx context.Context, wsURL string, o options, proc *process, downloads
 		frames:      map[proto.PageFrameID]bool{},
 		elems:       map[elemKey]*element{},
 		waiters:     map[uint64]func(*cdp.Event){},
+		url:         "about:blank",
 	}
 	d.wg.Add(1)
 	go d.eventLoop()
@@ -215,8 +222,15 @@ func (d *Driver) setup(ctx context.Context) error {
 		BrowserContextID: bc.BrowserContextID,
 		EventsEnabled:    true,
 	}
-	if d.info.DownloadRoute == runtime.DownloadBrowserPath {
+	switch {
+	case d.info.DownloadRoute == runtime.DownloadBrowserPath:
 		dl.Behavior = proto.BrowserSetDownloadBehaviorBehaviorAllowAndName
+		dl.DownloadPath = d.downloadDir
+	case d.downloadDir != "":
+		// Connected with WithDownloadDir: the driver's own context saves
+		// under the suggested names into that folder, which the runtime
+		// watches (directory route). Other contexts are untouched.
+		dl.Behavior = proto.BrowserSetDownloadBehaviorBehaviorAllow
 		dl.DownloadPath = d.downloadDir
 	}
 	if err := d.call(ctx, "", dl, nil); err != nil {

@@ -108,6 +108,16 @@ func (d *Driver) dispatch(ev *cdp.Event) {
 			d.mu.Lock()
 			d.frames[e.Frame.ID] = true
 			d.invalidateFrameLocked(e.Frame.ID)
+			if t.kind == kindPage && e.Frame.ParentID == "" {
+				d.url = e.Frame.URL + e.Frame.URLFragment
+			}
+			d.mu.Unlock()
+		}
+	case "Page.navigatedWithinDocument":
+		var e proto.PageNavigatedWithinDocument
+		if t := d.targetOf(sid); t != nil && t.kind == kindPage && decode(ev, &e) && e.FrameID == proto.PageFrameID(t.id) {
+			d.mu.Lock()
+			d.url = e.URL
 			d.mu.Unlock()
 		}
 	case "Page.frameDetached":

@@ -55,13 +55,20 @@ func WithAutoDownloadUnsafe() Option { return func(o *options) { o.autoDownload 
 // Launch ignores it.
 func WithRemoteEndpoint() Option { return func(o *options) { o.remote = true } }
 
-// WithDownloadDir sets the folder a launched browser saves downloads into
-// (the [runtime.DownloadBrowserPath] route). The folder must exist; the
-// driver never deletes it. By default a launched driver uses a folder
-// inside its temporary profile, which Close deletes together with every
-// file in it, so callers must verify or copy a download before Close.
-// Connect ignores it: a connected browser's download settings are never
-// changed.
+// WithDownloadDir sets the folder downloads are saved into.
+//
+// Launched browser ([runtime.DownloadBrowserPath] route): files are saved
+// under their download GUID. The folder must exist and the driver never
+// deletes it. By default a launched driver uses a folder inside its
+// temporary profile, which Close deletes with every file in it, so
+// callers must verify or copy a download before Close.
+//
+// Connected browser ([runtime.DownloadDirectory] route): by default the
+// driver leaves downloads to the browser's own settings (its Downloads
+// folder or a save prompt; a headless browser cancels them). With this
+// option the driver's own browser context (never the operator's other
+// contexts or settings) saves under the suggested names into the folder,
+// which the runtime then watches.
 func WithDownloadDir(dir string) Option { return func(o *options) { o.downloadDir = dir } }
 
 // WithExtraFlags appends command-line switches ("--lang=it") to the ones

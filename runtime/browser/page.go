@@ -173,20 +173,16 @@ func (d *Driver) evalNumber(ctx context.Context, sid proto.TargetSessionID, expr
 	return int(n), nil
 }
 
-// URL returns the page's current URL from the browser's navigation
-// history, which answers even while the page is busy.
+// URL returns the page's current URL: the main frame's last committed
+// URL, fragment changes included, as the browser reported it. It never
+// waits on the page.
 func (d *Driver) URL(ctx context.Context) (string, error) {
-	cctx, done, err := d.begin(ctx)
+	_, done, err := d.begin(ctx)
 	if err != nil {
 		return "", err
 	}
 	defer done()
-	var h proto.PageGetNavigationHistoryResult
-	if err := d.call(cctx, d.pageSID, proto.PageGetNavigationHistory{}, &h); err != nil {
-		return "", d.fail(cctx, "url", err)
-	}
-	if h.CurrentIndex < 0 || h.CurrentIndex >= len(h.Entries) {
-		return "about:blank", nil
-	}
-	return h.Entries[h.CurrentIndex].URL, nil
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	return d.url, nil
 }
