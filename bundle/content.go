@@ -190,10 +190,14 @@ var forbiddenSchemas = []struct{ prefix, what string }{
 }
 
 // forbiddenSchema returns what a string naming a forbidden schema shows,
-// or "".
+// or "". The schema may appear anywhere in the string (a record pasted
+// into a line of text).
 func forbiddenSchema(s string) string {
+	if !strings.Contains(s, "browser-") {
+		return ""
+	}
 	for _, f := range forbiddenSchemas {
-		if strings.HasPrefix(s, f.prefix) {
+		if strings.Contains(s, f.prefix) {
 			return f.what
 		}
 	}
@@ -337,13 +341,23 @@ func urlQuery(u string) string {
 	return "a URL with a query"
 }
 
-// findDataURI reports an embedded image or HTML document (a data: URI).
+// findDataURI reports an embedded image or HTML document (a data: URI,
+// any case).
 func findDataURI(s string) string {
-	lower := strings.ToLower(s)
-	for _, p := range []string{"data:image/", "data:text/html", "data:application/xhtml"} {
-		if strings.Contains(lower, p) {
-			return "an embedded " + strings.TrimPrefix(p, "data:") + " data URI"
+	for i := strings.IndexByte(s, ':'); i >= 0; {
+		if i >= 4 && strings.EqualFold(s[i-4:i], "data") {
+			rest := s[i+1:]
+			for _, mime := range []string{"image/", "text/html", "application/xhtml"} {
+				if len(rest) >= len(mime) && strings.EqualFold(rest[:len(mime)], mime) {
+					return "an embedded " + mime + " data URI"
+				}
+			}
 		}
+		next := strings.IndexByte(s[i+1:], ':')
+		if next < 0 {
+			break
+		}
+		i += 1 + next
 	}
 	return ""
 }
@@ -396,7 +410,9 @@ func scanReadme(data []byte) []string {
 	}
 	text := string(data)
 	anySecret := false
-	for n, line := range strings.Split(text, "\n") {
+	n := -1
+	for line := range strings.Lines(text) {
+		n++
 		if kind, ok := redact.FindSecret(line); ok {
 			anySecret = true
 			if !add("line %d: %s-shaped secret", n+1, kind) {

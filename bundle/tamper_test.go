@@ -523,6 +523,14 @@ func TestTamperMatrix(t *testing.T) {
 			},
 		},
 		{
+			name: "discovery record pasted into the README, re-locked",
+			mutate: func(t *testing.T, dir string) {
+				editReadme(t, dir, "\n    {\"schema\": \"browser-discovery/v2\", \"site\": {\"name\": \"Teller\"}}\n")
+			},
+			want: bundle.ErrForbidden, codes: []string{"forbidden"},
+			check: func(r *bundle.Report) bool { return hasProblem(r.Forbidden, bundle.FileReadme, "private discovery record") },
+		},
+		{
 			name: "receipts swapped, re-locked",
 			mutate: func(t *testing.T, dir string) {
 				a, b := readFile(t, dir, receipts[0]), readFile(t, dir, receipts[1])
