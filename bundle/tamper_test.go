@@ -528,7 +528,9 @@ func TestTamperMatrix(t *testing.T) {
 				editReadme(t, dir, "\n    {\"schema\": \"browser-discovery/v2\", \"site\": {\"name\": \"Teller\"}}\n")
 			},
 			want: bundle.ErrForbidden, codes: []string{"forbidden"},
-			check: func(r *bundle.Report) bool { return hasProblem(r.Forbidden, bundle.FileReadme, "private discovery record") },
+			check: func(r *bundle.Report) bool {
+				return hasProblem(r.Forbidden, bundle.FileReadme, "private discovery record")
+			},
 		},
 		{
 			name: "receipts swapped, re-locked",
