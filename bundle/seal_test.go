@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"io/fs"
+	"log/slog"
 	"os"
 	"path/filepath"
 	"slices"
@@ -364,6 +365,14 @@ func TestVerifyOptionsAndEdges(t *testing.T) {
 	}
 	if _, err := bundle.Verify(ctx, f.dir, bundle.WithExpectedID("teller.other")); !errors.Is(err, bundle.ErrCapability) {
 		t.Errorf("unexpected id accepted: %v", err)
+	}
+	var logs bytes.Buffer
+	logger := slog.New(slog.NewTextHandler(&logs, &slog.HandlerOptions{Level: slog.LevelDebug}))
+	if _, err := bundle.Verify(ctx, f.dir, bundle.WithLogger(logger)); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(logs.String(), "bundle: verified") {
+		t.Errorf("no debug record: %s", logs.String())
 	}
 	canceled, cancel := context.WithCancel(ctx)
 	cancel()

@@ -391,6 +391,32 @@ func TestTamperMatrix(t *testing.T) {
 			},
 		},
 		{
+			name: "lock is a symbolic link",
+			mutate: func(t *testing.T, dir string) {
+				outside := filepath.Join(t.TempDir(), "lock.json")
+				if err := os.WriteFile(outside, readFile(t, dir, bundle.FileLock), 0o600); err != nil {
+					t.Fatal(err)
+				}
+				if err := os.Remove(filepath.Join(dir, bundle.FileLock)); err != nil {
+					t.Fatal(err)
+				}
+				if err := os.Symlink(outside, filepath.Join(dir, bundle.FileLock)); err != nil {
+					t.Fatal(err)
+				}
+			},
+			want: bundle.ErrUnsafeFile, codes: []string{"unsafe_file"},
+			check: func(r *bundle.Report) bool { return r.Lock == nil && hasProblem(r.Unsafe, bundle.FileLock, "symbolic link") },
+		},
+		{
+			name: "lock larger than MaxLockBytes",
+			mutate: func(t *testing.T, dir string) {
+				b := readFile(t, dir, bundle.FileLock)
+				writeFile(t, dir, bundle.FileLock, append(b, make([]byte, bundle.MaxLockBytes)...))
+			},
+			want: bundle.ErrLimit, codes: []string{"limit"},
+			check: func(r *bundle.Report) bool { return r.Lock == nil && hasProblem(r.Limits, bundle.FileLock, "MaxLockBytes") },
+		},
+		{
 			name: "lock names another capability",
 			mutate: func(t *testing.T, dir string) {
 				editLock(t, dir, func(l *bundle.Lock) { l.Capability.Version = "9.9.9" })
