@@ -2,6 +2,7 @@ package receipt_test
 
 import (
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -136,7 +137,19 @@ func produced(name string) *capability.Condition {
 	return &capability.Condition{Kind: capability.CondOutputProduced, Output: name}
 }
 
-func execHash(t testing.TB, c *capability.Capability) string {
+// tb is the part of testing.TB the helpers need, so examples can use them.
+type tb interface {
+	Helper()
+	Fatal(args ...any)
+}
+
+// exampleTB stops an example on a helper failure.
+type exampleTB struct{}
+
+func (exampleTB) Helper()           {}
+func (exampleTB) Fatal(args ...any) { panic(fmt.Sprint(args...)) }
+
+func execHash(t tb, c *capability.Capability) string {
 	t.Helper()
 	h, err := c.ExecutionHash()
 	if err != nil {
@@ -147,7 +160,7 @@ func execHash(t testing.TB, c *capability.Capability) string {
 
 func intp(i int) *int { return &i }
 
-func mustHash(t testing.TB, v any) string {
+func mustHash(t tb, v any) string {
 	t.Helper()
 	h, err := canonjson.Digest(v)
 	if err != nil {
@@ -163,7 +176,7 @@ var statementBytes = []byte("%PDF-1.7 statement\n")
 // cleanRun builds the evidence of a clean live connected run of
 // testCapability: two pages of movements, every output produced. mutate,
 // when set, changes it before the receipt's output records are computed.
-func cleanRun(t testing.TB, c *capability.Capability, mutate func(*receipt.Run)) *receipt.Run {
+func cleanRun(t tb, c *capability.Capability, mutate func(*receipt.Run)) *receipt.Run {
 	t.Helper()
 	eh := execHash(t, c)
 	qh, err := receipt.HashInput(eh, "query", "Rossi")
@@ -199,6 +212,7 @@ func cleanRun(t testing.TB, c *capability.Capability, mutate func(*receipt.Run))
 		act("next-page", "movements", 2, capability.OpClick, 0),
 	}
 	actions[3].Records = intp(1)
+	actions[4].Records = intp(1)
 	actions[6].Records = intp(1)
 	actions[8].Records = intp(1)
 	actions[5].Download = &receipt.DownloadProof{Mechanism: "directory", Evidence: "download-directory-bytes-verified", Bytes: n, SHA256: fileHash}
@@ -238,7 +252,7 @@ func cleanRun(t testing.TB, c *capability.Capability, mutate func(*receipt.Run))
 
 // fillOutputRecords recomputes the receipt's output records from the
 // outputs (after a JSON round trip, as a loader sees them).
-func fillOutputRecords(t testing.TB, run *receipt.Run) {
+func fillOutputRecords(t tb, run *receipt.Run) {
 	t.Helper()
 	raw, err := json.Marshal(run.Outputs)
 	if err != nil {

@@ -1,0 +1,128 @@
+// Package receipt holds a run's evidence: outputs.json, run.receipt.json,
+// run.lock.json and recovery.proposals.json; writing them ([WriteRun],
+// used by the runtime only), loading them strictly ([Load], [LoadReceipt],
+// [LoadLock], [LoadOutputs], [LoadProposals]), verifying a run directory
+// against its capability ([VerifyRun]), promoting a capability to
+// validated_local from two clean runs ([Finalize]), checking such a claim
+// from the receipts alone ([CheckClaim]) and comparing two runs
+// ([Compare]).
+//
+// # Invariants
+//
+//   - Only the runtime writes receipts. A receipt holds hashes, counts,
+//     categories and ids, never an input value, an output value, raw error
+//     text, a URL query or page text. Secret inputs carry no hash at all.
+//     A local file path appears only in outputs.json, which is owner-only
+//     and never portable.
+//   - Every run directory is fresh and owner-only (0700, files 0600, never
+//     inside a Git work tree unless allowed); every file is written
+//     atomically as RFC 8785 canonical JSON, in the order outputs.json,
+//     recovery.proposals.json (when recovery was attempted),
+//     run.receipt.json, run.lock.json. The lock is the commit marker: a
+//     directory without it, or with a leftover temporary file, is an
+//     incomplete run ([ErrIncomplete]), which verification tells apart
+//     from a tampered one.
+//   - Loading is strict and bounded: files are read through an [os.Root],
+//     never through a symbolic link, at most [MaxReceiptBytes],
+//     [MaxOutputsBytes], [MaxLockBytes] or [MaxProposalsBytes]; they must be
+//     byte-exact canonical JSON (so no duplicate keys, invalid UTF-8 or
+//     trailing data), carry the exact schema string, have no unknown member
+//     and be exactly what the writer's types re-encode (no missing member,
+//     no explicit default the writer omits, no key that only matches
+//     case-insensitively).
+//   - Verification reports every problem, never only the first, in a
+//     [Report] filled even on failure; each [Problem] carries a stable code
+//     and a sentinel wrapping [ErrVerify]. Messages name files, members,
+//     ids and counts, never values.
+//   - Only two unique, verified, clean, completed runs in live mode with
+//     matching execution hash, discovery hash, version, terminal, outputs
+//     and environment promote a capability, and promotion never changes
+//     the execution hash. simulated and unverified (mode omitted) runs,
+//     recovered runs, runs with a recovery attempt, handed-off runs and
+//     runs with a locator change never count; live_launched_browser runs
+//     count only under [AllowLaunchedBrowser]. A validation claim states
+//     its limit ([ClaimText]): artifact consistency, not an attestation of
+//     a person, machine or website. The execution environment is a
+//     declaration by the host, not a cryptographic attestation.
+//   - [Finalize] never mutates its input; it returns a new capability.
+//   - A comparison never treats missing evidence as equal, commits to its
+//     normalization policy by digest and keeps its totals visible when its
+//     change records are bounded.
+//
+// # Hashes
+//
+// Every hash is "sha256:" followed by 64 lowercase hexadecimal digits.
+// "digest(v)" below is the SHA-256 of the RFC 8785 canonical JSON of v;
+// "file(f)" is the SHA-256 of the file's exact bytes (which, being
+// canonical, equals digest of its content).
+//
+//   - run.lock.json: {"schema":"browser-run-lock/v1" or "/v2",
+//     "algorithm":"sha256","run_id":R,"receipt":file(run.receipt.json),
+//     "outputs":file(outputs.json)}; v2 adds
+//     "recovery_proposals":file(recovery.proposals.json) and is written
+//     exactly when recovery was attempted. The lock does not hash itself.
+//   - validation.receipts of a validated_local capability: file of each of
+//     the two run.receipt.json files, sorted; the bundle carries these
+//     exact bytes.
+//   - inputs[].hash: digest({"capability":E,"name":N,"value":V}) with E the
+//     capability's execution hash, N the input name and V the typed value
+//     the runtime used (a JSON string for string, date (YYYY-MM-DD) and
+//     enum inputs, a number for integer and number inputs, a boolean for
+//     boolean inputs). Absent and secret inputs have no hash. Binding E
+//     keeps equal values from matching across capabilities; a low-entropy
+//     value can still be guessed from its hash, which is why secrets are
+//     never hashed.
+//   - outputs[].hash: for text, record and record_set outputs,
+//     digest(value) of the value exactly as in outputs.json (null when not
+//     produced); for a download_set, digest([{"bytes":B,"sha256":H}, ...])
+//     of the files' byte lengths and file hashes in order ([] when none),
+//     never the local paths, which stay in outputs.json under the
+//     protection of the lock's hash of that file ([OutputHash]).
+//   - outputs[].count: the number of files of a download set, of records
+//     of a record set (0 when not produced), and 1 or 0 for a produced or
+//     missing text or record ([OutputCount]).
+//   - failure.detail_hash: file of the UTF-8 bytes of the local failure
+//     detail ([DetailHash]); the detail itself is only logged locally.
+//   - proposals[].contract_hash: digest(the unchanged action exactly as in
+//     the capability, templates unsubstituted).
+//   - capability.execution_hash: the capability's execution hash (digest
+//     of the capability without "state" and "validation", see package
+//     capability).
+//   - A comparison's policy_digest: digest(policy), with the policy
+//     {"schema":"browser-run-comparison-policy/v1","ignored":[...],
+//     "rules":[{"kind","find","replace"}, ...]} as in the comparison; each
+//     artifact digest is digest(the normalized artifact value).
+//
+// # Decisions where the contract is silent
+//
+//   - [Finalize] takes exactly two run directories and never selects
+//     among more: silent selection would hide failed runs. Both runs must
+//     share one execution mode. Only a discovered capability is promoted;
+//     re-validation starts again from the discovered capability.
+//     finalized_at is RFC 3339 in UTC, to the second.
+//   - A run directory may hold only the four run files; any other entry is
+//     [ErrUnexpectedFile]. Receipts, locks and proposals are also scanned
+//     for credential-shaped strings ([ErrSecret]); outputs.json holds the
+//     run's private results and is not.
+//   - Milestone visits start at the first milestone and follow a
+//     milestone's transitions, or, when it declares none, the next
+//     milestone in document order (and completed after the last). Actions
+//     of one visit appear in declared order and may skip an action (an
+//     optional input left out), never repeat one. The winning locator index
+//     of a recovered action refers to the locator the run used (the
+//     proposal replaces the declared candidates).
+//   - Records of record and record_set outputs hold exactly the declared
+//     fields; a field whose element was not found is null.
+//   - The download evidence of a download_set is that of every action that
+//     recorded a download proof, in run order: the runtime records a proof
+//     exactly when it adds a verified file to the output.
+//   - [CheckClaim] takes receipts keyed by their digests, requires the
+//     validation's receipts sorted and its claim text to be exactly
+//     [ClaimText], and applies the same execution-mode policy as
+//     [Finalize] ([AllowLaunchedBrowser]).
+//   - [Compare] compares secret inputs by reference (name and presence),
+//     as seed 002 keeps secret references instead of values; everything
+//     else compares by normalized digest. A capability id that differs is
+//     an alignment failure; a differing version or execution hash is a
+//     changed capability artifact.
+package receipt
