@@ -405,7 +405,9 @@ func TestTamperMatrix(t *testing.T) {
 				}
 			},
 			want: bundle.ErrUnsafeFile, codes: []string{"unsafe_file"},
-			check: func(r *bundle.Report) bool { return r.Lock == nil && hasProblem(r.Unsafe, bundle.FileLock, "symbolic link") },
+			check: func(r *bundle.Report) bool {
+				return r.Lock == nil && hasProblem(r.Unsafe, bundle.FileLock, "symbolic link")
+			},
 		},
 		{
 			name: "lock larger than MaxLockBytes",
@@ -414,7 +416,9 @@ func TestTamperMatrix(t *testing.T) {
 				writeFile(t, dir, bundle.FileLock, append(b, make([]byte, bundle.MaxLockBytes)...))
 			},
 			want: bundle.ErrLimit, codes: []string{"limit"},
-			check: func(r *bundle.Report) bool { return r.Lock == nil && hasProblem(r.Limits, bundle.FileLock, "MaxLockBytes") },
+			check: func(r *bundle.Report) bool {
+				return r.Lock == nil && hasProblem(r.Limits, bundle.FileLock, "MaxLockBytes")
+			},
 		},
 		{
 			name: "lock names another capability",
