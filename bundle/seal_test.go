@@ -3,6 +3,7 @@ package bundle_test
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
 	"io/fs"
 	"log/slog"
@@ -393,5 +394,32 @@ func TestVerifyOptionsAndEdges(t *testing.T) {
 	file := filepath.Join(f.dir, bundle.FileReadme)
 	if _, err := bundle.Verify(ctx, file); !errors.Is(err, bundle.ErrUnsafeFile) {
 		t.Errorf("a file as the bundle: %v", err)
+	}
+}
+
+func TestReportJSON(t *testing.T) {
+	f := validatedFixture(t)
+	dir := copyDir(t, f.dir)
+	writeFile(t, dir, "notes.txt", []byte("x"))
+	rep, _ := bundle.Verify(context.Background(), dir)
+	b, err := json.Marshal(rep)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var doc map[string]any
+	if err := json.Unmarshal(b, &doc); err != nil {
+		t.Fatal(err)
+	}
+	if doc["schema"] != bundle.SchemaReport || doc["ok"] != false {
+		t.Errorf("header: %s", b)
+	}
+	if u, _ := doc["unlisted"].([]any); len(u) != 1 || u[0] != "notes.txt" {
+		t.Errorf("unlisted: %s", b)
+	}
+	if m, ok := doc["missing"].([]any); !ok || len(m) != 0 {
+		t.Errorf("empty lists are not []: %s", b)
+	}
+	if _, ok := doc["lock"].(map[string]any); !ok {
+		t.Errorf("no lock: %s", b)
 	}
 }
