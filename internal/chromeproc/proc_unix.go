@@ -1,0 +1,23 @@
+//go:build unix
+
+package chromeproc
+
+import (
+	"os/exec"
+	"syscall"
+)
+
+// setProcAttr starts the browser in its own process group so Close can
+// end it and its children at once.
+func setProcAttr(cmd *exec.Cmd) {
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+}
+
+// killTree sends SIGKILL to the browser's process group and the browser.
+func killTree(pid int) {
+	if pid <= 0 {
+		return
+	}
+	_ = syscall.Kill(-pid, syscall.SIGKILL)
+	_ = syscall.Kill(pid, syscall.SIGKILL)
+}
