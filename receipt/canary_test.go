@@ -215,7 +215,7 @@ func fakeTeller(origin string) *runtimetest.Site {
 			{ID: "member-id", Tag: "input", Label: "Member ID"},
 			{ID: "search", Tag: "button", Text: "Search", TestID: "member-search-submit"},
 		}, Rules: []runtimetest.Rule{click("search", "/members/{{value:member-id}}")}},
-		origin + "/members/100234":           {Body: []*runtimetest.Node{member}},
+		origin + "/members/100234":          {Body: []*runtimetest.Node{member}},
 		origin + "/members/" + canaryMember: {Body: []*runtimetest.Node{{ID: "nf", Tag: "p", Text: "No member found"}}},
 	}}
 }
