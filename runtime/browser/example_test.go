@@ -1,0 +1,102 @@
+package browser_test
+
+import (
+	"context"
+	"fmt"
+	"log"
+	"time"
+
+	"github.com/vera-run/vera/locator"
+	"github.com/vera-run/vera/runtime"
+	"github.com/vera-run/vera/runtime/browser"
+)
+
+// Launch a provider-owned headless Chromium, restrict it to one origin
+// and read a heading. (Compile-only: it needs Chromium.)
+func ExampleLaunch() {
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	d, err := browser.Launch(ctx, browser.WithBrowserPath("/usr/bin/chromium"))
+	if err != nil {
+		log.Fatal(err) // wraps runtime.ErrBrowserUnavailable or ErrBrowserLaunchFailed
+	}
+	defer d.Close()
+	if err := d.RestrictOrigins(ctx, runtime.OriginScope{Allowed: []string{"http://127.0.0.1:4010"}}); err != nil {
+		log.Fatal(err)
+	}
+	if err := d.Navigate(ctx, "http://127.0.0.1:4010/login"); err != nil {
+		log.Fatal(err)
+	}
+	top, _, err := d.Frame(ctx, nil)
+	if err != nil {
+		log.Fatal(err)
+	}
+	els, err := d.Find(ctx, top, nil, locator.Candidate{Strategy: locator.Role, Role: "heading", Name: "Teller console", Exact: true})
+	if err != nil || len(els) != 1 {
+		log.Fatal(err)
+	}
+	text, _ := d.Read(ctx, els[0], runtime.Read{Kind: runtime.ReadText})
+	fmt.Println(text)
+}
+
+// Connect to an operator's Chrome started with
+// --remote-debugging-port=9222 and run a capability in it; Close leaves
+// that Chrome running. (Compile-only.)
+func ExampleConnect() {
+	ctx := context.Background()
+	d, err := browser.Connect(ctx, "http://127.0.0.1:9222")
+	if err != nil {
+		log.Fatal(err)
+	}
+	defer d.Close()
+	fmt.Println(d.Info().Mode) // live_connected_chrome
+	// res, err := runtime.Execute(ctx, capability, inputs, runtime.WithDriver(d))
+}
+
+// Resolve a nested cross-origin frame path and search inside it.
+// (Compile-only.)
+func ExampleDriver_Frame() {
+	ctx := context.Background()
+	d, err := browser.Launch(ctx)
+	if err != nil {
+		log.Fatal(err)
+	}
+	defer d.Close()
+	if err := d.Navigate(ctx, "http://127.0.0.1:4020/billing"); err != nil {
+		log.Fatal(err)
+	}
+	ledger, frames, err := d.Frame(ctx, []string{"iframe#workspace", "iframe#ledger"})
+	if err != nil {
+		log.Fatal(err) // runtime.ErrFrameNotFound, ErrFrameAmbiguous, ...
+	}
+	for _, f := range frames {
+		fmt.Println(f.Selector, f.Origin)
+	}
+	rows, _ := d.Find(ctx, ledger, nil, locator.Candidate{Strategy: locator.CSS, CSS: "tr.invoice-row:visible"})
+	fmt.Println(len(rows))
+}
+
+// Arm a download listener before the click that starts the download.
+// (Compile-only.)
+func ExampleDriver_ArmDownload() {
+	ctx := context.Background()
+	d, err := browser.Launch(ctx, browser.WithDownloadDir("/var/tmp/exports"))
+	if err != nil {
+		log.Fatal(err)
+	}
+	defer d.Close()
+	var exportButton runtime.Element // from d.Find
+	p, err := d.ArmDownload(ctx)
+	if err != nil {
+		log.Fatal(err)
+	}
+	defer p.Close()
+	if err := d.Act(ctx, exportButton, runtime.Act{Kind: runtime.ActClick}); err != nil {
+		log.Fatal(err)
+	}
+	ev, err := p.Wait(ctx) // runtime.ErrDownloadEventMissing when nothing started
+	if err != nil {
+		log.Fatal(err)
+	}
+	fmt.Println(ev.State, ev.Path)
+}
