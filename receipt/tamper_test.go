@@ -167,6 +167,10 @@ func TestVerifyRunTamper(t *testing.T) {
 			editReceipt(t, dir, func(r *receipt.Receipt) { r.Inputs[0].Present, r.Inputs[0].Hash = false, "" })
 			return nil
 		}, receipt.ErrInputs, receipt.FileReceipt},
+		{"input record removed", func(t *testing.T, dir string) *capability.Capability {
+			editReceipt(t, dir, func(r *receipt.Receipt) { r.Inputs = r.Inputs[:2] })
+			return nil
+		}, receipt.ErrInputs, receipt.FileReceipt},
 		{"secret input hashed", func(t *testing.T, dir string) *capability.Capability {
 			editReceipt(t, dir, func(r *receipt.Receipt) { r.Inputs[1].Hash = fileA })
 			return nil

@@ -28,9 +28,10 @@ import (
 //     with the same kind and exposure, each count and hash recomputed
 //     ([OutputCount], [OutputHash]);
 //   - the capability: id, version, execution hash and discovery hash;
-//     inputs (names declared, required ones supplied, secret ones without
-//     a hash); outputs (every declared output recorded once, kind and
-//     exposure as declared, required outputs produced on completion,
+//     inputs (every declared input recorded, no undeclared one, required
+//     ones supplied, secret ones without a hash); outputs (every declared
+//     output recorded once, kind and exposure as declared, required
+//     outputs produced on completion,
 //     records of exactly the declared fields with values of the declared
 //     types, download files with valid digests and byte lengths and the
 //     download evidence of the actions equal to the output's); origins
@@ -161,9 +162,12 @@ func checkReceiptOutputs(r *Receipt, o *Outputs, ps *problems) {
 	}
 }
 
-// checkProposalOutcome: a receipt is recovered exactly when a proposal
-// recovered its target.
+// checkProposalOutcome: a run with proposals changed a locator, and is
+// recovered exactly when a proposal recovered its target.
 func checkProposalOutcome(r *Receipt, p *Proposals, ps *problems) {
+	if !r.LocatorChangesDuringRun {
+		ps.add(FileReceipt, ErrInconsistent, "recovery proposals were used but the receipt records no locator change")
+	}
 	recovered := slices.ContainsFunc(p.Proposals, func(x Proposal) bool { return x.Outcome == "recovered" })
 	if recovered != r.Recovered {
 		ps.add(FileProposals, ErrInconsistent, "a proposal outcome says recovered=%t, the receipt says %t", recovered, r.Recovered)
@@ -235,7 +239,11 @@ func checkInputs(r *Receipt, c *capability.Capability, ps *problems) {
 		}
 	}
 	for _, decl := range c.Inputs {
-		if decl.Required && !recs[decl.Name].Present {
+		rec, ok := recs[decl.Name]
+		switch {
+		case !ok:
+			ps.add(FileReceipt, ErrInputs, "declared input %s is not recorded", decl.Name)
+		case decl.Required && !rec.Present:
 			ps.add(FileReceipt, ErrInputs, "required input %s is not recorded as supplied", decl.Name)
 		}
 	}
