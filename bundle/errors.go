@@ -123,7 +123,10 @@ func showPath(p string) string {
 // ErrMismatch) holds when any problem is a mismatch; the claim error (from
 // package receipt) is wrapped too.
 type VerifyError struct {
-	Dir      string
+	// Dir is the bundle directory ("" from ParseLock).
+	Dir string
+	// Problems are the [FileProblem] values and the claim error, in the
+	// order of the report's fields.
 	Problems []error
 }
 

@@ -49,8 +49,12 @@ type Lock struct {
 // LockCapability names the capability a lock seals. It must agree with
 // capability.json.
 type LockCapability struct {
-	ID            string `json:"id"`
-	Version       string `json:"version"`
+	// ID is the capability's id.
+	ID string `json:"id"`
+	// Version is the capability's semantic version.
+	Version string `json:"version"`
+	// ExecutionHash is the capability's execution hash ("sha256:<hex>",
+	// see capability.Capability.ExecutionHash).
 	ExecutionHash string `json:"execution_hash"`
 }
 

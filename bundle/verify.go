@@ -107,9 +107,9 @@ func (r *Report) Has(target error) bool {
 	return err != nil && errors.Is(err, target)
 }
 
-// Verify checks the bundle in dir and returns a full report. The bundle
-// verifies when the returned error is nil; the error is then exactly
-// [Report.Err]. When ctx is canceled, Verify stops and returns the partial
+// Verify checks the bundle in dir and returns a full report, filled even
+// on failure. The error is nil exactly when the bundle verifies; otherwise
+// it is the report's [Report.Err]. When ctx is canceled, Verify stops and returns the partial
 // report with an error wrapping both [ErrVerify] and ctx.Err().
 //
 // Verify never follows a symbolic link: the directory is listed through an
@@ -818,6 +818,8 @@ func (v *verifier) checkClaim(l *Lock, c *capability.Capability) {
 // capability's state. It wraps [ErrClaim] and the cause (the receipt
 // package's errors when receipt.CheckClaim refused).
 type ClaimError struct {
+	// Err is the cause: the bundle's own findings (stray or absent
+	// receipts) and receipt.CheckClaim's *receipt.ClaimError, joined.
 	Err error
 }
 
