@@ -109,7 +109,10 @@
 //     limited to 108 bytes); when the temporary folder's path is too long
 //     a short folder under /tmp is used and deleted with the profile.
 //
-// Known limits: WebSocket connections are not intercepted by Fetch (their
-// handshake is not a Fetch request); service workers registered by an
-// allowed origin are attached and intercepted like other targets.
+// Known limits: WebSocket handshakes are not Fetch requests, so a page
+// may open a WebSocket to an origin outside the scope (its documents,
+// frames, popups and subresources cannot reach one). Workers of the
+// driver's context are attached and get the same interception where the
+// browser supports Fetch on them; the tests cover pages, frames and
+// popups only.
 package browser
