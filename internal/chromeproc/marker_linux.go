@@ -14,6 +14,12 @@ import (
 // no browser process outlived Close. On systems without /proc it returns 0.
 func CountProcesses(marker string) int { return scan(marker, false) }
 
+// KillProcesses kills (SIGKILL) every running process that names marker on
+// its command line and returns how many it found. It is the last resort of
+// a test that found leftovers; [Process.Close] already does this for its
+// own directory. On systems without /proc it returns 0.
+func KillProcesses(marker string) int { return scan(marker, true) }
+
 // killByMarker kills every process naming marker and returns how many it
 // found. It catches helpers that left the browser's process group, such as
 // a daemonized crash handler.

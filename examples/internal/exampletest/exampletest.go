@@ -1,0 +1,94 @@
+// Package exampletest is the test plumbing the example programs share: a
+// TestMain that proves no browser process, goroutine or temporary file
+// outlived the tests, and the rule for skipping without a browser.
+//
+// Invariants:
+//   - Main gives the test binary a private TMPDIR. Every browser profile an
+//     example starts (browser.Launch and chromeproc.Start both create them
+//     under os.TempDir()) lives there, so a process that names it on its
+//     command line after the tests is a leaked browser process.
+//   - Main fails the binary (exit status 1) when such a process, a leaked
+//     goroutine (goleak) or a temporary entry remains, even if every test
+//     passed; it kills leftover processes so the machine stays usable.
+//   - RequireBrowser skips when no browser is found, unless
+//     VERA_REQUIRE_BROWSER=1, when it fails instead.
+package exampletest
+
+import (
+	"fmt"
+	"os"
+	"testing"
+	"time"
+
+	"go.uber.org/goleak"
+
+	"github.com/vera-run/vera/internal/chromeproc"
+)
+
+// EnvRequireBrowser turns a missing browser from a skip into a failure.
+const EnvRequireBrowser = "VERA_REQUIRE_BROWSER"
+
+// Main runs m with a private TMPDIR and checks what survived; call it from
+// TestMain. It does not return.
+func Main(m *testing.M) {
+	dir, err := os.MkdirTemp("", "vex-")
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(2)
+	}
+	os.Setenv("TMPDIR", dir)
+	code := m.Run()
+	// Processes get a moment to be reaped after a Close that already
+	// waited for the browser.
+	deadline := time.Now().Add(3 * time.Second)
+	n := chromeproc.CountProcesses(dir)
+	for n > 0 && time.Now().Before(deadline) {
+		time.Sleep(50 * time.Millisecond)
+		n = chromeproc.CountProcesses(dir)
+	}
+	if n > 0 {
+		fmt.Fprintf(os.Stderr, "FAIL: %d browser processes started by the tests are still running\n", n)
+		code = 1
+	}
+	if err := goleak.Find(); err != nil {
+		fmt.Fprintln(os.Stderr, "FAIL: goroutine leak:", err)
+		code = 1
+	}
+	if ents, _ := os.ReadDir(dir); len(ents) > 0 {
+		for _, e := range ents {
+			fmt.Fprintln(os.Stderr, "left in TMPDIR:", e.Name())
+		}
+		code = 1
+	}
+	if n > 0 {
+		killLeftovers(dir)
+	}
+	os.RemoveAll(dir)
+	os.Exit(code)
+}
+
+// killLeftovers kills the processes naming dir until none is left (three
+// tries), so a failed run does not leave browsers behind.
+func killLeftovers(dir string) {
+	for range 3 {
+		if chromeproc.KillProcesses(dir) == 0 {
+			return
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+}
+
+// RequireBrowser returns the browser executable the examples will find
+// (explicit VERA_BROWSER, else the usual install locations), or skips the
+// test when there is none, failing it instead under VERA_REQUIRE_BROWSER=1.
+func RequireBrowser(t testing.TB) string {
+	t.Helper()
+	p, err := chromeproc.Find("")
+	if err != nil {
+		if os.Getenv(EnvRequireBrowser) == "1" {
+			t.Fatalf("%s=1 but no browser: %v", EnvRequireBrowser, err)
+		}
+		t.Skipf("no Chrome/Chromium found (%v); set %s=1 to make this a failure", err, EnvRequireBrowser)
+	}
+	return p
+}
