@@ -48,7 +48,7 @@ const (
 )
 
 // PackFiles returns the locked files of a pack, sorted.
-func PackFiles() []string { return []string{DraftFile, RecordFile, EvidenceFile} }
+func PackFiles() []string { return []string{RecordFile, DraftFile, EvidenceFile} }
 
 // fileLimit is the size limit of each locked file.
 func fileLimit(name string) int64 {

@@ -2,6 +2,7 @@ package discovery
 
 import (
 	"fmt"
+	"net/url"
 	"slices"
 	"strings"
 
@@ -241,6 +242,9 @@ func Promote(draft *capability.Capability, reviewed *Record, review capability.R
 	// Observation.
 	observedPaths := map[string]bool{}
 	if o, sp := startPath(reviewed.Runtime.Start); sp != "" {
+		if dec, err := url.PathUnescape(sp); err == nil {
+			sp = dec
+		}
 		observedPaths[o+sp] = true
 		observedPaths[sp] = true
 	}
@@ -329,6 +333,9 @@ func observedNavigation(u string, observed map[string]bool) bool {
 	origin, path := startPath(u)
 	if path == "" {
 		path = "/"
+	}
+	if dec, err := url.PathUnescape(path); err == nil {
+		path = dec // observed paths are recorded percent-decoded
 	}
 	return observed[origin+path] || observed[path]
 }

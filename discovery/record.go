@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"net/url"
 	"slices"
 	"strconv"
 	"strings"
@@ -453,6 +454,11 @@ func checkStart(s string, allowed []string) string {
 	if strings.Contains(s, Marker) || strings.Contains(s, "{{") {
 		return "the start holds no redaction marker or template"
 	}
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; c <= ' ' || c == 0x7f || c == '\\' {
+			return "the start holds no spaces, control characters or backslashes (percent-encode them)"
+		}
+	}
 	if strings.HasPrefix(s, "/") {
 		if strings.HasPrefix(s, "//") || !validPath(s) {
 			return "a path starting with a single /"
@@ -588,6 +594,9 @@ func (r *Record) CheckEvidence(ev *Evidence) error {
 		return true
 	})
 	origin, sp := startPath(r.Runtime.Start)
+	if dec, err := url.PathUnescape(sp); err == nil {
+		sp = dec // observed paths are recorded percent-decoded
+	}
 	if r.Runtime.Start != "" && !paths[origin+sp] {
 		ps.add("runtime.start", CodeNotObserved, "the start path was never observed")
 	}
