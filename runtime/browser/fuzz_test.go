@@ -180,3 +180,5 @@ func FuzzParseKey(f *testing.F) {
 		}
 	})
 }
+
+func errorsIs(err, target error) bool { return errors.Is(err, target) }
