@@ -3,6 +3,7 @@ package browser
 import (
 	"context"
 	"errors"
+	"fmt"
 	"net/http"
 	"os"
 	"os/exec"
@@ -171,5 +172,61 @@ func TestConnectEndpointRules(t *testing.T) {
 	// A loopback port nobody listens on: unavailable.
 	if _, err := Connect(ctx, "http://127.0.0.1:1"); !errors.Is(err, runtime.ErrBrowserUnavailable) {
 		t.Errorf("Connect to a closed port: %v", err)
+	}
+}
+
+// TestConnectTwoDrivers runs two drivers on one external browser at once:
+// each blocks its own page's escapes even though the other driver's
+// browser-level auto-attach sees (and releases) its targets.
+func TestConnectTwoDrivers(t *testing.T) {
+	ext := startExternal(t)
+	s := sites(t)
+	ctx := tctx(t, 30*time.Second)
+	var ds []*Driver
+	for range 2 {
+		d, err := Connect(ctx, ext.endpoint)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer d.Close()
+		if err := d.RestrictOrigins(ctx, runtime.OriginScope{Allowed: []string{s.Teller.Origin()}}); err != nil {
+			t.Fatal(err)
+		}
+		ds = append(ds, d)
+	}
+	errc := make(chan error, 2)
+	for _, d := range ds {
+		go func() {
+			if err := d.Navigate(ctx, s.Teller.URL()+"/escape/popup"); err != nil {
+				errc <- err
+				return
+			}
+			top, _, err := d.Frame(ctx, nil)
+			if err != nil {
+				errc <- err
+				return
+			}
+			els, err := d.Find(ctx, top, nil, role("button", "Open popup"))
+			if err != nil || len(els) != 1 {
+				errc <- fmt.Errorf("find: %d %v", len(els), err)
+				return
+			}
+			errc <- d.Act(ctx, els[0], runtime.Act{Kind: runtime.ActClick})
+		}()
+	}
+	for range ds {
+		if err := <-errc; err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, d := range ds {
+		v := waitViolations(t, ctx, d, 1)
+		if v[0].Kind != runtime.ViolationPopup {
+			t.Errorf("violations = %v", v)
+		}
+	}
+	time.Sleep(200 * time.Millisecond)
+	if n := s.Outside.TotalHits(); n != 0 {
+		t.Fatalf("Outside received %d requests", n)
 	}
 }
