@@ -1,6 +1,7 @@
 package capability
 
 import (
+	"errors"
 	"fmt"
 	"reflect"
 	"slices"
@@ -24,7 +25,17 @@ func (c *Capability) Validate() ErrorList {
 		return ErrorList{{Code: CodeRequired, Message: "nil capability"}}
 	}
 	v := newValidation(c)
-	v.fieldRules()
+	// The struct-tag pass and the cross-field rules read the document
+	// only, so they run concurrently; Validate waits for both.
+	fieldErrs := make(chan fieldResult, 1)
+	go func() {
+		defer func() {
+			if r := recover(); r != nil {
+				fieldErrs <- fieldResult{panicked: r}
+			}
+		}()
+		fieldErrs <- fieldResult{errs: fieldRules(c)}
+	}()
 	v.identity()
 	v.site()
 	v.runtime()
@@ -37,7 +48,17 @@ func (c *Capability) Validate() ErrorList {
 	v.outputUsage()
 	v.flow()
 	v.literals()
+	res := <-fieldErrs
+	if res.panicked != nil {
+		panic(res.panicked) // a bug in a rule, never bad input: surface it where Validate was called
+	}
+	v.errs = append(v.errs, res.errs...)
 	return v.sorted()
+}
+
+type fieldResult struct {
+	errs     ErrorList
+	panicked any
 }
 
 // ValidateForExecution is [Capability.Validate] plus the rules that decide
@@ -225,15 +246,16 @@ var fieldValidator = sync.OnceValue(func() *validator.Validate {
 })
 
 // fieldRules runs the struct-tag rules and translates their errors.
-func (v *validation) fieldRules() {
-	err := fieldValidator().Struct(v.c)
+func fieldRules(c *Capability) ErrorList {
+	var v errList
+	err := fieldValidator().Struct(c)
 	if err == nil {
-		return
+		return nil
 	}
-	fes, ok := err.(validator.ValidationErrors)
-	if !ok {
+	var fes validator.ValidationErrors
+	if !errors.As(err, &fes) {
 		v.add(at(""), CodeRequired, "field validation failed: "+err.Error(), "")
-		return
+		return v.errs
 	}
 	for _, fe := range fes {
 		path := fe.Namespace()
@@ -259,6 +281,7 @@ func (v *validation) fieldRules() {
 		}
 		v.add(at(path), code, msg, bad)
 	}
+	return v.errs
 }
 
 // goField returns the Go field name of a namespace segment without index.
