@@ -5,6 +5,7 @@ import (
 	"errors"
 	"net"
 	"os"
+	"strings"
 	"syscall"
 	"testing"
 	"time"
@@ -236,7 +237,7 @@ func TestLaunchNoBrowser(t *testing.T) {
 	}
 	t.Setenv(EnvBrowser, "/nonexistent/chrome")
 	_, err = Launch(ctx)
-	if !errors.Is(err, runtime.ErrBrowserUnavailable) || !containsStr(err.Error(), "apt-get install chromium") {
+	if !errors.Is(err, runtime.ErrBrowserUnavailable) || !strings.Contains(err.Error(), "apt-get install chromium") {
 		t.Fatalf("Launch via env = %v", err)
 	}
 	// A file that is not a browser starts and exits: launch failed.
@@ -246,15 +247,30 @@ func TestLaunchNoBrowser(t *testing.T) {
 	}
 }
 
-func containsStr(s, sub string) bool {
-	return len(sub) == 0 || (len(s) >= len(sub) && indexOf(s, sub) >= 0)
-}
-
-func indexOf(s, sub string) int {
-	for i := 0; i+len(sub) <= len(s); i++ {
-		if s[i:i+len(sub)] == sub {
-			return i
-		}
+// TestLaunchLongTMPDIR launches with a TMPDIR too long for Chromium's
+// singleton socket: the driver must fall back to a short folder and
+// delete it on Close.
+func TestLaunchLongTMPDIR(t *testing.T) {
+	requireBrowser(t)
+	long := testTmp + "/" + strings.Repeat("x", 60)
+	if err := os.MkdirAll(long, 0o700); err != nil {
+		t.Fatal(err)
 	}
-	return -1
+	defer os.RemoveAll(long)
+	t.Setenv("TMPDIR", long)
+	d, err := Launch(tctx(t, 30*time.Second))
+	if err != nil {
+		t.Fatal(err)
+	}
+	extra := d.proc.extraTmp
+	if extra == "" {
+		t.Error("no short TMPDIR fallback")
+	}
+	if err := d.Navigate(tctx(t, 10*time.Second), "about:blank"); err != nil {
+		t.Fatal(err)
+	}
+	d.Close()
+	if _, err := os.Stat(extra); extra != "" && !os.IsNotExist(err) {
+		t.Errorf("short TMPDIR left behind: %v", err)
+	}
 }
