@@ -35,7 +35,7 @@ import (
 // documentation) and the returned evidence always passes
 // [Evidence.Validate]. A snapshot that fails is counted and retried; after
 // [MaxConsecutiveSnapshotErrors] failures in a row Observe ends with
-// [ErrSnapshot]. When ctx ends, when the explorer fails or when snapshots
+// [ErrSnapshot] (failures wrapping [ErrPageBusy] never end it). When ctx ends, when the explorer fails or when snapshots
 // keep failing, Observe returns the evidence recorded so far (with the
 // matching end reason) together with the error. Invalid options return
 // (nil, [ErrInvalidOption]).
@@ -223,6 +223,10 @@ func (o *observer) take(ctx context.Context) (*Snapshot, error) {
 			return nil, cerr
 		}
 		o.ev.SnapshotErrors++
+		if errors.Is(err, ErrPageBusy) {
+			o.cfg.logger.Debug("discovery: page busy")
+			return nil, nil
+		}
 		o.errRun++
 		o.cfg.logger.Debug("discovery: snapshot failed", "in_a_row", o.errRun)
 		if o.errRun >= MaxConsecutiveSnapshotErrors {
@@ -325,11 +329,18 @@ func (o *observer) guided(ctx context.Context) error {
 
 // current returns a fresh snapshot, retrying transient failures at the
 // min interval.
+// errExpired ends exploration when the session bound elapses while the
+// page cannot be observed.
+var errExpired = errors.New("session bound elapsed")
+
 func (o *observer) current(ctx context.Context) (*Snapshot, error) {
 	for {
 		snap, err := o.take(ctx)
 		if err != nil || snap != nil {
 			return snap, err
+		}
+		if o.expired() {
+			return nil, errExpired
 		}
 		if _, err := o.sleepUntil(ctx, time.Now().Add(o.cfg.minInterval), false); err != nil {
 			return nil, err
@@ -342,6 +353,10 @@ func (o *observer) explore(ctx context.Context) error {
 	o.ev.EndReason = ""
 	if o.prev == nil {
 		snap, err := o.current(ctx)
+		if errors.Is(err, errExpired) {
+			o.ev.EndReason = EndMaxDuration
+			return nil
+		}
 		if err != nil {
 			return err
 		}
@@ -421,6 +436,10 @@ func (o *observer) explore(ctx context.Context) error {
 			return err
 		}
 		snap, err := o.current(ctx)
+		if errors.Is(err, errExpired) {
+			o.ev.EndReason = EndMaxDuration
+			return nil
+		}
 		if err != nil {
 			return err
 		}

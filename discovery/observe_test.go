@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"slices"
 	"strings"
 	"testing"
@@ -248,6 +249,19 @@ func TestObserveSnapshotErrors(t *testing.T) {
 		p := &fakePage{script: []fakeSnap{{raw: ledgerPage(1)}, {err: boom}, {err: boom}, {raw: ledgerPage(2)}}}
 		ev, err := Observe(tctx(t, 5*time.Second), p, fastOpts(WithMaxSnapshots(4))...)
 		if err != nil || ev.SnapshotErrors != 2 || len(ev.Observations) != 2 {
+			t.Fatalf("err %v errors %d observations %d", err, ev.SnapshotErrors, len(ev.Observations))
+		}
+	})
+	t.Run("busy page never ends the session", func(t *testing.T) {
+		busy := fmt.Errorf("%w: native dialog open", ErrPageBusy)
+		script := []fakeSnap{{raw: ledgerPage(1)}}
+		for range 2 * MaxConsecutiveSnapshotErrors {
+			script = append(script, fakeSnap{err: busy})
+		}
+		script = append(script, fakeSnap{raw: ledgerPage(2)})
+		p := &fakePage{script: script}
+		ev, err := Observe(tctx(t, 5*time.Second), p, fastOpts(WithMaxSnapshots(len(script)))...)
+		if err != nil || ev.SnapshotErrors != 2*MaxConsecutiveSnapshotErrors || len(ev.Observations) != 2 {
 			t.Fatalf("err %v errors %d observations %d", err, ev.SnapshotErrors, len(ev.Observations))
 		}
 	})

@@ -127,6 +127,11 @@ type Action struct {
 	Value string
 }
 
+// ErrPageBusy is what a [Page] wraps when it cannot take a snapshot for a
+// while through no fault of its own (a native dialog is open). Observe
+// counts such failures but never ends the session for them.
+var ErrPageBusy = errors.New("discovery: page busy")
+
 // ErrActTarget is what an [Actor] wraps when the locator does not match
 // exactly one element (nothing is done then).
 var ErrActTarget = errors.New("discovery: the locator does not match exactly one element")
