@@ -71,11 +71,12 @@ const (
 	CodeInvalidReceipts = "invalid_receipts"
 	// CodeInvalidExecutionMode: validation.execution_mode is not a live mode.
 	CodeInvalidExecutionMode = "invalid_execution_mode"
-	// CodeStateNotExecutable: the state never runs (draft). Reported only
-	// by [Capability.ValidateForExecution].
+	// CodeStateNotExecutable: the state does not run (scaffold or draft).
+	// Reported only by [Capability.ValidateForExecution].
 	CodeStateNotExecutable = "state_not_executable"
 	// CodeRiskyBelowDiscovered: a capability with a consequential action is
-	// below discovered. Reported only by [Capability.ValidateForExecution].
+	// below discovered (reported instead of CodeStateNotExecutable). Reported
+	// only by [Capability.ValidateForExecution].
 	CodeRiskyBelowDiscovered = "risky_below_discovered"
 
 	// Origins and navigation targets.

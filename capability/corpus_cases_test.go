@@ -108,8 +108,8 @@ var corpusCases = []corpusCase{
 	// States, provenance and validation metadata.
 	{name: "state_unknown", base: "teller", code: CodeUnknownState, note: "state approved",
 		edit: func(c *Capability) { c.State = "approved" }},
-	{name: "draft_without_provenance", base: "mail", code: CodeProvenanceRequired, note: "mail scaffold turned draft without provenance",
-		edit: func(c *Capability) { c.State = StateDraft }},
+	{name: "draft_without_provenance", base: "mail", code: CodeProvenanceRequired, note: "mail capability turned draft without provenance",
+		edit: func(c *Capability) { c.State = StateDraft; c.Provenance = nil }},
 	{name: "discovery_hash_invalid", base: "teller", code: CodeInvalidDigest, note: "discovery_hash not a sha256 digest",
 		edit: func(c *Capability) { c.Provenance.DiscoveryHash = "sha256:35AA15F9" }},
 	{name: "discovered_without_model", base: "teller", code: CodeProvenanceIncomplete, note: "discovery_model removed",

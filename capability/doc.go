@@ -147,9 +147,10 @@
 // Where the contract is silent:
 //
 //   - Validate is about the document; whether it may run is
-//     ValidateForExecution. A safe scaffold may run (the seed: safe
-//     capabilities replay unreviewed), a draft never, a risky capability
-//     only from discovered ([State.Executable]).
+//     ValidateForExecution. Only discovered and validated_local run
+//     ([State.Executable]): a scaffold has no reviewed discovery behind it
+//     and a draft's record is unreviewed. A risky scaffold or draft is
+//     reported with the more specific risky_below_discovered.
 //   - A list extraction root may be CSS alone when scoped with ":visible",
 //     like a structural transition marker and for the same reason: retained
 //     hidden rows of a single-page app must not count. Single and text

@@ -42,11 +42,11 @@ func (s State) Rank() int {
 	return -1
 }
 
-// Executable reports whether a capability in this state may run at all: a
-// draft never runs, and neither does an unknown state. A scaffold may run
-// only while it is safe: risky capabilities additionally need
-// [StateDiscovered] (see [Capability.ValidateForExecution]).
-func (s State) Executable() bool { return s.Rank() >= 0 && s != StateDraft }
+// Executable reports whether a capability in this state may run at all:
+// only discovered and validated_local do. A scaffold has no reviewed
+// discovery behind it and a draft's record is unreviewed, so the runtime
+// refuses both, safe or risky (see [Capability.ValidateForExecution]).
+func (s State) Executable() bool { return s.Rank() >= StateDiscovered.Rank() }
 
 // Effect classifies what an action does to the world. The set is closed.
 type Effect string

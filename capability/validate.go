@@ -62,10 +62,11 @@ type fieldResult struct {
 }
 
 // ValidateForExecution is [Capability.Validate] plus the rules that decide
-// whether the capability may run at all: a draft never runs
-// ([CodeStateNotExecutable]) and a risky capability (one with a
-// consequential action, see [Capability.Risky]) needs at least discovered
-// ([CodeRiskyBelowDiscovered]). A safe scaffold may run.
+// whether the capability may run at all: only discovered and
+// validated_local run. A scaffold or draft is reported as
+// [CodeRiskyBelowDiscovered] when it is risky (it has a consequential
+// action, see [Capability.Risky]: the more specific reason) and as
+// [CodeStateNotExecutable] otherwise; exactly one of the two.
 func (c *Capability) ValidateForExecution() ErrorList {
 	errs := c.Validate()
 	if c == nil {
@@ -73,10 +74,11 @@ func (c *Capability) ValidateForExecution() ErrorList {
 	}
 	l := errList{errs: errs}
 	if c.State.Rank() >= 0 && !c.State.Executable() {
-		l.add(at("state"), CodeStateNotExecutable, fmt.Sprintf("a %s capability is never executable", c.State), "")
-	}
-	if r := c.State.Rank(); r >= 0 && r < StateDiscovered.Rank() && c.Risky() {
-		l.add(at("state"), CodeRiskyBelowDiscovered, "a capability with a consequential action runs only from state discovered on (its discovery must be reviewed)", "")
+		if c.Risky() {
+			l.add(at("state"), CodeRiskyBelowDiscovered, "a capability with a consequential action runs only from state discovered on (its discovery must be reviewed)", "")
+		} else {
+			l.add(at("state"), CodeStateNotExecutable, fmt.Sprintf("a %s capability is not executable: only discovered and validated_local run", c.State), "")
+		}
 	}
 	return l.sorted()
 }

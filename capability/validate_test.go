@@ -346,12 +346,12 @@ func TestValidateForExecution(t *testing.T) {
 		want  []string
 	}{
 		{name: "discovered safe", base: "teller", state: StateDiscovered},
-		{name: "scaffold safe", base: "mail", state: StateScaffold},
+		{name: "scaffold safe", base: "mail", state: StateScaffold, want: []string{CodeStateNotExecutable}},
 		{name: "validated risky", base: "invoice", state: StateValidatedLocal},
 		{name: "discovered risky", base: "invoice", state: StateDiscovered, drop: true},
 		{name: "draft safe", base: "teller", state: StateDraft, want: []string{CodeStateNotExecutable}},
 		{name: "scaffold risky", base: "invoice", state: StateScaffold, drop: true, want: []string{CodeRiskyBelowDiscovered}},
-		{name: "draft risky", base: "invoice", state: StateDraft, drop: true, want: []string{CodeRiskyBelowDiscovered, CodeStateNotExecutable}},
+		{name: "draft risky", base: "invoice", state: StateDraft, drop: true, want: []string{CodeRiskyBelowDiscovered}},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -381,7 +381,7 @@ func TestValidateForExecution(t *testing.T) {
 }
 
 func TestStateExecutable(t *testing.T) {
-	for s, want := range map[State]bool{StateScaffold: true, StateDraft: false, StateDiscovered: true,
+	for s, want := range map[State]bool{StateScaffold: false, StateDraft: false, StateDiscovered: true,
 		StateValidatedLocal: true, "approved": false, "": false} {
 		if got := s.Executable(); got != want {
 			t.Errorf("%q.Executable() = %v, want %v", s, got, want)

@@ -49,7 +49,7 @@ func Execute(ctx context.Context, c *capability.Capability, inputs map[string]an
 	// Only a capability with a reviewed discovery has an executable plan:
 	// discovered or validated_local. A scaffold has no established
 	// controls and a draft's record is unreviewed, whatever the risk.
-	if !c.State.Executable() || c.State.Rank() < capability.StateDiscovered.Rank() {
+	if !c.State.Executable() {
 		return nil, fmt.Errorf("%w: state %q (need %q or %q)",
 			ErrNotExecutable, c.State, capability.StateDiscovered, capability.StateValidatedLocal)
 	}
