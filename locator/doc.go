@@ -14,5 +14,9 @@
 //   - A candidate sets exactly the fields of its strategy; coordinates are
 //     never a locator; visible text is bounded by [MaxTextLen].
 //   - The discovery redaction marker is never accepted as a literal value.
-//   - Everything here is pure: no I/O, no browser.
+//   - Resolution fails closed: a finder error stops at that candidate, so a
+//     later candidate never wins over an earlier one whose answer is
+//     unknown.
+//   - Everything here except [Resolve] and [ResolveAll] (which call the
+//     caller's Finder) is pure: no I/O, no browser.
 package locator
