@@ -583,3 +583,27 @@ func BenchmarkObserve5000(b *testing.B) {
 		}
 	}
 }
+
+// Observe an operator's demonstration in a launched Chromium until the
+// operator says done (compile-only: it needs a browser).
+func ExampleDriver_Observer() {
+	ctx := context.Background()
+	d, err := Launch(ctx)
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	defer d.Close()
+	if err := d.Navigate(ctx, "https://bank.example/members"); err != nil {
+		fmt.Println(err)
+		return
+	}
+	done := make(chan struct{}) // closed by the operator's "Done" button
+	ev, err := discovery.Observe(ctx, d.Observer(),
+		discovery.WithStop(done), discovery.WithAllowedOrigins("https://bank.example"))
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	fmt.Println(len(ev.Observations), ev.Redactions.Total())
+}
