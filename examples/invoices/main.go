@@ -1,28 +1,3 @@
-// Command invoices runs the invoice export capability on the synthetic
-// billing app, whose ledger lives in a nested cross-origin iframe:
-//
-//	go run ./examples/invoices [-browser PATH] [-out DIR]
-//
-// The capability reads every invoice row across the ledger's three pages
-// (a list extraction in a bounded pagination cycle), exports the ledger as
-// CSV (a verified download) and then issues the pending invoice, a
-// consequential action that needs action-time approval.
-//
-// The program runs it three times, always requested by the clerk (the
-// maker, runtime.WithRequester). Without an approver the run stops at the
-// gate: everything before the consequential step happened, the "Confirm"
-// button was never clicked and the site issued nothing. With the
-// supervisor as approver (runtime.WithApprover, the checker) the run
-// completes and the site has issued exactly one invoice. When the clerk
-// approves their own request, the run completes too and the receipt flags
-// the approval as self-approved: recorded, not blocked. Every run checks
-// the downloaded CSV: its SHA-256 equals that of the bytes the site served.
-//
-// It uses browser.Launch (live_launched_browser): a provider-launched
-// Chromium is fine for runs that are not finalized, and it lets the program
-// choose the download folder (browser.WithDownloadDir). The placeholder
-// origins of invoice_export.capability.json (state discovered) are
-// rewritten to the two served origins at load time.
 package main
 
 import (

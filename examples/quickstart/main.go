@@ -1,17 +1,3 @@
-// Command quickstart does Vera's main job end to end with no arguments:
-//
-//	go run ./examples/quickstart [-browser PATH] [-out DIR]
-//
-// It serves the synthetic teller console on loopback, starts a local
-// Chromium as the "operator's browser" (a separate process with a DevTools
-// port) and connects to it with browser.Connect, so runs are honestly
-// live_connected_chrome. It loads the reviewed teller capability
-// (teller.capability.json, state discovered; its placeholder origin is
-// rewritten to the served site's origin at load time), runs it twice with
-// the same typed inputs while printing progress, promotes it to
-// validated_local with receipt.Finalize, seals a bundle with bundle.Seal,
-// verifies it with bundle.Verify and prints a summary. The exit status is
-// 0 only if everything held.
 package main
 
 import (

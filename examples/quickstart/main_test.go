@@ -111,6 +111,7 @@ func TestQuickstartCanceled(t *testing.T) {
 		var out bytes.Buffer
 		err := run(ctx, []string{"-out", filepath.Join(t.TempDir(), "o")}, &out)
 		cancel()
+		t.Logf("canceled after %s: %v", after, err)
 		if err == nil {
 			t.Errorf("run survived cancellation after %s:\n%s", after, out.String())
 		}

@@ -1,14 +1,3 @@
-// Command verify checks a sealed capability bundle offline, with no
-// browser and no network:
-//
-//	go run ./examples/verify [-id ID] [-hash sha256:HEX] [-allow-launched] [-json] DIR
-//
-// It runs bundle.Verify on DIR and prints the full report: every problem,
-// not only the first. The exit status is 0 when the bundle is valid, 1 when
-// it is not (or cannot be read) and 2 for a usage mistake. -id and -hash
-// pin the capability a receiver was told to expect out of band;
-// -allow-launched accepts a claim whose runs used a provider-launched
-// browser (bundle.AllowLaunchedBrowser); -json prints the report as JSON.
 package main
 
 import (

@@ -1,0 +1,27 @@
+// Command mailsearch runs the mail search capability on the synthetic
+// hash-routed mail client and prints what the host model may see:
+//
+//	go run ./examples/mailsearch [-browser PATH] [-query WORDS] [-out DIR]
+//
+// The capability (mail_search.capability.json, a safe scaffold, which may
+// run unreviewed) types the query, presses Enter and proves the search
+// happened with the postcondition url_includes "#search/{{query}}" before
+// it reads the result list. The program runs it twice: once normally,
+// printing the records, and once with the site's search button stuck
+// (testsite Mail.SetStuckSearch), where the route never changes, so the
+// postcondition fails and the run ends failed with ui_assertion_failed
+// instead of reading a stale inbox. It uses browser.Launch: a
+// provider-launched Chromium is fine for runs that are not finalized.
+//
+// Invariants:
+//   - The program succeeds only when the normal search completed and the
+//     stuck search failed its postcondition with no messages produced.
+//   - Only model_and_artifact values are printed as model-visible.
+//
+// Decisions where the brief was silent:
+//   - The capability copy is in state discovered with a synthetic review:
+//     the runtime refuses to execute a scaffold, which the test data's
+//     mail search is.
+//   - One launched browser serves both runs; each Execute starts over from
+//     the capability's start page.
+package main
