@@ -41,6 +41,7 @@ type Problem struct {
 	Detail string `json:"detail"`
 }
 
+// String renders the problem as "path: detail [code]".
 func (p Problem) String() string {
 	if p.Path == "" {
 		return p.Detail + " [" + p.Code + "]"
@@ -72,6 +73,7 @@ type ValidationError struct {
 	Problems []Problem
 }
 
+// Error lists the first problems.
 func (e *ValidationError) Error() string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "discovery: invalid %s document: %d problem(s)", e.Schema, len(e.Problems))
@@ -110,6 +112,7 @@ type ParseError struct {
 	Err    error
 }
 
+// Error names the schema and the cause.
 func (e *ParseError) Error() string {
 	return "discovery: parse " + e.Schema + ": " + e.Err.Error()
 }

@@ -132,6 +132,7 @@ type RefusalError struct {
 	Refusal Refusal
 }
 
+// Error names the refusal reason and its detail.
 func (e *RefusalError) Error() string {
 	return "discovery: step refused: " + e.Refusal.Reason + ": " + e.Refusal.Detail
 }

@@ -376,15 +376,18 @@ func (o *observer) explore(ctx context.Context) error {
 		}
 		obs := Observation{
 			Mode:           o.cfg.mode,
-			Snapshot:       o.prev,
+			Snapshot:       cloneSnapshot(o.prev),
 			Steps:          o.ev.Steps,
 			StepsLeft:      o.cfg.maxSteps - o.ev.Steps,
 			Refusal:        o.lastRef,
 			AllowedOrigins: slices.Clone(o.cfg.allowed),
 		}
 		if n := len(o.ev.Observations); n > 0 {
-			last := o.ev.Observations[n-1]
-			obs.Last = &last
+			obs.Last = cloneObservation(&o.ev.Observations[n-1])
+		}
+		if obs.Refusal != nil {
+			r := cloneRefusal(*obs.Refusal)
+			obs.Refusal = &r
 		}
 		step, err := o.cfg.explorer.Next(ctx, obs)
 		if err != nil {
@@ -461,6 +464,12 @@ func (o *observer) refuse(r Refusal) bool {
 	if n := len(o.ev.Observations); n > 0 {
 		r.After = o.ev.Observations[n-1].ID
 	}
+	b, err := json.Marshal(&r)
+	if err != nil || o.size+len(b)+1 > o.cfg.maxEvidenceBytes {
+		o.ev.EndReason = EndMaxEvidence
+		return true
+	}
+	o.size += len(b) + 1
 	o.ev.Refusals = append(o.ev.Refusals, r)
 	o.lastRef = &r
 	o.refused++
@@ -473,4 +482,44 @@ func (o *observer) refuse(r Refusal) bool {
 		return true
 	}
 	return false
+}
+
+// The explorer is a host model: it gets copies, so nothing it does to them
+// reaches the evidence.
+
+func cloneSnapshot(s *Snapshot) *Snapshot {
+	if s == nil {
+		return nil
+	}
+	out := *s
+	out.Frames = make([]FrameRecord, len(s.Frames))
+	for i, f := range s.Frames {
+		out.Frames[i] = FrameRecord{Path: slices.Clone(f.Path), Origins: slices.Clone(f.Origins)}
+	}
+	out.Controls = make([]Control, len(s.Controls))
+	for i, c := range s.Controls {
+		out.Controls[i] = cloneControl(c)
+	}
+	return &out
+}
+
+func cloneObservation(o *ObservationStep) *ObservationStep {
+	b, err := json.Marshal(o)
+	if err != nil {
+		return nil
+	}
+	var out ObservationStep
+	if json.Unmarshal(b, &out) != nil {
+		return nil
+	}
+	return &out
+}
+
+func cloneRefusal(r Refusal) Refusal {
+	r.Step.Frame = slices.Clone(r.Step.Frame)
+	if r.Step.Locator != nil {
+		c := *r.Step.Locator
+		r.Step.Locator = &c
+	}
+	return r
 }

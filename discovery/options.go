@@ -107,7 +107,8 @@ var DefaultConsequentialWords = []string{
 }
 
 // Hooks report progress, in the style of net/http/httptrace. Each hook is
-// optional and called synchronously from Observe's goroutine.
+// optional and called synchronously from Observe's goroutine. The values
+// share memory with the evidence being built: hooks must not modify them.
 type Hooks struct {
 	// SnapshotTaken is called after every snapshot attempt with the number
 	// of snapshots so far and the error, if any.

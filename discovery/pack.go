@@ -230,6 +230,7 @@ type PackError struct {
 	Report *PackReport
 }
 
+// Error lists the first problems of the report.
 func (e *PackError) Error() string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "discovery: developer pack %s: %d problem(s)", e.Report.Dir, len(e.Report.Problems))
@@ -328,8 +329,9 @@ func SealPack(ctx context.Context, dst string, ev *Evidence, rec *Record, draft 
 	if err == nil && (draft.Provenance == nil || draft.Provenance.DiscoveryHash != rh) {
 		rep.add(DraftFile+":provenance.discovery_hash", CodeLinkMismatch, "the draft does not name the record's hash")
 	}
-	for name, v := range map[string]interface{ Marshal() ([]byte, error) }{EvidenceFile: ev, RecordFile: rec, DraftFile: draft} {
-		b, err := v.Marshal()
+	marshalers := map[string]interface{ Marshal() ([]byte, error) }{EvidenceFile: ev, RecordFile: rec, DraftFile: draft}
+	for _, name := range PackFiles() {
+		b, err := marshalers[name].Marshal()
 		if err != nil {
 			rep.add(name, CodeDocument, "cannot encode: %v", err)
 			continue

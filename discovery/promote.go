@@ -34,6 +34,7 @@ type PromotionError struct {
 	Detail   string
 }
 
+// Error names the boundary and how it differs.
 func (e *PromotionError) Error() string {
 	return "discovery: promotion refused: " + e.Boundary + ": " + e.Detail
 }
@@ -45,6 +46,7 @@ func (e *PromotionError) Is(target error) bool { return target == ErrPromotion }
 // [ErrPromotion] and unwraps to its *PromotionError values.
 type PromotionErrors []*PromotionError
 
+// Error lists every refusal, one per line.
 func (l PromotionErrors) Error() string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "discovery: promotion refused: %d reason(s)", len(l))
