@@ -60,17 +60,6 @@ func run(ctx context.Context, args []string, stdout io.Writer) error {
 	if err := fs.Parse(args); err != nil || fs.NArg() > 0 {
 		return fmt.Errorf("%w: %v %q", errUsage, err, fs.Args())
 	}
-	out := *outDir
-	if out == "" {
-		var err error
-		if out, err = os.MkdirTemp("", "vera-invoices-"); err != nil {
-			return err
-		}
-	}
-	downloads := filepath.Join(out, "downloads")
-	if err := os.MkdirAll(downloads, 0o700); err != nil {
-		return err
-	}
 
 	inv, err := testsite.StartInvoicing()
 	if err != nil {
@@ -88,9 +77,23 @@ func run(ctx context.Context, args []string, stdout io.Writer) error {
 	fmt.Fprintf(stdout, "billing shell %s, ledger %s (frames %v)\n", inv.URL()+"/billing", inv.WorkspaceOrigin(), c.Runtime.FrameSelectors)
 	fmt.Fprintf(stdout, "consequential actions: %v\n", c.ConsequentialActions())
 
+	out := *outDir
+	if out == "" {
+		var err error
+		if out, err = os.MkdirTemp("", "vera-invoices-"); err != nil {
+			return err
+		}
+	}
+	downloads := filepath.Join(out, "downloads")
+	if err := os.MkdirAll(downloads, 0o700); err != nil {
+		return err
+	}
 	d, err := browser.Launch(ctx, browser.WithBrowserPath(*browserPath), browser.WithDownloadDir(downloads))
+	if err != nil && *outDir == "" {
+		_ = os.RemoveAll(out) // nothing ran: leave no empty folder behind
+	}
 	if errors.Is(err, runtime.ErrBrowserUnavailable) {
-		return fmt.Errorf("%w\n  to fix: %s, or pass -browser PATH", err, browser.InstallHint)
+		return fmt.Errorf("%w (or pass -browser PATH)", err) // the error names what to install
 	}
 	if err != nil {
 		return err

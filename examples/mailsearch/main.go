@@ -53,13 +53,6 @@ func run(ctx context.Context, args []string, stdout io.Writer) error {
 	if err := fs.Parse(args); err != nil || fs.NArg() > 0 {
 		return fmt.Errorf("%w: %v %q", errUsage, err, fs.Args())
 	}
-	out := *outDir
-	if out == "" {
-		var err error
-		if out, err = os.MkdirTemp("", "vera-mailsearch-"); err != nil {
-			return err
-		}
-	}
 
 	mail, err := testsite.StartMail()
 	if err != nil {
@@ -73,12 +66,19 @@ func run(ctx context.Context, args []string, stdout io.Writer) error {
 
 	d, err := browser.Launch(ctx, browser.WithBrowserPath(*browserPath))
 	if errors.Is(err, runtime.ErrBrowserUnavailable) {
-		return fmt.Errorf("%w\n  to fix: %s, or pass -browser PATH", err, browser.InstallHint)
+		return fmt.Errorf("%w (or pass -browser PATH)", err) // the error names what to install
 	}
 	if err != nil {
 		return err
 	}
 	defer d.Close() // kills the launched browser and deletes its profile
+	out := *outDir
+	if out == "" {
+		var err error
+		if out, err = os.MkdirTemp("", "vera-mailsearch-"); err != nil {
+			return err
+		}
+	}
 
 	// 1. A normal search: the model sees the records (exposure
 	// model_and_artifact).

@@ -72,6 +72,11 @@ func run(ctx context.Context, args []string, stdout io.Writer) (err error) {
 	if fs.NArg() > 0 {
 		return fmt.Errorf("%w: unexpected arguments %q", errUsage, fs.Args())
 	}
+	// Find the browser before creating anything.
+	bin, err := chromeproc.Find(*browserPath)
+	if err != nil {
+		return &noBrowserError{path: *browserPath, env: os.Getenv(browser.EnvBrowser), err: err}
+	}
 	out, err := prepareOut(*outDir)
 	if err != nil {
 		return err
@@ -93,10 +98,7 @@ func run(ctx context.Context, args []string, stdout io.Writer) (err error) {
 	// 2. The operator's browser: a separate Chromium with a DevTools port.
 	// It is closed (with every process it started) on return, on error and
 	// on Ctrl-C, since ctx ends then and every step below returns.
-	chrome, err := chromeproc.Start(ctx, chromeproc.WithPath(*browserPath))
-	if errors.Is(err, chromeproc.ErrNotFound) {
-		return fmt.Errorf("no Chrome or Chromium to run in: %w\n  to fix: %s, or pass -browser PATH", err, browser.InstallHint)
-	}
+	chrome, err := chromeproc.Start(ctx, chromeproc.WithPath(bin))
 	if err != nil {
 		return fmt.Errorf("operator browser: %w", err)
 	}
@@ -171,6 +173,27 @@ func run(ctx context.Context, args []string, stdout io.Writer) (err error) {
 	fmt.Fprintf(stdout, "  check it again any time: go run ./examples/verify %s\n", bundleDir)
 	return nil
 }
+
+// noBrowserError says which browser was looked for and exactly what to
+// install. It wraps chromeproc's error (and so
+// runtime.ErrBrowserUnavailable).
+type noBrowserError struct {
+	path, env string
+	err       error
+}
+
+func (e *noBrowserError) Error() string {
+	what := "no Chrome or Chromium in the usual install locations"
+	switch {
+	case e.path != "":
+		what = fmt.Sprintf("-browser %q is not an executable", e.path)
+	case e.env != "":
+		what = fmt.Sprintf("%s=%q is not an executable", browser.EnvBrowser, e.env)
+	}
+	return what + "\n  to fix: " + browser.InstallHint + ", or pass -browser PATH"
+}
+
+func (e *noBrowserError) Unwrap() error { return e.err }
 
 // prepareOut returns the output folder: dir when it is new or empty
 // (created 0700), else a new folder under os.TempDir(). Run directories are

@@ -67,13 +67,6 @@ func run(ctx context.Context, args []string, stdout io.Writer) error {
 	if *propose != "role" && *propose != "test_id" {
 		return fmt.Errorf("%w: -propose %q: want role or test_id", errUsage, *propose)
 	}
-	out := *outDir
-	if out == "" {
-		var err error
-		if out, err = os.MkdirTemp("", "vera-recovery-"); err != nil {
-			return err
-		}
-	}
 
 	teller, err := testsite.StartTeller()
 	if err != nil {
@@ -95,12 +88,19 @@ func run(ctx context.Context, args []string, stdout io.Writer) error {
 
 	d, err := browser.Launch(ctx, browser.WithBrowserPath(*browserPath))
 	if errors.Is(err, runtime.ErrBrowserUnavailable) {
-		return fmt.Errorf("%w\n  to fix: %s, or pass -browser PATH", err, browser.InstallHint)
+		return fmt.Errorf("%w (or pass -browser PATH)", err) // the error names what to install
 	}
 	if err != nil {
 		return err
 	}
 	defer d.Close()
+	out := *outDir
+	if out == "" {
+		var err error
+		if out, err = os.MkdirTemp("", "vera-recovery-"); err != nil {
+			return err
+		}
+	}
 
 	teller.RenameSearchButton(newButtonName)
 	fmt.Fprintf(stdout, "the site renamed its search button to %q; %s %s knows it only as \"Search\"\n", newButtonName, c.ID, c.Version)
