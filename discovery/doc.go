@@ -65,6 +65,33 @@
 //     no action beyond the reviewed max effect, every executable milestone
 //     observed.
 //
+// # Documents and hashes
+//
+// A developer pack is a directory holding exactly discovery.json
+// (browser-discovery/v2), draft.capability.json (browser-capability/v1,
+// state draft), evidence.json (browser-discovery-evidence/v1),
+// pack.lock.json (browser-developer-pack-lock/v1) and, once approved,
+// transfer.approval.json (browser-developer-pack-transfer-approval/v1).
+// An independent verifier computes, with D(x) = "sha256:" + lowercase hex
+// SHA-256 of the RFC 8785 canonical form of the JSON text x:
+//
+//   - evidence hash = D(evidence.json);
+//   - record hash = D(discovery.json with its top-level "review" member
+//     removed) — the review is excluded so that reviewing does not change
+//     what a draft already names;
+//   - draft hash = D(draft.capability.json) (the capability's document
+//     hash, state included);
+//   - pack hash = D(pack.lock.json).
+//
+// It then checks: the lock lists the three documents sorted by path, each
+// with its byte size and "sha256:" + hex SHA-256 of its raw bytes; the
+// lock's documents.{evidence,record,draft}_hash equal the computed hashes;
+// discovery.json's evidence_hash is the evidence hash; the draft's
+// provenance.discovery_hash is the record hash; the draft has state
+// "draft" and no provenance.review; and transfer.approval.json, if
+// present, names the pack hash in pack_hash. The approval is outside the
+// lock because it names the lock's own hash.
+//
 // Decisions where the specification is silent:
 //
 //   - Names are computed in the page by one bounded script per frame (a
