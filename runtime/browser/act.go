@@ -13,8 +13,12 @@ import (
 )
 
 // pollInterval is how often an action re-checks an element that is not
-// ready yet. Two equal boxes one poll apart count as stable.
+// ready yet.
 const pollInterval = 25 * time.Millisecond
+
+// stableInterval separates the two box measurements that prove an
+// element stable (about one animation frame).
+const stableInterval = 16 * time.Millisecond
 
 type elState struct {
 	Connected bool    `json:"connected"`
@@ -31,6 +35,7 @@ type elState struct {
 	W         float64 `json:"w"`
 	H         float64 `json:"h"`
 	InView    bool    `json:"inView"`
+	Over      string  `json:"over"`
 }
 
 // Act performs one action after waiting, bounded by ctx, for the element
@@ -88,10 +93,11 @@ func (d *Driver) elemErr(ctx context.Context, op string, err error) error {
 	return d.fail(ctx, op, err)
 }
 
-// state reads the element's action state.
-func (d *Driver) state(ctx context.Context, el *element) (elState, error) {
+// state reads the element's action state (and, with hit, what covers its
+// centre).
+func (d *Driver) state(ctx context.Context, el *element, hit bool) (elState, error) {
 	var st elState
-	if _, err := d.callOn(ctx, el.sid, el.obj, jsState, true, &st); err != nil {
+	if _, err := d.callOn(ctx, el.sid, el.obj, jsState, true, &st, val(hit)); err != nil {
 		return st, err
 	}
 	if !st.Connected {
@@ -117,7 +123,7 @@ func (d *Driver) waitReady(ctx context.Context, el *element, hit bool, ready fun
 		return err
 	}
 	for {
-		st, err := d.state(ctx, el)
+		st, err := d.state(ctx, el, hit)
 		if err != nil {
 			return st, [2]float64{}, timedOut(err)
 		}
@@ -140,25 +146,24 @@ func (d *Driver) waitReady(ctx context.Context, el *element, hit bool, ready fun
 			prev = &cp
 		case !hit:
 			return st, [2]float64{}, nil
+		case st.Over != "":
+			reason, prev = "covered by "+st.Over, nil
 		default:
 			cx, cy := st.X+st.W/2, st.Y+st.H/2
-			var over string
-			if _, err := d.callOn(ctx, el.sid, el.obj, jsHitTest, true, &over, val(cx), val(cy)); err != nil {
+			ox, oy, err := d.frameOffset(ctx, el)
+			if err != nil {
 				return st, [2]float64{}, timedOut(err)
 			}
-			if over == "" {
-				ox, oy, err := d.frameOffset(ctx, el)
-				if err != nil {
-					return st, [2]float64{}, timedOut(err)
-				}
-				return st, [2]float64{cx + ox, cy + oy}, nil
-			}
-			reason, prev = "covered by "+over, nil
+			return st, [2]float64{cx + ox, cy + oy}, nil
+		}
+		wait := pollInterval
+		if reason == "not stable" {
+			wait = stableInterval
 		}
 		select {
 		case <-ctx.Done():
 			return st, [2]float64{}, timedOut(ctx.Err())
-		case <-time.After(pollInterval):
+		case <-time.After(wait):
 		}
 	}
 }
@@ -201,7 +206,7 @@ func (d *Driver) click(ctx context.Context, el *element, ready func(elState) str
 func intp(i int) *int { return &i }
 
 func (d *Driver) fill(ctx context.Context, el *element, value string) error {
-	st, err := d.state(ctx, el)
+	st, err := d.state(ctx, el, false)
 	if err != nil {
 		return err
 	}
@@ -239,7 +244,7 @@ func (d *Driver) fill(ctx context.Context, el *element, value string) error {
 }
 
 func (d *Driver) selectOption(ctx context.Context, el *element, value string) error {
-	st, err := d.state(ctx, el)
+	st, err := d.state(ctx, el, false)
 	if err != nil {
 		return err
 	}
@@ -315,7 +320,7 @@ func (d *Driver) sendKey(ctx context.Context, sid proto.TargetSessionID, k keyDe
 }
 
 func (d *Driver) check(ctx context.Context, el *element, want bool) error {
-	st, err := d.state(ctx, el)
+	st, err := d.state(ctx, el, false)
 	if err != nil {
 		return err
 	}
@@ -332,7 +337,7 @@ func (d *Driver) check(ctx context.Context, el *element, want bool) error {
 		return err
 	}
 	for i := 0; ; i++ {
-		st, err := d.state(ctx, el)
+		st, err := d.state(ctx, el, false)
 		if err != nil {
 			return err
 		}

@@ -39,7 +39,7 @@
 //     (target session, backend node id), so the same node compares equal
 //     across Find calls; a frame navigation marks its handles stale.
 //   - Actions wait, bounded by ctx, for the element to be attached,
-//     visible, stable (the same box on two polls 25 ms apart), enabled and
+//     visible, stable (the same box on two polls about a frame apart), enabled and
 //     not covered at its centre; clicks are real mouse events dispatched
 //     to the top-level page at top-level coordinates (frame offsets added),
 //     so out-of-process frames work like any other.

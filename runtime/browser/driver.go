@@ -51,6 +51,7 @@ type Driver struct {
 	crashErr   error
 	dialog     string
 	url        string // the main frame's committed URL
+	topDoc     proto.RuntimeRemoteObjectID
 	inflight   map[uint64]context.CancelCauseFunc
 	nextID     uint64
 	origins    *originScope

@@ -110,6 +110,7 @@ func (d *Driver) dispatch(ev *cdp.Event) {
 			d.invalidateFrameLocked(e.Frame.ID)
 			if t.kind == kindPage && e.Frame.ParentID == "" {
 				d.url = e.Frame.URL + e.Frame.URLFragment
+				d.topDoc = ""
 			}
 			d.mu.Unlock()
 		}

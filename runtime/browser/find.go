@@ -51,12 +51,35 @@ type element struct {
 	stale   bool // guarded by d.mu
 }
 
-// document returns the object of the scope's document.
+// document returns the object of the scope's document. The top-level
+// document's object is cached until the main frame navigates.
 func (d *Driver) document(ctx context.Context, sc *scope) (proto.RuntimeRemoteObjectID, error) {
 	if !sc.top {
 		return sc.doc, nil
 	}
-	return d.evalObject(ctx, sc.sid, "document")
+	d.mu.Lock()
+	doc := d.topDoc
+	d.mu.Unlock()
+	if doc != "" {
+		return doc, nil
+	}
+	doc, err := d.evalObject(ctx, sc.sid, "document")
+	if err != nil {
+		return "", err
+	}
+	d.mu.Lock()
+	d.topDoc = doc
+	d.mu.Unlock()
+	return doc, nil
+}
+
+// forgetTopDoc drops a cached top-level document object found stale.
+func (d *Driver) forgetTopDoc(doc proto.RuntimeRemoteObjectID) {
+	d.mu.Lock()
+	if d.topDoc == doc {
+		d.topDoc = ""
+	}
+	d.mu.Unlock()
 }
 
 func (d *Driver) asScope(s runtime.Scope) (*scope, error) {
@@ -142,18 +165,26 @@ func (d *Driver) Find(ctx context.Context, s runtime.Scope, root runtime.Element
 		}
 		rootObj = rel.obj
 	}
-	doc, err := d.document(cctx, sc)
-	if err != nil {
-		return nil, d.findErr(cctx, err)
+	run := func() ([]*element, proto.RuntimeRemoteObjectID, error) {
+		doc, err := d.document(cctx, sc)
+		if err != nil {
+			return nil, "", err
+		}
+		switch c.Strategy {
+		case locator.Role:
+			els, err := d.findRole(cctx, sc, doc, rootObj, c)
+			return els, doc, err
+		case locator.Label, locator.Placeholder, locator.TestID, locator.Text, locator.CSS:
+			els, err := d.findDOM(cctx, sc, doc, rootObj, c)
+			return els, doc, err
+		}
+		return nil, doc, fmt.Errorf("%w: locator strategy %q", runtime.ErrUnsupported, c.Strategy)
 	}
-	var els []*element
-	switch c.Strategy {
-	case locator.Role:
-		els, err = d.findRole(cctx, sc, doc, rootObj, c)
-	case locator.Label, locator.Placeholder, locator.TestID, locator.Text, locator.CSS:
-		els, err = d.findDOM(cctx, sc, doc, rootObj, c)
-	default:
-		return nil, fmt.Errorf("%w: locator strategy %q", runtime.ErrUnsupported, c.Strategy)
+	els, doc, err := run()
+	if err != nil && sc.top && interruption(cctx) == nil && (errors.Is(err, errStaleScope) || isStaleError(err)) {
+		// The cached top-level document was replaced: look it up again.
+		d.forgetTopDoc(doc)
+		els, _, err = run()
 	}
 	if err != nil {
 		return nil, d.findErr(cctx, err)
@@ -188,13 +219,10 @@ func (d *Driver) findDOM(ctx context.Context, sc *scope, doc, rootObj proto.Runt
 	if err != nil {
 		return nil, err
 	}
-	if r.Subtype == "null" || r.ObjectID == "" {
-		if rootObj != "" {
-			return nil, fmt.Errorf("%w: root element is detached", runtime.ErrStaleElement)
-		}
-		return nil, errStaleScope
+	if err := helperStatus(r); err != nil {
+		return nil, err
 	}
-	objs, err := d.arrayObjects(ctx, sc.sid, r.ObjectID)
+	objs, err := d.arrayObjects(ctx, sc.sid, r)
 	if err != nil {
 		return nil, err
 	}
@@ -249,10 +277,13 @@ func (d *Driver) findRole(ctx context.Context, sc *scope, doc, rootObj proto.Run
 	if err != nil {
 		return nil, err
 	}
+	if err := helperStatus(r); err != nil {
+		return nil, err
+	}
 	if r.Subtype == "null" || r.ObjectID == "" {
 		return d.queryRole(ctx, sc, doc, rootObj, c)
 	}
-	objs, err := d.arrayObjects(ctx, sc.sid, r.ObjectID)
+	objs, err := d.arrayObjects(ctx, sc.sid, r)
 	if err != nil {
 		return nil, err
 	}
@@ -399,8 +430,8 @@ func (d *Driver) queryRole(ctx context.Context, sc *scope, doc, rootObj proto.Ru
 	if err != nil {
 		return nil, err
 	}
-	if r.Subtype == "null" || (len(r.Value) > 0 && string(r.Value) == "null") {
-		return nil, errStaleScope
+	if err := helperStatus(r); err != nil {
+		return nil, err
 	}
 	out := make([]*element, 0, len(keep))
 	for _, i := range keep {
@@ -432,6 +463,13 @@ func (d *Driver) Frame(ctx context.Context, selectors []string) (runtime.Scope, 
 	doc, err := d.document(cctx, cur)
 	if err != nil {
 		return nil, nil, d.fail(cctx, "frame", err)
+	}
+	if _, err := d.callOn(cctx, cur.sid, doc, `function(){ return 1 }`, true, nil); err != nil {
+		// A stale cached top-level document: look it up again.
+		d.forgetTopDoc(doc)
+		if doc, err = d.document(cctx, cur); err != nil {
+			return nil, nil, d.fail(cctx, "frame", err)
+		}
 	}
 	infos := make([]runtime.FrameInfo, 0, len(selectors))
 	for _, sel := range selectors {

@@ -30,8 +30,8 @@ const docOrder = (a, b) => a === b ? 0 : (a.compareDocumentPosition(b) & Node.DO
 const jsFind = `function(strategy, value, exact, root) {
 ` + jsPrelude + `
   const doc = this;
-  if (!doc.defaultView) return null;
-  if (root && (root.ownerDocument !== doc || !root.isConnected)) return null;
+  if (!doc.defaultView) return 'stale';
+  if (root && (root.ownerDocument !== doc || !root.isConnected)) return 'detached';
   const base = root || doc;
   const want = norm(value), wantLower = want.toLowerCase();
   const matches = s => { const n = norm(s); return exact ? n === want : n.toLowerCase().includes(wantLower); };
@@ -90,7 +90,7 @@ const jsFind = `function(strategy, value, exact, root) {
 const jsFilter = `function(root, ...els) {
 ` + jsPrelude + `
   const doc = this;
-  if (!doc.defaultView) return null;
+  if (!doc.defaultView) return 'stale';
   const keep = [];
   els.forEach((e, i) => {
     if (!e || e.ownerDocument !== doc || !visible(e)) return;
@@ -126,8 +126,10 @@ const jsFrameOffset = `function() {
   return [r.left + this.clientLeft + parseFloat(s.paddingLeft || '0'), r.top + this.clientTop + parseFloat(s.paddingTop || '0')];
 }`
 
-// jsState reports what an action needs to know about this element.
-const jsState = `function() {
+// jsState reports what an action needs to know about this element; with
+// hit it also reports what covers the element's centre ("" when the
+// element itself or a descendant is hit).
+const jsState = `function(hit) {
 ` + jsPrelude + `
   const el = this;
   if (!el.isConnected) return { connected: false };
@@ -147,20 +149,20 @@ const jsState = `function() {
   const r = el.getBoundingClientRect();
   const w = el.ownerDocument.defaultView;
   const inView = r.bottom > 0 && r.right > 0 && r.top < w.innerHeight && r.left < w.innerWidth;
+  let over = '';
+  if (hit && vis && inView) {
+    const cx = r.left + r.width / 2, cy = r.top + r.height / 2;
+    let h = el.ownerDocument.elementFromPoint(cx, cy);
+    while (h && h.shadowRoot && h !== el) { const inner = h.shadowRoot.elementFromPoint(cx, cy); if (!inner || inner === h) break; h = inner; }
+    if (!h) over = 'nothing';
+    else {
+      let mine = false;
+      for (let p = h; p; p = p.parentNode || p.host) { if (p === el) { mine = true; break; } }
+      if (!mine) over = h.tagName.toLowerCase() + (h.id ? '#' + h.id : '');
+    }
+  }
   return { connected: true, visible: vis, enabled: !disabled, fillable, editable, checkable, checked, radio,
-    select: tag === 'SELECT', x: r.left, y: r.top, w: r.width, h: r.height, inView };
-}`
-
-// jsHitTest reports whether the point (x, y) of this element's viewport
-// hits the element or one of its descendants.
-const jsHitTest = `function(x, y) {
-  let hit = this.ownerDocument.elementFromPoint(x, y);
-  while (hit && hit.shadowRoot && hit !== this) { const inner = hit.shadowRoot.elementFromPoint(x, y); if (!inner || inner === hit) break; hit = inner; }
-  if (!hit) return 'nothing';
-  if (hit === this || this.contains(hit)) return '';
-  for (let h = hit; h; h = h.parentNode || h.host) { if (h === this) return ''; }
-  const d = hit.tagName.toLowerCase() + (hit.id ? '#' + hit.id : '');
-  return d;
+    select: tag === 'SELECT', x: r.left, y: r.top, w: r.width, h: r.height, inView, over };
 }`
 
 // jsPrepareFill focuses the control and selects its content, or sets the
@@ -237,8 +239,8 @@ const jsVisible = `function() {
 const jsRoleCandidates = `function(role, name, exact, root, limit) {
 ` + jsPrelude + `
   const doc = this;
-  if (!doc.defaultView) return null;
-  if (root && (root.ownerDocument !== doc || !root.isConnected)) return null;
+  if (!doc.defaultView) return 'stale';
+  if (root && (root.ownerDocument !== doc || !root.isConnected)) return 'detached';
   const base = root || doc;
   const implicit = {
     button: 'button,input[type=button i],input[type=submit i],input[type=reset i],input[type=image i],summary',

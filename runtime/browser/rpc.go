@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/go-rod/rod/lib/proto"
+	"github.com/vera-run/vera/runtime"
 )
 
 // objectGroup groups every remote object the driver creates.
@@ -48,8 +49,9 @@ type callFunctionOn struct {
 func (callFunctionOn) ProtoReq() string { return "Runtime.callFunctionOn" }
 
 type remoteObject struct {
-	Type     string                      `json:"type"`
-	Subtype  string                      `json:"subtype"`
+	Type        string                      `json:"type"`
+	Subtype     string                      `json:"subtype"`
+	Description string                      `json:"description"`
 	Value    json.RawMessage             `json:"value"`
 	ObjectID proto.RuntimeRemoteObjectID `json:"objectId"`
 }
@@ -118,9 +120,13 @@ func (d *Driver) evalObject(ctx context.Context, sid proto.TargetSessionID, expr
 }
 
 // arrayObjects returns the object ids of an array's elements, in order.
-func (d *Driver) arrayObjects(ctx context.Context, sid proto.TargetSessionID, arr proto.RuntimeRemoteObjectID) ([]proto.RuntimeRemoteObjectID, error) {
+// An empty array (described "Array(0)") costs no round trip.
+func (d *Driver) arrayObjects(ctx context.Context, sid proto.TargetSessionID, arr remoteObject) ([]proto.RuntimeRemoteObjectID, error) {
+	if arr.Description == "Array(0)" {
+		return nil, nil
+	}
 	var res proto.RuntimeGetPropertiesResult
-	if err := d.call(ctx, sid, proto.RuntimeGetProperties{ObjectID: arr, OwnProperties: true}, &res); err != nil {
+	if err := d.call(ctx, sid, proto.RuntimeGetProperties{ObjectID: arr.ObjectID, OwnProperties: true}, &res); err != nil {
 		return nil, err
 	}
 	type item struct {
@@ -172,3 +178,20 @@ func isStaleError(err error) bool {
 }
 
 func jsonNumber(b json.RawMessage, n *int) error { return json.Unmarshal(b, n) }
+
+// helperStatus interprets a page helper's string answer: "stale" when
+// the scope's document was replaced, "detached" when the root element
+// left its document.
+func helperStatus(r remoteObject) error {
+	if r.Type != "string" {
+		return nil
+	}
+	var s string
+	_ = json.Unmarshal(r.Value, &s)
+	switch s {
+	case "detached":
+		return fmt.Errorf("%w: root element is detached", runtime.ErrStaleElement)
+	default:
+		return errStaleScope
+	}
+}
