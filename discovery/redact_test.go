@@ -129,6 +129,11 @@ func TestRedactionCorpus(t *testing.T) {
 
 func TestRedactTextFixedPointAndBounds(t *testing.T) {
 	for _, c := range loadCorpus(t) {
+		z := sanitizer{counts: &RedactionCounts{}}
+		want, n := redact.Identifiers(c.in)
+		if got := z.identifiers(c.in); got != want || z.counts.Total() < n {
+			t.Errorf("discovery's replacement of %q = %q (%d), redact.Identifiers = %q (%d)", c.in, got, z.counts.Total(), want, n)
+		}
 		once := RedactText(c.in, 0, nil)
 		if twice := RedactText(once, 0, nil); twice != once {
 			t.Errorf("not a fixed point: %q -> %q -> %q", c.in, once, twice)
