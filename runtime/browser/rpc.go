@@ -52,8 +52,8 @@ type remoteObject struct {
 	Type        string                      `json:"type"`
 	Subtype     string                      `json:"subtype"`
 	Description string                      `json:"description"`
-	Value    json.RawMessage             `json:"value"`
-	ObjectID proto.RuntimeRemoteObjectID `json:"objectId"`
+	Value       json.RawMessage             `json:"value"`
+	ObjectID    proto.RuntimeRemoteObjectID `json:"objectId"`
 }
 
 type callResult struct {
