@@ -45,7 +45,11 @@ func (t *tracing) Frame(ctx context.Context, s []string) (runtime.Scope, []runti
 	return t.Driver.Frame(ctx, s)
 }
 func (t *tracing) Find(ctx context.Context, s runtime.Scope, r runtime.Element, c locator.Candidate) ([]runtime.Element, error) {
-	defer t.note("Find "+string(c.Strategy), time.Now())
+	key := "Find " + string(c.Strategy)
+	if c.Strategy == locator.Role {
+		key += " " + c.Role
+	}
+	defer t.note(key, time.Now())
 	return t.Driver.Find(ctx, s, r, c)
 }
 func (t *tracing) Act(ctx context.Context, e runtime.Element, a runtime.Act) error {
