@@ -26,6 +26,7 @@ func TestMain(m *testing.M) {
 	}
 	testTmp = dir
 	os.Setenv("TMPDIR", dir)
+	baseline := goleak.IgnoreCurrent()
 	code := m.Run()
 	sharedClose()
 	if n := countMarked(dir, 3*time.Second); n > 0 {
@@ -33,7 +34,7 @@ func TestMain(m *testing.M) {
 		killByPathMarker(dir)
 		code = 1
 	}
-	if err := goleak.Find(goleak.IgnoreCurrent()); err != nil && code == 0 {
+	if err := goleak.Find(baseline); err != nil && code == 0 {
 		fmt.Fprintln(os.Stderr, "FAIL: goroutine leak:", err)
 		code = 1
 	}
