@@ -9,6 +9,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -158,10 +159,22 @@ func (l lockedPage) Snapshot(ctx context.Context, lim discovery.SnapshotLimits) 
 }
 
 // operator runs scripted steps in its own goroutine once the baseline is
-// recorded, pausing between them so that snapshots see each state, then
+// recorded; after each step it waits until two more snapshots were taken
+// (however slow the machine), so that every state is observed, then
 // closes stop.
-func operator(ctx context.Context, mu *sync.Mutex, baseline <-chan struct{}, stop chan<- struct{}, steps []func(context.Context) error) <-chan error {
+func operator(ctx context.Context, mu *sync.Mutex, snapshots *atomic.Int64, baseline <-chan struct{}, stop chan<- struct{}, steps []func(context.Context) error) <-chan error {
 	errc := make(chan error, 1)
+	settle := func() error {
+		want := snapshots.Load() + 2
+		for snapshots.Load() < want {
+			select {
+			case <-ctx.Done():
+				return ctx.Err()
+			case <-time.After(10 * time.Millisecond):
+			}
+		}
+		return nil
+	}
 	go func() {
 		defer close(stop)
 		select {
@@ -171,16 +184,17 @@ func operator(ctx context.Context, mu *sync.Mutex, baseline <-chan struct{}, sto
 			return
 		}
 		for i, step := range steps {
-			time.Sleep(250 * time.Millisecond)
 			mu.Lock()
 			err := step(ctx)
 			mu.Unlock()
+			if err == nil {
+				err = settle()
+			}
 			if err != nil {
 				errc <- fmt.Errorf("operator step %d: %w", i, err)
 				return
 			}
 		}
-		time.Sleep(250 * time.Millisecond)
 		errc <- nil
 	}()
 	return errc
@@ -258,17 +272,21 @@ func TestObserveInvoicingGuided(t *testing.T) {
 	stop := make(chan struct{})
 	baseline := make(chan struct{})
 	var once sync.Once
-	hooks := discovery.Hooks{ObservationRecorded: func(o discovery.ObservationStep) {
-		if o.Kind == discovery.KindBaseline && len(o.Frames) == 3 {
-			once.Do(func() { close(baseline) })
-		}
-	}}
+	var snapshots atomic.Int64
+	hooks := discovery.Hooks{
+		SnapshotTaken: func(n int, _ error) { snapshots.Store(int64(n)) },
+		ObservationRecorded: func(o discovery.ObservationStep) {
+			if o.Kind == discovery.KindBaseline && len(o.Frames) == 3 {
+				once.Do(func() { close(baseline) })
+			}
+		},
+	}
 	click := func(name string) func(context.Context) error {
 		return func(ctx context.Context) error {
 			return obsAct(ctx, d, ledgerPath, obsRole("button", name), runtime.Act{Kind: runtime.ActClick})
 		}
 	}
-	errc := operator(ctx, &mu, baseline, stop, []func(context.Context) error{
+	errc := operator(ctx, &mu, &snapshots, baseline, stop, []func(context.Context) error{
 		click("Next page"), click("Next page"), click("Previous page"), click("Export CSV"),
 	})
 	ev, err := discovery.Observe(ctx, lockedPage{mu: &mu, p: d.Observer()},
@@ -395,7 +413,11 @@ func TestObserveTellerGuided(t *testing.T) {
 	stop := make(chan struct{})
 	baseline := make(chan struct{})
 	var once sync.Once
-	hooks := discovery.Hooks{ObservationRecorded: func(discovery.ObservationStep) { once.Do(func() { close(baseline) }) }}
+	var snapshots atomic.Int64
+	hooks := discovery.Hooks{
+		SnapshotTaken:       func(n int, _ error) { snapshots.Store(int64(n)) },
+		ObservationRecorded: func(discovery.ObservationStep) { once.Do(func() { close(baseline) }) },
+	}
 	fill := func(label, v string) func(context.Context) error {
 		return func(ctx context.Context) error {
 			return obsAct(ctx, d, nil, locator.Candidate{Strategy: locator.Label, Label: label, Exact: true}, runtime.Act{Kind: runtime.ActFill, Value: v})
@@ -406,7 +428,7 @@ func TestObserveTellerGuided(t *testing.T) {
 			return obsAct(ctx, d, nil, obsRole("button", name), runtime.Act{Kind: runtime.ActClick})
 		}
 	}
-	errc := operator(ctx, &mu, baseline, stop, []func(context.Context) error{
+	errc := operator(ctx, &mu, &snapshots, baseline, stop, []func(context.Context) error{
 		fill("Username", "teller.kowalski"), fill("Password", "Hunter2Hunter2!"), click("Sign in"),
 		fill("Member ID", member.ID), click("Search"),
 	})
