@@ -1,3 +1,47 @@
-// Package docs holds Vera's format documentation (FORMAT.md) and the test
-// that keeps it honest.
+// Package docs holds FORMAT.md, the specification of every document Vera
+// reads or writes, and the test that keeps it honest. It has no code of
+// its own: `go test ./docs` is the product.
+//
+// Invariants (each enforced by the package's test, browser-free and well
+// under a second):
+//
+//   - Every digest FORMAT.md states next to a worked example is recomputed
+//     from the stated input with the real code (canonjson, the capability
+//     execution hash, receipt.HashInput, download.SetHash, the discovery
+//     record hash, raw-bytes file digests); a stale digest fails the test.
+//   - Every derived block (canonical form, execution bytes, an action's
+//     contract bytes) equals what the code derives from its source block,
+//     and every input the page says canonicalization rejects is rejected
+//     with the stated error.
+//   - The worked examples form one verified chain: the run passes
+//     receipt.VerifyRun against the worked capability, the bundle passes
+//     bundle.Verify, the developer pack passes discovery.VerifyPack, and
+//     the comparison is what receipt.Compare returns for the documented
+//     pair of receipts.
+//   - Every member table lists exactly the JSON members of its Go type, in
+//     encoding order, with the right "written" column (always, if set, if
+//     present), so a new member cannot ship undocumented.
+//   - Every schema name, state, mode, terminal state, failure category,
+//     status, download reason, evidence and mechanism code, verification
+//     code, finalize check, comparison code, discovery code and capability
+//     code the packages export, and every reason literal package runtime
+//     writes into a failure, appears in FORMAT.md.
+//
+// Decisions:
+//
+//   - Worked examples are marked with an HTML comment before a fenced block
+//     and digest bullets after it (FORMAT.md, "How this page is tested"),
+//     so the page stays plain Markdown for readers.
+//   - Canonical files (receipts, outputs) are shown indented for reading,
+//     marked form="pretty": the bytes they stand for, and every digest, are
+//     of their RFC 8785 form, which is exactly the file on disk.
+//   - The examples are generated from the real pipeline (evidence, record,
+//     draft, developer pack, promotion, a run with the fake driver, a
+//     bundle, a comparison) by `go test ./docs -run TestFormat -update`,
+//     which also rewrites every stated digest; the run is simulated, so no
+//     live receipt is ever fabricated and no validated_local bundle is
+//     shown in full.
+//   - Exported codes are collected from the packages' source with go/ast
+//     (typed constants, name prefixes) rather than from hand-kept lists, so
+//     a constant added to a package is caught without touching the test.
 package docs

@@ -100,20 +100,8 @@ func written(f jsonField) string {
 // declared type name ("" when untyped).
 func constValues(t *testing.T, dir string, keep func(name, typ string) bool) []string {
 	t.Helper()
-	fset := token.NewFileSet()
-	files, err := filepath.Glob(filepath.Join(dir, "*.go"))
-	if err != nil {
-		t.Fatal(err)
-	}
 	var out []string
-	for _, f := range files {
-		if strings.HasSuffix(f, "_test.go") {
-			continue
-		}
-		af, err := parser.ParseFile(fset, f, nil, 0)
-		if err != nil {
-			t.Fatal(err)
-		}
+	for _, af := range parseDir(t, dir) {
 		for _, d := range af.Decls {
 			gd, ok := d.(*ast.GenDecl)
 			if !ok || gd.Tok != token.CONST {
@@ -142,6 +130,34 @@ func constValues(t *testing.T, dir string, keep func(name, typ string) bool) []s
 			}
 		}
 	}
+	return out
+}
+
+var parsed = map[string][]*ast.File{}
+
+// parseDir parses the non-test Go files of dir once per test binary.
+func parseDir(t *testing.T, dir string) []*ast.File {
+	t.Helper()
+	if fs, ok := parsed[dir]; ok {
+		return fs
+	}
+	files, err := filepath.Glob(filepath.Join(dir, "*.go"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	fset := token.NewFileSet()
+	var out []*ast.File
+	for _, f := range files {
+		if strings.HasSuffix(f, "_test.go") {
+			continue
+		}
+		af, err := parser.ParseFile(fset, f, nil, parser.SkipObjectResolution)
+		if err != nil {
+			t.Fatal(err)
+		}
+		out = append(out, af)
+	}
+	parsed[dir] = out
 	return out
 }
 
@@ -216,11 +232,6 @@ func TestFormatVocabulary(t *testing.T) {
 // variable named reason.
 func runtimeReasons(t *testing.T) []string {
 	t.Helper()
-	fset := token.NewFileSet()
-	files, err := filepath.Glob("../runtime/*.go")
-	if err != nil {
-		t.Fatal(err)
-	}
 	seen := map[string]bool{}
 	add := func(e ast.Expr) {
 		if lit, ok := e.(*ast.BasicLit); ok && lit.Kind == token.STRING {
@@ -230,14 +241,7 @@ func runtimeReasons(t *testing.T) []string {
 		}
 	}
 	argIndex := map[string]int{"failed": 1, "failure": 1, "classify": 2, "gated": 0}
-	for _, f := range files {
-		if strings.HasSuffix(f, "_test.go") {
-			continue
-		}
-		af, err := parser.ParseFile(fset, f, nil, 0)
-		if err != nil {
-			t.Fatal(err)
-		}
+	for _, af := range parseDir(t, "../runtime") {
 		ast.Inspect(af, func(n ast.Node) bool {
 			switch x := n.(type) {
 			case *ast.CallExpr:
