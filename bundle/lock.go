@@ -4,11 +4,13 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"reflect"
 	"slices"
 	"strconv"
 	"strings"
 
 	"github.com/vera-run/vera/internal/canonjson"
+	"github.com/vera-run/vera/internal/strictjson"
 )
 
 // The bundle layout.
@@ -115,19 +117,15 @@ func parseLock(raw []byte) (*Lock, []FileProblem) {
 		bad(ErrLimit, "larger than MaxLockBytes (%d)", MaxLockBytes)
 		return nil, ps
 	}
-	canon, err := canonjson.Transform(raw)
+	// internal/strictjson, the reader every Vera format shares: one valid
+	// UTF-8 JSON value, no duplicate member, no trailing data; member names
+	// below are matched exactly, case included.
+	doc, err := strictjson.Parse(raw)
 	if err != nil {
 		bad(ErrLock, "not one valid JSON document: %s", strings.TrimPrefix(err.Error(), "canonjson: "))
 		return nil, ps
 	}
-	dec := json.NewDecoder(bytes.NewReader(canon))
-	dec.UseNumber()
-	var doc any
-	if err := dec.Decode(&doc); err != nil {
-		bad(ErrLock, "not one valid JSON document")
-		return nil, ps
-	}
-	top, ok := doc.(map[string]any)
+	top, ok := doc.Value().(map[string]any)
 	if !ok {
 		bad(ErrLock, "not a JSON object")
 		return nil, ps
@@ -141,20 +139,26 @@ func parseLock(raw []byte) (*Lock, []FileProblem) {
 		}
 		return nil, ps
 	}
-	if !bytes.Equal(canon, raw) {
+	if !bytes.Equal(doc.Canonical(), raw) {
 		bad(ErrLock, "not byte-exact RFC 8785 canonical JSON")
 	}
+	// Every unknown member, value of the wrong JSON type and absent member,
+	// at every depth, from the Go types: the format has no optional member.
+	for _, e := range strictjson.Check(top, lockType) {
+		bad(ErrLock, "%s", memberProblem(e))
+	}
+	for _, e := range strictjson.Missing(top, lockType) {
+		bad(ErrLock, "missing member %s", e.Path)
+	}
 	l := &Lock{Schema: schema}
-	ps = append(ps, members(top, "", "schema", "algorithm", "capability", "files")...)
-	l.Algorithm, ps = str(top, "algorithm", "", ps)
+	l.Algorithm = str(top, "algorithm")
 	if _, present := top["algorithm"]; present && l.Algorithm != AlgorithmSHA256 {
 		bad(ErrLock, "unknown algorithm %s (want %s)", quoteShort(l.Algorithm), AlgorithmSHA256)
 	}
 	if c, ok := top["capability"].(map[string]any); ok {
-		ps = append(ps, members(c, "capability.", "id", "version", "execution_hash")...)
-		l.Capability.ID, ps = str(c, "id", "capability.", ps)
-		l.Capability.Version, ps = str(c, "version", "capability.", ps)
-		l.Capability.ExecutionHash, ps = str(c, "execution_hash", "capability.", ps)
+		l.Capability.ID = str(c, "id")
+		l.Capability.Version = str(c, "version")
+		l.Capability.ExecutionHash = str(c, "execution_hash")
 		if _, present := c["id"]; present && l.Capability.ID == "" {
 			bad(ErrLock, "capability.id is empty")
 		}
@@ -164,14 +168,9 @@ func parseLock(raw []byte) (*Lock, []FileProblem) {
 		if _, present := c["execution_hash"]; present && !canonjson.ValidDigest(l.Capability.ExecutionHash) {
 			bad(ErrLock, "capability.execution_hash is not a sha256 digest")
 		}
-	} else if _, present := top["capability"]; present {
-		bad(ErrLock, "capability is not an object")
 	}
 	files, ok := top["files"].([]any)
 	if !ok {
-		if _, present := top["files"]; present {
-			bad(ErrLock, "files is not an array")
-		}
 		return l, ps
 	}
 	l.Files = make([]LockFile, 0, min(len(files), MaxFiles+1))
@@ -184,30 +183,26 @@ func parseLock(raw []byte) (*Lock, []FileProblem) {
 		where := "files[" + strconv.Itoa(i) + "]"
 		obj, ok := x.(map[string]any)
 		if !ok {
-			bad(ErrLock, "%s is not an object", where)
-			continue
+			continue // reported by strictjson.Check
 		}
-		ps = append(ps, members(obj, where+".", "path", "size", "sha256")...)
 		var f LockFile
-		f.Path, ps = str(obj, "path", where+".", ps)
-		f.SHA256, ps = str(obj, "sha256", where+".", ps)
+		f.Path = str(obj, "path")
+		f.SHA256 = str(obj, "sha256")
 		if _, present := obj["sha256"]; present && !canonjson.ValidDigest(f.SHA256) {
 			bad(ErrLock, "%s.sha256 is not a sha256 digest", where)
 		}
-		if n, present := obj["size"]; present {
-			num, isNum := n.(json.Number)
-			size, err := strconv.ParseInt(string(num), 10, 64)
-			switch {
-			case !isNum || err != nil:
-				bad(ErrLock, "%s.size is not an integer", where)
-			case size < 0:
-				bad(ErrLock, "%s.size is negative", where)
-			default:
-				f.Size = size
-				if size > MaxFileBytes {
-					ps = append(ps, problem(f.Path, ErrLimit, "declared size %d exceeds MaxFileBytes (%d)", size, MaxFileBytes))
+		if n, isNum := obj["size"].(json.Number); isNum {
+			// A size that is not an integer is reported by strictjson.Check.
+			if size, err := strconv.ParseInt(string(n), 10, 64); err == nil {
+				if size < 0 {
+					bad(ErrLock, "%s.size is negative", where)
+				} else {
+					f.Size = size
+					if size > MaxFileBytes {
+						ps = append(ps, problem(f.Path, ErrLimit, "declared size %d exceeds MaxFileBytes (%d)", size, MaxFileBytes))
+					}
+					total += size
 				}
-				total += size
 			}
 		}
 		if foldKey(f.Path) == foldKey(FileLock) {
@@ -242,49 +237,23 @@ func parseLock(raw []byte) (*Lock, []FileProblem) {
 	return l, ps
 }
 
-// members reports members of obj outside the allowed set and allowed
-// members that are absent.
-func members(obj map[string]any, prefix string, allowed ...string) []FileProblem {
-	var ps []FileProblem
-	for _, k := range allowed {
-		if _, ok := obj[k]; !ok {
-			ps = append(ps, problem(FileLock, ErrLock, "missing member %s%s", prefix, k))
-		}
+// lockType is the Go type the lock's members are checked against.
+var lockType = reflect.TypeFor[Lock]()
+
+// memberProblem renders a strictjson problem of the lock.
+func memberProblem(e *strictjson.Error) string {
+	if e.Kind == strictjson.KindUnknownMember && e.Path != "" {
+		return e.Err.Error() + " at " + e.Path
 	}
-	var unknown []string
-	for k := range obj {
-		known := false
-		for _, a := range allowed {
-			if k == a {
-				known = true
-				break
-			}
-		}
-		if !known {
-			unknown = append(unknown, k)
-		}
-	}
-	if len(unknown) > 0 {
-		slices.Sort(unknown)
-		for _, k := range unknown {
-			ps = append(ps, problem(FileLock, ErrLock, "unknown member %s%s", prefix, quoteShort(k)))
-		}
-	}
-	return ps
+	return e.Error()
 }
 
-// str reads a string member; a present member of another type is a
-// problem, an absent one is reported by members.
-func str(obj map[string]any, key, prefix string, ps []FileProblem) (string, []FileProblem) {
-	v, present := obj[key]
-	if !present {
-		return "", ps
-	}
-	s, ok := v.(string)
-	if !ok {
-		ps = append(ps, problem(FileLock, ErrLock, "%s%s is not a string", prefix, key))
-	}
-	return s, ps
+// str reads a string member; anything else reads as "" (strictjson.Check
+// reports a present member of another type, strictjson.Missing an absent
+// one).
+func str(obj map[string]any, key string) string {
+	s, _ := obj[key].(string)
+	return s
 }
 
 // quoteShort quotes an untrusted string for a message, bounded.

@@ -6,12 +6,8 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"reflect"
-	"slices"
-	"strconv"
 
-	"github.com/vera-run/vera/internal/canonjson"
-	"github.com/vera-run/vera/internal/redact"
+	"github.com/vera-run/vera/internal/strictjson"
 )
 
 // MaxDocumentBytes bounds a capability document. Parse reads at most this
@@ -46,147 +42,50 @@ func ParseBytes(raw []byte) (*Capability, error) {
 	if len(raw) > MaxDocumentBytes {
 		return nil, &ParseError{Code: ParseCodeTooLarge, Offset: MaxDocumentBytes, Err: ErrTooLarge}
 	}
-	// Canonicalisation rejects duplicate keys, invalid UTF-8, lone
-	// surrogates, unsafe integers and trailing data.
-	if _, err := canonjson.Transform(raw); err != nil {
-		pe := &ParseError{Code: ParseCodeSyntax, Offset: -1, Err: err}
-		var se *canonjson.SyntaxError
-		if errors.As(err, &se) {
-			pe.Offset = se.Offset
-		}
-		switch {
-		case errors.Is(err, canonjson.ErrDuplicateKey):
-			pe.Code = ParseCodeDuplicateKey
-		case errors.Is(err, canonjson.ErrTrailingData):
-			pe.Code = ParseCodeTrailingData
-		}
-		return nil, pe
+	// internal/strictjson: RFC 8785 canonicalisation rejects duplicate
+	// keys, invalid UTF-8, lone surrogates, unsafe integers and trailing
+	// data; the typed decode matches member names exactly (encoding/json
+	// alone would let "ID" set the field of "id") and checks JSON types.
+	doc, err := strictjson.Parse(raw)
+	if err != nil {
+		return nil, parseError(err)
 	}
-	dec := json.NewDecoder(bytes.NewReader(raw))
-	dec.UseNumber()
-	var generic any
-	if err := dec.Decode(&generic); err != nil {
-		return nil, &ParseError{Code: ParseCodeSyntax, Offset: dec.InputOffset(), Err: err}
-	}
-	top, ok := generic.(map[string]any)
-	if !ok {
+	if _, ok := doc.Value().(map[string]any); !ok {
 		return nil, &ParseError{Code: ParseCodeWrongType, Offset: -1, Err: errors.New("a capability is a JSON object")}
 	}
-	schema, present := top["schema"]
+	schema, present := doc.Member("schema")
 	if !present || schema == nil {
 		return nil, &ParseError{Code: ParseCodeUnsupportedSchema, Offset: -1, Path: "schema", Err: fmt.Errorf("%w: missing schema field", ErrSchema)}
 	}
 	if s, _ := schema.(string); s != SchemaV1 {
 		return nil, &ParseError{Code: ParseCodeUnsupportedSchema, Offset: -1, Path: "schema", Err: fmt.Errorf("%w %q (want %q)", ErrSchema, fmt.Sprint(schema), SchemaV1)}
 	}
-	if pe := checkMembers(generic, capabilityType, nil); pe != nil {
-		return nil, pe
-	}
-	dec = json.NewDecoder(bytes.NewReader(raw))
-	dec.DisallowUnknownFields()
 	var c Capability
-	if err := dec.Decode(&c); err != nil {
-		pe := &ParseError{Code: ParseCodeWrongType, Offset: dec.InputOffset(), Err: err}
-		var te *json.UnmarshalTypeError
-		if errors.As(err, &te) {
-			pe.Offset, pe.Path = te.Offset, te.Field
-		}
-		return nil, pe
+	if err := doc.Decode(&c); err != nil {
+		return nil, parseError(err)
 	}
 	return &c, nil
 }
 
-// checkMembers walks a generically decoded document along the Go type and
-// reports the first member (in path order, keys sorted) that the type does
-// not define with exactly that name, or a value of the wrong JSON type.
-// encoding/json alone would accept case-insensitive member names, which
-// would let "ID" and "id" both set the same field.
-func checkMembers(v any, t reflect.Type, segs []pathSeg) *ParseError {
-	if v == nil {
-		return nil // null leaves the zero value, as in encoding/json
+// parseError maps a strictjson problem to its parse code.
+func parseError(err error) *ParseError {
+	pe := &ParseError{Code: ParseCodeSyntax, Offset: -1, Err: err}
+	var se *strictjson.Error
+	if !errors.As(err, &se) {
+		return pe
 	}
-	t = derefType(t)
-	if t == rawMessageType {
-		return nil
+	pe.Offset, pe.Path, pe.Err = se.Offset, se.Path, se.Err
+	switch se.Kind {
+	case strictjson.KindDuplicateKey:
+		pe.Code = ParseCodeDuplicateKey
+	case strictjson.KindTrailingData:
+		pe.Code = ParseCodeTrailingData
+	case strictjson.KindUnknownMember:
+		pe.Code = ParseCodeUnknownField
+	case strictjson.KindWrongType:
+		pe.Code = ParseCodeWrongType
 	}
-	wrong := func(want string) *ParseError {
-		return &ParseError{Code: ParseCodeWrongType, Offset: -1, Path: renderPath(segs),
-			Err: fmt.Errorf("want %s, found %s", want, jsonKind(v))}
-	}
-	switch t.Kind() {
-	case reflect.Struct:
-		obj, ok := v.(map[string]any)
-		if !ok {
-			return wrong("an object")
-		}
-		si := infoOf(t)
-		keys := make([]string, 0, len(obj))
-		for k := range obj {
-			keys = append(keys, k)
-		}
-		slices.Sort(keys)
-		for _, k := range keys {
-			pos, ok := si.byName[k]
-			if !ok {
-				if _, secret := redact.FindSecret(k); secret {
-					return &ParseError{Code: ParseCodeUnknownField, Offset: -1, Path: renderPath(segs),
-						Err: errors.New("unknown field (name withheld: it is credential-shaped)")}
-				}
-				return &ParseError{Code: ParseCodeUnknownField, Offset: -1, Path: renderPath(append(segs, pathSeg{name: k})),
-					Err: fmt.Errorf("unknown field %q", k)}
-			}
-			if pe := checkMembers(obj[k], si.fields[pos].typ, append(segs, pathSeg{name: k})); pe != nil {
-				return pe
-			}
-		}
-	case reflect.Slice:
-		arr, ok := v.([]any)
-		if !ok {
-			return wrong("an array")
-		}
-		for i, e := range arr {
-			if pe := checkMembers(e, t.Elem(), append(segs, pathSeg{index: i})); pe != nil {
-				return pe
-			}
-		}
-	case reflect.String:
-		if _, ok := v.(string); !ok {
-			return wrong("a string")
-		}
-	case reflect.Bool:
-		if _, ok := v.(bool); !ok {
-			return wrong("a boolean")
-		}
-	case reflect.Int, reflect.Int64, reflect.Int32:
-		n, ok := v.(json.Number)
-		if !ok {
-			return wrong("an integer")
-		}
-		if _, err := strconv.ParseInt(string(n), 10, 64); err != nil {
-			return wrong("an integer")
-		}
-	case reflect.Float64, reflect.Float32:
-		if _, ok := v.(json.Number); !ok {
-			return wrong("a number")
-		}
-	}
-	return nil
-}
-
-func jsonKind(v any) string {
-	switch v.(type) {
-	case map[string]any:
-		return "an object"
-	case []any:
-		return "an array"
-	case string:
-		return "a string"
-	case bool:
-		return "a boolean"
-	case json.Number:
-		return "a number"
-	}
-	return "null"
+	return pe
 }
 
 // Marshal encodes the capability as indented, deterministic JSON for

@@ -9,8 +9,8 @@ import (
 )
 
 // structInfo describes the JSON members of a struct type in declaration
-// order. It is shared by the path ordering, the strict member check of Parse
-// and the literal scan of Validate.
+// order. It is shared by the path ordering and the literal scan of
+// Validate; the strict member check of Parse is internal/strictjson.
 type structInfo struct {
 	fields []fieldInfo
 	byName map[string]int // json name -> position in fields

@@ -45,9 +45,12 @@
 //     semantic locator matching exactly one observed, visible, enabled
 //     control, on allowed origins, never on a control whose name holds a
 //     consequential word; everything else becomes a [Refusal] record.
-//   - Documents are strict: unknown fields, duplicate keys, invalid UTF-8,
-//     trailing data, a wrong schema or an oversize document are parse
-//     errors; validation reports every problem with a path and a code.
+//   - Documents are strict: unknown fields (member names match exactly,
+//     case included, through internal/strictjson as in package
+//     capability), duplicate keys, values of the wrong JSON type, invalid
+//     UTF-8, trailing data, a wrong schema or an oversize document are
+//     parse errors; validation reports every problem with a path and a
+//     code.
 //   - Hashes are "sha256:" + hex over RFC 8785 canonical JSON. The record's
 //     hash excludes its "review" member, so reviewing does not change it.
 //     Each document names the hash of the one it came from:

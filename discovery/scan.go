@@ -11,6 +11,7 @@ import (
 	"github.com/vera-run/vera/capability"
 	"github.com/vera-run/vera/internal/canonjson"
 	"github.com/vera-run/vera/internal/redact"
+	"github.com/vera-run/vera/internal/strictjson"
 )
 
 // errTooLarge is wrapped when a document exceeds its size limit.
@@ -19,33 +20,30 @@ var errTooLarge = errors.New("document exceeds its size limit")
 // errSchema is wrapped when the schema field is missing or wrong.
 var errSchema = errors.New("unsupported schema")
 
-// strictDecode reads one document of the given schema strictly: at most
-// limit bytes, valid UTF-8 JSON without duplicate keys or trailing data
-// (RFC 8785 canonicalisation rejects both), the exact schema string, no
-// unknown fields.
+// strictDecode reads one document of the given schema strictly, through
+// internal/strictjson as capability.ParseBytes does: at most limit bytes,
+// valid UTF-8 JSON without duplicate keys or trailing data, the exact
+// schema string in the member named exactly "schema", no unknown member
+// (names match exactly, case included: "SCHEMA" or "Evidence_Hash" are
+// unknown) and values of the declared JSON types. The cause is a
+// *strictjson.Error when the text or its members are at fault.
 func strictDecode(raw []byte, schema string, limit int, v any) error {
 	fail := func(err error) error { return &ParseError{Schema: schema, Err: err} }
 	if len(raw) > limit {
 		return fail(fmt.Errorf("%w (%d bytes)", errTooLarge, limit))
 	}
-	if _, err := canonjson.Transform(raw); err != nil {
+	doc, err := strictjson.Parse(raw)
+	if err != nil {
 		return fail(err)
 	}
-	var probe struct {
-		Schema *string `json:"schema"`
-	}
-	if err := json.Unmarshal(raw, &probe); err != nil {
-		return fail(err)
-	}
-	if probe.Schema == nil {
+	s, present := doc.Member("schema")
+	if !present || s == nil {
 		return fail(fmt.Errorf("%w: missing schema field", errSchema))
 	}
-	if *probe.Schema != schema {
+	if s != schema {
 		return fail(fmt.Errorf("%w: want %q", errSchema, schema))
 	}
-	dec := json.NewDecoder(bytes.NewReader(raw))
-	dec.DisallowUnknownFields()
-	if err := dec.Decode(v); err != nil {
+	if err := doc.Decode(v); err != nil {
 		return fail(err)
 	}
 	return nil

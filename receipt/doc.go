@@ -27,9 +27,11 @@
 //     [MaxOutputsBytes], [MaxLockBytes] or [MaxProposalsBytes]; they must be
 //     byte-exact canonical JSON (so no duplicate keys, invalid UTF-8 or
 //     trailing data), carry the exact schema string, have no unknown member
-//     and be exactly what the writer's types re-encode (no missing member,
-//     no explicit default the writer omits, no key that only matches
-//     case-insensitively).
+//     (names match exactly, case included: internal/strictjson, the reader
+//     shared with capability, bundle and discovery, so "ARCH" is an
+//     unknown member, not an alias of "arch") and be exactly what the
+//     writer's types re-encode (no missing member, no explicit default the
+//     writer omits).
 //   - Verification reports every problem, never only the first, in a
 //     [Report] filled even on failure; each [Problem] carries a stable code
 //     and a sentinel wrapping [ErrVerify]. Messages name files, members,

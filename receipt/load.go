@@ -15,6 +15,7 @@ import (
 
 	"github.com/vera-run/vera/internal/canonjson"
 	"github.com/vera-run/vera/internal/safefs"
+	"github.com/vera-run/vera/internal/strictjson"
 )
 
 // RunFiles is a loaded run directory: every document that could be read
@@ -224,7 +225,8 @@ func errText(err error) string {
 // LoadReceipt decodes run.receipt.json strictly: at most [MaxReceiptBytes],
 // byte-exact RFC 8785 canonical JSON (which also rules out duplicate keys,
 // invalid UTF-8 and trailing data), the schema [SchemaReceipt], no unknown
-// member, every member the writer writes present and none it omits, and
+// member (names match exactly, case included), values of the documented
+// JSON types, every member the writer writes present and none it omits, and
 // every value within its documented set or pattern. Errors are
 // *[VerifyError] values whose problems wrap [ErrTooLarge], [ErrMalformed],
 // [ErrNotCanonical], [ErrSchema], [ErrInconsistent] or [ErrSecret].
@@ -293,48 +295,50 @@ func decodeDoc(spec docSpec, raw []byte, v any) (ok bool, ps problems) {
 		ps.add(file, ErrTooLarge, "larger than %d bytes", spec.limit)
 		return false, ps
 	}
-	canon, err := canonjson.Transform(raw)
+	doc, err := strictjson.Parse(raw)
 	if err != nil {
 		ps.add(file, ErrMalformed, "%s", syntaxText(err))
 		return false, ps
 	}
+	canon := doc.Canonical()
 	if !bytes.Equal(canon, raw) {
 		ps.add(file, ErrNotCanonical, "not byte-exact RFC 8785 canonical JSON (first difference at byte %d)", firstDiff(canon, raw))
 	}
-	var probe struct {
-		Schema *string `json:"schema"`
-	}
-	if err := json.Unmarshal(canon, &probe); err != nil {
+	schema, present := doc.Member("schema")
+	if _, isObj := doc.Value().(map[string]any); !isObj {
 		ps.add(file, ErrSchema, "the document is not a JSON object with a string schema member")
 		return false, ps
 	}
-	if probe.Schema == nil {
+	if !present {
 		ps.add(file, ErrSchema, "missing schema member")
 		return false, ps
 	}
-	if !slices.Contains(spec.schemas, *probe.Schema) {
-		ps.add(file, ErrSchema, "schema %s is not %s", short(*probe.Schema), strings.Join(spec.schemas, " or "))
+	s, isStr := schema.(string)
+	if !isStr {
+		ps.add(file, ErrSchema, "the document is not a JSON object with a string schema member")
 		return false, ps
 	}
-	dec := json.NewDecoder(bytes.NewReader(canon))
-	dec.UseNumber()
-	dec.DisallowUnknownFields()
-	if err := dec.Decode(v); err != nil {
-		var te *json.UnmarshalTypeError
+	if !slices.Contains(spec.schemas, s) {
+		ps.add(file, ErrSchema, "schema %s is not %s", short(s), strings.Join(spec.schemas, " or "))
+		return false, ps
+	}
+	// Member names match exactly (internal/strictjson), as in every Vera
+	// reader: a case-folded name is an unknown member, never an alias.
+	if err := doc.Decode(v); err != nil {
+		var se *strictjson.Error
 		switch {
-		case errors.As(err, &te):
-			ps.add(file, ErrSchema, "member %s holds a JSON %s, not the documented type", fieldPath(te.Field), te.Value)
-		case strings.HasPrefix(err.Error(), "json: unknown field "):
-			name, _ := strconv.Unquote(strings.TrimPrefix(err.Error(), "json: unknown field "))
-			ps.add(file, ErrSchema, "unknown member %s", short(name))
+		case errors.As(err, &se) && se.Kind == strictjson.KindUnknownMember:
+			ps.add(file, ErrSchema, "%s at %s", se.Err, fieldPath(se.Path))
+		case errors.As(err, &se) && se.Kind == strictjson.KindWrongType:
+			ps.add(file, ErrSchema, "member %s: %s, not the documented type", fieldPath(se.Path), se.Err)
 		default:
 			ps.add(file, ErrSchema, "does not decode as %s", spec.schemas[0])
 		}
 		return false, ps
 	}
 	// The writer's form: re-encoding must reproduce the file. This catches
-	// missing members, explicit defaults the writer omits, null where an
-	// object is due and keys that only match case-insensitively.
+	// missing members, explicit defaults the writer omits and null where an
+	// object is due.
 	again, err := canonjson.Marshal(v)
 	if err != nil {
 		ps.add(file, ErrSchema, "cannot be re-encoded")

@@ -384,3 +384,29 @@ func TestLoad(t *testing.T) {
 		t.Errorf("absent dir: %v", err)
 	}
 }
+
+// TestLoadRejectsCaseFoldedNames: member names match exactly in every run
+// document (internal/strictjson), so a case-folded name is an unknown
+// member and the document does not decode at all.
+func TestLoadRejectsCaseFoldedNames(t *testing.T) {
+	dir := writeRun(t, cleanRun(t, testCapability(), nil))
+	tests := []struct {
+		file, from, to string
+		load           func([]byte) error
+	}{
+		{receipt.FileReceipt, `"arch":`, `"ARCH":`, func(b []byte) error { _, err := receipt.LoadReceipt(b); return err }},
+		{receipt.FileReceipt, `"blocked_requests":`, `"Blocked_Requests":`, func(b []byte) error { _, err := receipt.LoadReceipt(b); return err }},
+		{receipt.FileLock, `"receipt":`, `"Receipt":`, func(b []byte) error { _, err := receipt.LoadLock(b); return err }},
+		{receipt.FileOutputs, `"run_id":`, `"Run_ID":`, func(b []byte) error { _, err := receipt.LoadOutputs(b); return err }},
+	}
+	for _, tt := range tests {
+		raw := readFile(t, dir, tt.file)
+		if !bytes.Contains(raw, []byte(tt.from)) {
+			t.Fatalf("%s has no %s", tt.file, tt.from)
+		}
+		err := tt.load(bytes.Replace(raw, []byte(tt.from), []byte(tt.to), 1))
+		if !errors.Is(err, receipt.ErrSchema) || !strings.Contains(err.Error(), "unknown member") {
+			t.Errorf("%s with %s: %v, want an unknown member", tt.file, tt.to, err)
+		}
+	}
+}

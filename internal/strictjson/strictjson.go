@@ -1,0 +1,481 @@
+package strictjson
+
+import (
+	"bytes"
+	"encoding"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"reflect"
+	"slices"
+	"strconv"
+	"strings"
+	"sync"
+
+	"github.com/vera-run/vera/internal/canonjson"
+	"github.com/vera-run/vera/internal/redact"
+)
+
+// Kind classifies a problem.
+type Kind string
+
+// The kinds of problem.
+const (
+	// KindSyntax: not one well-formed JSON value (grammar, invalid UTF-8,
+	// lone surrogates, unsafe integers, excessive nesting).
+	KindSyntax Kind = "syntax"
+	// KindDuplicateKey: an object repeats a member name.
+	KindDuplicateKey Kind = "duplicate_key"
+	// KindTrailingData: bytes after the top-level value.
+	KindTrailingData Kind = "trailing_data"
+	// KindUnknownMember: a member the type does not define with exactly
+	// that name (case included).
+	KindUnknownMember Kind = "unknown_member"
+	// KindMissingMember: a required member is absent ([Missing] only).
+	KindMissingMember Kind = "missing_member"
+	// KindWrongType: a value of another JSON type than its field's, or an
+	// integer out of the field's range.
+	KindWrongType Kind = "wrong_type"
+)
+
+// Error is one problem of a document.
+type Error struct {
+	// Kind classifies the problem.
+	Kind Kind
+	// Path is the JSON path of the offending member or value
+	// (a.b[2].c), "" for the document itself. For an unknown member whose
+	// name is withheld it is the path of its object.
+	Path string
+	// Offset is the byte offset of the problem when known, else -1.
+	Offset int64
+	// Err describes the problem; for syntax problems it is the
+	// *canonjson.SyntaxError (wrapping canonjson's sentinels).
+	Err error
+}
+
+// Error implements error.
+func (e *Error) Error() string {
+	if e.Path == "" {
+		return e.Err.Error()
+	}
+	return e.Path + ": " + e.Err.Error()
+}
+
+// Unwrap returns the cause.
+func (e *Error) Unwrap() error { return e.Err }
+
+// Document is a JSON text that passed [Parse].
+type Document struct {
+	raw   []byte
+	canon []byte
+	value any
+}
+
+// Parse checks raw with [canonjson.Transform] (one valid UTF-8 JSON value,
+// no duplicate member at any depth, no trailing data, integers exact in a
+// double, nesting within canonjson.MaxDepth) and decodes it generically,
+// numbers as json.Number. Errors are *[Error] of kind [KindSyntax],
+// [KindDuplicateKey] or [KindTrailingData]. raw is retained, not copied.
+func Parse(raw []byte) (*Document, error) {
+	canon, err := canonjson.Transform(raw)
+	if err != nil {
+		e := &Error{Kind: KindSyntax, Offset: -1, Err: err}
+		var se *canonjson.SyntaxError
+		if errors.As(err, &se) {
+			e.Offset = int64(se.Offset)
+		}
+		switch {
+		case errors.Is(err, canonjson.ErrDuplicateKey):
+			e.Kind = KindDuplicateKey
+		case errors.Is(err, canonjson.ErrTrailingData):
+			e.Kind = KindTrailingData
+		}
+		return nil, e
+	}
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	dec.UseNumber()
+	var v any
+	if err := dec.Decode(&v); err != nil {
+		// Unreachable after Transform; kept so no input can slip through.
+		return nil, &Error{Kind: KindSyntax, Offset: dec.InputOffset(), Err: err}
+	}
+	return &Document{raw: raw, canon: canon, value: v}, nil
+}
+
+// Canonical returns the RFC 8785 form of the document. The caller must
+// not modify it.
+func (d *Document) Canonical() []byte { return d.canon }
+
+// Value returns the generic decoding: map[string]any, []any, string,
+// json.Number, bool or nil. The caller must not modify it.
+func (d *Document) Value() any { return d.value }
+
+// Member returns the top-level member of exactly that name. ok is false
+// when the document is not an object or has no such member.
+func (d *Document) Member(name string) (v any, ok bool) {
+	obj, isObj := d.value.(map[string]any)
+	if !isObj {
+		return nil, false
+	}
+	v, ok = obj[name]
+	return v, ok
+}
+
+// Decode checks the document against v's type ([Check]: exact member
+// names, no unknown member, JSON types) and decodes it into v, which must
+// be a non-nil pointer. The error is the first problem, an *[Error].
+func (d *Document) Decode(v any) error {
+	rv := reflect.ValueOf(v)
+	if rv.Kind() != reflect.Pointer || rv.IsNil() {
+		return &Error{Kind: KindWrongType, Offset: -1, Err: errors.New("decode target is not a non-nil pointer")}
+	}
+	var first *Error
+	walk(d.value, rv.Type().Elem(), nil, false, func(e *Error) bool {
+		first = e
+		return false
+	})
+	if first != nil {
+		return first
+	}
+	dec := json.NewDecoder(bytes.NewReader(d.raw))
+	dec.UseNumber()
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(v); err != nil {
+		e := &Error{Kind: KindWrongType, Offset: dec.InputOffset(), Err: err}
+		var te *json.UnmarshalTypeError
+		if errors.As(err, &te) {
+			e.Offset, e.Path = te.Offset, te.Field
+		}
+		return e
+	}
+	return nil
+}
+
+// Decode is [Parse] followed by [Document.Decode].
+func Decode(raw []byte, v any) error {
+	d, err := Parse(raw)
+	if err != nil {
+		return err
+	}
+	return d.Decode(v)
+}
+
+// Check walks a generically decoded value (as from [Document.Value]) along
+// the Go type t and returns every unknown member (names match exactly,
+// case included) and every value of the wrong JSON type, in walk order.
+// Below a problem the walk does not descend.
+func Check(value any, t reflect.Type) []*Error {
+	var out []*Error
+	walk(value, t, nil, false, func(e *Error) bool { out = append(out, e); return true })
+	return out
+}
+
+// Missing walks value along t as [Check] does and returns every absent
+// member whose field is required: without omitempty or omitzero in its
+// json tag. It reports nothing [Check] reports.
+func Missing(value any, t reflect.Type) []*Error {
+	var out []*Error
+	walk(value, t, nil, true, func(e *Error) bool {
+		if e.Kind == KindMissingMember {
+			out = append(out, e)
+		}
+		return true
+	})
+	return out
+}
+
+// seg is one step of a path: a member name, or an index when name is "".
+type seg struct {
+	name  string
+	index int
+}
+
+func render(segs []seg) string {
+	var b strings.Builder
+	for _, s := range segs {
+		if s.name == "" {
+			b.WriteByte('[')
+			b.WriteString(strconv.Itoa(s.index))
+			b.WriteByte(']')
+			continue
+		}
+		if b.Len() > 0 {
+			b.WriteByte('.')
+		}
+		b.WriteString(s.name)
+	}
+	return b.String()
+}
+
+var (
+	unmarshalerType     = reflect.TypeFor[json.Unmarshaler]()
+	textUnmarshalerType = reflect.TypeFor[encoding.TextUnmarshaler]()
+)
+
+// selfDecoding reports types that decode themselves.
+func selfDecoding(t reflect.Type) bool {
+	pt := reflect.PointerTo(t)
+	return t.Implements(unmarshalerType) || pt.Implements(unmarshalerType) ||
+		t.Implements(textUnmarshalerType) || pt.Implements(textUnmarshalerType)
+}
+
+// withheld reports member names never echoed in a problem.
+func withheld(name string) bool {
+	if _, secret := redact.FindSecret(name); secret {
+		return true
+	}
+	return redact.ContainsIdentifier(name)
+}
+
+// quote quotes an untrusted name for a message, bounded.
+func quote(s string) string {
+	if len(s) > 64 {
+		return strconv.Quote(s[:64]) + "..."
+	}
+	return strconv.Quote(s)
+}
+
+// walk checks v against t and calls emit for each problem until emit
+// returns false; it returns false once emit has.
+func walk(v any, t reflect.Type, segs []seg, missing bool, emit func(*Error) bool) bool {
+	if v == nil {
+		return true // null leaves the zero value, as in encoding/json
+	}
+	for t.Kind() == reflect.Pointer {
+		t = t.Elem()
+	}
+	if selfDecoding(t) {
+		return true
+	}
+	wrong := func(want string) bool {
+		return emit(&Error{Kind: KindWrongType, Path: render(segs), Offset: -1,
+			Err: fmt.Errorf("want %s, found %s", want, kindOf(v))})
+	}
+	switch t.Kind() {
+	case reflect.Interface:
+		return true
+	case reflect.Struct:
+		obj, ok := v.(map[string]any)
+		if !ok {
+			return wrong("an object")
+		}
+		fs := fieldsOf(t)
+		keys := make([]string, 0, len(obj))
+		for k := range obj {
+			keys = append(keys, k)
+		}
+		slices.Sort(keys)
+		for _, k := range keys {
+			f, ok := fs.byName[k]
+			if !ok {
+				var e *Error
+				if withheld(k) {
+					e = &Error{Kind: KindUnknownMember, Path: render(segs), Offset: -1,
+						Err: errors.New("unknown member (name withheld: it is credential- or identifier-shaped)")}
+				} else {
+					e = &Error{Kind: KindUnknownMember, Path: render(append(segs, seg{name: k})), Offset: -1,
+						Err: fmt.Errorf("unknown member %s", quote(k))}
+				}
+				if !emit(e) {
+					return false
+				}
+				continue
+			}
+			if !walk(obj[k], f.typ, append(segs, seg{name: k}), missing, emit) {
+				return false
+			}
+		}
+		if missing {
+			for _, f := range fs.list {
+				if _, ok := obj[f.name]; !ok && f.required {
+					if !emit(&Error{Kind: KindMissingMember, Path: render(append(segs, seg{name: f.name})), Offset: -1,
+						Err: fmt.Errorf("missing member %s", quote(f.name))}) {
+						return false
+					}
+				}
+			}
+		}
+	case reflect.Map:
+		obj, ok := v.(map[string]any)
+		if !ok {
+			return wrong("an object")
+		}
+		keys := make([]string, 0, len(obj))
+		for k := range obj {
+			keys = append(keys, k)
+		}
+		slices.Sort(keys)
+		for _, k := range keys {
+			name := k
+			if withheld(k) {
+				name = "[withheld]"
+			}
+			if !walk(obj[k], t.Elem(), append(segs, seg{name: name}), missing, emit) {
+				return false
+			}
+		}
+	case reflect.Slice, reflect.Array:
+		if t.Kind() == reflect.Slice && t.Elem().Kind() == reflect.Uint8 {
+			if _, ok := v.(string); !ok {
+				return wrong("a base64 string")
+			}
+			return true
+		}
+		arr, ok := v.([]any)
+		if !ok {
+			return wrong("an array")
+		}
+		for i, e := range arr {
+			if !walk(e, t.Elem(), append(segs, seg{index: i}), missing, emit) {
+				return false
+			}
+		}
+	case reflect.String:
+		if _, ok := v.(string); !ok {
+			return wrong("a string")
+		}
+	case reflect.Bool:
+		if _, ok := v.(bool); !ok {
+			return wrong("a boolean")
+		}
+	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
+		n, ok := v.(json.Number)
+		if !ok {
+			return wrong("an integer")
+		}
+		if _, err := strconv.ParseInt(string(n), 10, t.Bits()); err != nil {
+			return wrong(fmt.Sprintf("an integer of at most %d bits", t.Bits()))
+		}
+	case reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64, reflect.Uintptr:
+		n, ok := v.(json.Number)
+		if !ok {
+			return wrong("a non-negative integer")
+		}
+		if _, err := strconv.ParseUint(string(n), 10, t.Bits()); err != nil {
+			return wrong(fmt.Sprintf("a non-negative integer of at most %d bits", t.Bits()))
+		}
+	case reflect.Float32, reflect.Float64:
+		if _, ok := v.(json.Number); !ok {
+			return wrong("a number")
+		}
+	}
+	return true
+}
+
+// kindOf names the JSON type of a generically decoded value.
+func kindOf(v any) string {
+	switch v.(type) {
+	case map[string]any:
+		return "an object"
+	case []any:
+		return "an array"
+	case string:
+		return "a string"
+	case bool:
+		return "a boolean"
+	case json.Number:
+		return "a number" // never the digits: a number can be an identifier
+	}
+	return "null"
+}
+
+// field is one JSON member of a struct type.
+type field struct {
+	name     string
+	typ      reflect.Type
+	required bool
+}
+
+// fields are the JSON members of a struct type.
+type fields struct {
+	list   []field // declaration order, embedded fields in place
+	byName map[string]field
+}
+
+var fieldCache sync.Map // reflect.Type -> *fields
+
+// fieldsOf returns the members of struct type t as encoding/json sees
+// them.
+func fieldsOf(t reflect.Type) *fields {
+	if v, ok := fieldCache.Load(t); ok {
+		return v.(*fields)
+	}
+	type cand struct {
+		field
+		depth  int
+		tagged bool
+		order  int
+	}
+	var cands []cand
+	visited := map[reflect.Type]bool{}
+	var collect func(t reflect.Type, depth int)
+	collect = func(t reflect.Type, depth int) {
+		if visited[t] {
+			return
+		}
+		visited[t] = true
+		defer delete(visited, t)
+		for i := 0; i < t.NumField(); i++ {
+			f := t.Field(i)
+			tag := f.Tag.Get("json")
+			if tag == "-" {
+				continue
+			}
+			name, opts, _ := strings.Cut(tag, ",")
+			ft := f.Type
+			for ft.Kind() == reflect.Pointer {
+				ft = ft.Elem()
+			}
+			if f.Anonymous && name == "" && ft.Kind() == reflect.Struct {
+				collect(ft, depth+1)
+				continue
+			}
+			if !f.IsExported() {
+				continue
+			}
+			tagged := name != ""
+			if !tagged {
+				name = f.Name
+			}
+			required := !strings.Contains(","+opts+",", ",omitempty,") && !strings.Contains(","+opts+",", ",omitzero,")
+			cands = append(cands, cand{field: field{name: name, typ: f.Type, required: required}, depth: depth, tagged: tagged, order: len(cands)})
+		}
+	}
+	collect(t, 0)
+	groups := map[string][]cand{}
+	for _, c := range cands {
+		groups[c.name] = append(groups[c.name], c)
+	}
+	fs := &fields{byName: map[string]field{}}
+	for _, c := range cands {
+		g := groups[c.name]
+		best := slices.MinFunc(g, func(a, b cand) int { return a.depth - b.depth })
+		var top []cand
+		for _, x := range g {
+			if x.depth == best.depth {
+				top = append(top, x)
+			}
+		}
+		var winner *cand
+		if len(top) == 1 {
+			winner = &top[0]
+		} else {
+			var tagged []cand
+			for _, x := range top {
+				if x.tagged {
+					tagged = append(tagged, x)
+				}
+			}
+			if len(tagged) == 1 {
+				winner = &tagged[0]
+			}
+		}
+		if winner == nil || winner.order != c.order {
+			continue
+		}
+		fs.list = append(fs.list, c.field)
+		fs.byName[c.name] = c.field
+	}
+	v, _ := fieldCache.LoadOrStore(t, fs)
+	return v.(*fields)
+}
