@@ -57,7 +57,10 @@
 //     record.evidence_hash = hash(evidence), draft
 //     provenance.discovery_hash = hash(record).
 //   - A pack is sealed non-overwriting, owner-only, locked over every file
-//     with size and sha256, and verified before it is published.
+//     with size and sha256, and verified before it is published. Its lock
+//     has the bundle lock's form: RFC 8785 canonical JSON on disk (read
+//     back only in that form), an "algorithm": "sha256" member, sizes from
+//     0 up, and the pack hash is the sha256 of the lock's exact bytes.
 //   - Transfer approval ([TransferApproval], transfer.approval.json outside
 //     the lock) and capability-authoring approval
 //     (capability.Review.AuthoringApproved, only ever set by [Promote]) are
@@ -76,18 +79,22 @@
 // pack.lock.json (browser-developer-pack-lock/v1) and, once approved,
 // transfer.approval.json (browser-developer-pack-transfer-approval/v1).
 // An independent verifier computes, with D(x) = "sha256:" + lowercase hex
-// SHA-256 of the RFC 8785 canonical form of the JSON text x:
+// SHA-256 of the RFC 8785 canonical form of the JSON text x and F(x) =
+// "sha256:" + lowercase hex SHA-256 of the exact bytes of the file x:
 //
 //   - evidence hash = D(evidence.json);
 //   - record hash = D(discovery.json with its top-level "review" member
 //     removed) — the review is excluded so that reviewing does not change
 //     what a draft already names;
-//   - draft hash = D(draft.capability.json) (the capability's document
-//     hash, state included);
-//   - pack hash = D(pack.lock.json).
+//   - draft hash = D(draft.capability.json) (the whole draft, state
+//     included);
+//   - pack hash = F(pack.lock.json), which equals D(pack.lock.json)
+//     because the lock must be canonical JSON.
 //
-// It then checks: the lock lists the three documents sorted by path, each
-// with its byte size and "sha256:" + hex SHA-256 of its raw bytes; the
+// It then checks: the lock is byte-exact canonical JSON with schema
+// browser-developer-pack-lock/v1 and algorithm "sha256"; it lists the
+// three documents sorted by path, each with its byte size (0 or more) and
+// F of its bytes; the
 // lock's documents.{evidence,record,draft}_hash equal the computed hashes;
 // discovery.json's evidence_hash is the evidence hash; the draft's
 // provenance.discovery_hash is the record hash; the draft has state
@@ -124,6 +131,7 @@
 //   - Promotion requires an interactive action's semantic locator to match a
 //     control recorded in its milestone, in the runtime's frame path, and a
 //     navigate target's path to have been observed.
-//   - The pack hash a transfer approval names is the RFC 8785 digest of
-//     pack.lock.json.
+//   - The pack hash a transfer approval names is the file digest of
+//     pack.lock.json, as a bundle is identified by its lock's file digest;
+//     the lock is canonical, so no reader can disagree about its bytes.
 package discovery

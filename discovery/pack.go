@@ -1,6 +1,7 @@
 package discovery
 
 import (
+	"bytes"
 	"context"
 	"crypto/rand"
 	"encoding/hex"
@@ -24,6 +25,10 @@ import (
 const (
 	// PackLockSchema is the schema of pack.lock.json.
 	PackLockSchema = "browser-developer-pack-lock/v1"
+	// AlgorithmSHA256 is the only pack lock algorithm, as in the bundle
+	// lock: every file's SHA-256 over its exact bytes, written "sha256:"
+	// and 64 lowercase hex digits.
+	AlgorithmSHA256 = "sha256"
 	// TransferApprovalSchema is the schema of transfer.approval.json.
 	TransferApprovalSchema = "browser-developer-pack-transfer-approval/v1"
 
@@ -33,7 +38,8 @@ const (
 	RecordFile = "discovery.json"
 	// DraftFile holds the non-executable draft capability.
 	DraftFile = "draft.capability.json"
-	// LockFile is the lock over the three documents.
+	// LockFile is the lock over the three documents, written as RFC 8785
+	// canonical JSON like the run and bundle locks.
 	LockFile = "pack.lock.json"
 	// TransferApprovalFile records the transfer approval, outside the
 	// lock: it names the lock's hash, so it cannot be inside it.
@@ -79,9 +85,14 @@ const (
 	CodeApproval     = "transfer_approval_invalid"
 )
 
-// PackLock is pack.lock.json (browser-developer-pack-lock/v1).
+// PackLock is pack.lock.json (browser-developer-pack-lock/v1). It is
+// written as RFC 8785 canonical JSON (one lock, one byte form) and read
+// back only in that form, like the bundle lock; the pack hash is the
+// sha256 of its exact bytes.
 type PackLock struct {
 	Schema string `json:"schema"`
+	// Algorithm is [AlgorithmSHA256].
+	Algorithm string `json:"algorithm"`
 	// Files lists the three documents, sorted by path, with their byte
 	// size and the sha256 of their bytes.
 	Files []LockedFile `json:"files"`
@@ -91,10 +102,17 @@ type PackLock struct {
 
 // LockedFile is one file of the lock.
 type LockedFile struct {
-	Path   string `json:"path"`
-	Size   int64  `json:"size"`
+	// Path is the file name.
+	Path string `json:"path"`
+	// Size is the file's length in bytes, 0 included.
+	Size int64 `json:"size"`
+	// SHA256 is the sha256 of the file's exact bytes.
 	SHA256 string `json:"sha256"`
 }
+
+// Marshal returns the lock's canonical JSON bytes, as SealPack writes
+// them.
+func (l *PackLock) Marshal() ([]byte, error) { return canonjson.Marshal(l) }
 
 // PackDocuments are the document hashes of a pack: the evidence's
 // ([Evidence.Hash]), the record's ([Record.Hash], review excluded) and the
@@ -107,17 +125,25 @@ type PackDocuments struct {
 	DraftHash    string `json:"draft_hash"`
 }
 
-// ParsePackLock reads pack.lock.json strictly and checks its shape: the
-// schema, exactly the three pack files sorted by path with positive sizes
-// within their limits and sha256 digests, and three document digests.
+// ParsePackLock reads pack.lock.json strictly and checks its shape:
+// byte-exact RFC 8785 canonical JSON, the schema, algorithm
+// [AlgorithmSHA256], exactly the three pack files sorted by path with
+// sizes from 0 to their limits and sha256 digests, and three document
+// digests.
 func ParsePackLock(raw []byte) (*PackLock, error) {
 	var l PackLock
 	if err := strictDecode(raw, PackLockSchema, MaxLockBytes, &l); err != nil {
 		return nil, err
 	}
 	var ps problems
+	if canon, err := canonjson.Transform(raw); err != nil || !bytes.Equal(canon, raw) {
+		ps.add("", CodeFormat, "byte-exact RFC 8785 canonical JSON")
+	}
 	if l.Schema != PackLockSchema {
 		ps.add("schema", CodeSchema, "want %q", PackLockSchema)
+	}
+	if l.Algorithm != AlgorithmSHA256 {
+		ps.add("algorithm", CodeFormat, "want %q", AlgorithmSHA256)
 	}
 	names := PackFiles()
 	if len(l.Files) != len(names) {
@@ -128,8 +154,8 @@ func ParsePackLock(raw []byte) (*PackLock, error) {
 		if i < len(names) && f.Path != names[i] {
 			ps.add(p+".path", CodeFormat, "files are %s, sorted by path", strings.Join(names, ", "))
 		}
-		if f.Size <= 0 || f.Size > fileLimit(f.Path) {
-			ps.add(p+".size", CodeRange, "a positive size within the file's limit")
+		if f.Size < 0 || f.Size > fileLimit(f.Path) {
+			ps.add(p+".size", CodeRange, "a size from 0 to the file's limit")
 		}
 		if !canonjson.ValidDigest(f.SHA256) {
 			ps.add(p+".sha256", CodeFormat, "sha256: and 64 lowercase hex digits")
@@ -149,7 +175,8 @@ func ParsePackLock(raw []byte) (*PackLock, error) {
 
 // TransferApproval records that an operator approved handing a sealed
 // developer pack to a remote developer. It names the pack by its hash (the
-// RFC 8785 digest of pack.lock.json) and lives in transfer.approval.json,
+// sha256 of the exact bytes of pack.lock.json, which are canonical JSON)
+// and lives in transfer.approval.json,
 // outside the lock. It is not capability-authoring approval
 // (capability.Review.AuthoringApproved): neither implies the other.
 type TransferApproval struct {
@@ -196,7 +223,9 @@ func LoadTransferApproval(raw []byte) (*TransferApproval, error) {
 // far as verification got, even when it fails.
 type PackReport struct {
 	Dir string `json:"dir"`
-	// PackHash is the RFC 8785 digest of pack.lock.json.
+	// PackHash is the sha256 of the exact bytes of pack.lock.json (its
+	// file digest; the lock is canonical JSON, so it is also the value
+	// digest).
 	PackHash string `json:"pack_hash,omitempty"`
 	// Documents are the document hashes computed from the files.
 	Documents PackDocuments `json:"documents"`
@@ -400,7 +429,7 @@ func writePack(dir string, docs map[string][]byte) error {
 		return err
 	}
 	defer root.Close()
-	lock := PackLock{Schema: PackLockSchema}
+	lock := PackLock{Schema: PackLockSchema, Algorithm: AlgorithmSHA256}
 	for _, name := range PackFiles() {
 		b := docs[name]
 		if err := safefs.WriteFileAtomic(root, name, b); err != nil {
@@ -415,7 +444,7 @@ func writePack(dir string, docs map[string][]byte) error {
 	if err := errors.Join(err1, err2, err3); err != nil {
 		return err
 	}
-	lb, err := marshalIndent(&lock)
+	lb, err := lock.Marshal()
 	if err != nil {
 		return err
 	}
@@ -517,7 +546,7 @@ func VerifyPack(ctx context.Context, dir string, opts ...PackOption) (*PackRepor
 		rep.add(LockFile, CodeLock, "%v", err)
 		return done()
 	}
-	rep.PackHash, _ = canonjson.DigestBytes(lockRaw)
+	rep.PackHash = canonjson.SumBytes(lockRaw)
 
 	// Files.
 	raws := map[string][]byte{}

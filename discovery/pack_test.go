@@ -3,6 +3,7 @@ package discovery
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
 	"io/fs"
 	"os"
@@ -207,7 +208,7 @@ func TestVerifyPackDetectsTampering(t *testing.T) {
 					lock.Files[i].SHA256 = sha256Of(rb)
 				}
 			}
-			lb, _ := marshalIndent(lock)
+			lb, _ := lock.Marshal()
 			write(d, LockFile, lb)
 		}, DraftFile + ":provenance.discovery_hash", CodeLinkMismatch},
 	}
@@ -241,6 +242,74 @@ func TestVerifyPackDetectsTampering(t *testing.T) {
 }
 
 func sha256Of(b []byte) string { return canonjson.SumBytes(b) }
+
+// TestPackLockForm: the pack lock has the bundle lock's form — canonical
+// JSON bytes on disk with an algorithm member, the pack hash the sha256 of
+// those bytes, sizes from 0 — and is read back only in that form.
+func TestPackLockForm(t *testing.T) {
+	dir, _, _, _ := sealed(t)
+	raw, err := os.ReadFile(filepath.Join(dir, LockFile))
+	if err != nil {
+		t.Fatal(err)
+	}
+	canon, err := canonjson.Transform(raw)
+	if err != nil || !bytes.Equal(canon, raw) {
+		t.Fatalf("pack.lock.json is not canonical JSON: %s", raw)
+	}
+	lock, err := ParsePackLock(raw)
+	if err != nil || lock.Algorithm != AlgorithmSHA256 {
+		t.Fatalf("lock %+v, %v", lock, err)
+	}
+	if again, _ := lock.Marshal(); !bytes.Equal(again, raw) {
+		t.Fatal("PackLock.Marshal does not reproduce the lock")
+	}
+	rep, err := VerifyPack(context.Background(), dir)
+	if err != nil || rep.PackHash != canonjson.SumBytes(raw) {
+		t.Fatalf("pack hash %s, want the sha256 of the lock's bytes (%v)", rep.PackHash, err)
+	}
+
+	with := func(edit func(l *PackLock)) []byte {
+		l, _ := ParsePackLock(raw)
+		edit(l)
+		b, err := l.Marshal()
+		if err != nil {
+			t.Fatal(err)
+		}
+		return b
+	}
+	if _, err := ParsePackLock(with(func(l *PackLock) { l.Files[0].Size = 0 })); err != nil {
+		t.Errorf("a lock naming an empty file: %v", err)
+	}
+	var indented bytes.Buffer
+	if err := json.Indent(&indented, raw, "", "  "); err != nil {
+		t.Fatal(err)
+	}
+	bad := map[string]struct {
+		raw  []byte
+		path string
+	}{
+		"indented":          {indented.Bytes(), ""},
+		"final newline":     {append(slices.Clone(raw), '\n'), ""},
+		"no algorithm":      {bytes.Replace(raw, []byte(`"algorithm":"sha256",`), nil, 1), "algorithm"},
+		"other algorithm":   {with(func(l *PackLock) { l.Algorithm = "sha512" }), "algorithm"},
+		"negative size":     {with(func(l *PackLock) { l.Files[1].Size = -1 }), "files[1].size"},
+		"size beyond limit": {with(func(l *PackLock) { l.Files[2].Size = MaxEvidenceBytes + 1 }), "files[2].size"},
+	}
+	for name, tt := range bad {
+		_, err := ParsePackLock(tt.raw)
+		var ve *ValidationError
+		if !errors.As(err, &ve) || !slices.ContainsFunc(ve.Problems, func(p Problem) bool { return p.Path == tt.path }) {
+			t.Errorf("%s: err = %v, want a problem at %q", name, err, tt.path)
+		}
+	}
+	// VerifyPack refuses the indented form of a valid lock.
+	if err := os.WriteFile(filepath.Join(dir, LockFile), indented.Bytes(), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if rep, err := VerifyPack(context.Background(), dir); err == nil || !hasProblem(rep, LockFile, CodeLock) {
+		t.Fatalf("an indented lock verified: %v", err)
+	}
+}
 
 // TestTransferApprovalIsNotAuthoringApproval covers both directions:
 // approving a pack's transfer leaves its draft unapproved for authoring
