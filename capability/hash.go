@@ -45,10 +45,3 @@ func (c *Capability) executionObject() (map[string]any, error) {
 	delete(m, "validation")
 	return m, nil
 }
-
-// DocumentHash is the sha256 digest of the RFC 8785 canonical JSON of the
-// whole capability, state and validation included: what a bundle lock and a
-// receipt's capability reference pin.
-func (c *Capability) DocumentHash() (string, error) {
-	return canonjson.Digest(c)
-}

@@ -116,7 +116,8 @@ func (l *PackLock) Marshal() ([]byte, error) { return canonjson.Marshal(l) }
 
 // PackDocuments are the document hashes of a pack: the evidence's
 // ([Evidence.Hash]), the record's ([Record.Hash], review excluded) and the
-// draft's (capability DocumentHash). The record names the first in
+// draft's (the RFC 8785 digest of draft.capability.json, state included).
+// The record names the first in
 // evidence_hash and the draft names the second in
 // provenance.discovery_hash.
 type PackDocuments struct {
