@@ -410,3 +410,22 @@ func TestLoadRejectsCaseFoldedNames(t *testing.T) {
 		}
 	}
 }
+
+// TestRecoveredLocatorIndex: the runtime uses a recovery proposal alone
+// (index 0), so a recovered action's index stays within the declared
+// candidates like any other.
+func TestRecoveredLocatorIndex(t *testing.T) {
+	c := testCapability()
+	for idx, ok := range map[int]bool{0: true, 1: true, 2: false} {
+		rec := cleanRun(t, c, nil)
+		makeRecovered(rec)
+		rec.Receipt.Actions[0].LocatorIndex = intp(idx)
+		_, err := receipt.VerifyRun(writeRun(t, rec), c)
+		if ok && err != nil {
+			t.Errorf("index %d: %v", idx, err)
+		}
+		if !ok && !errors.Is(err, receipt.ErrSequence) {
+			t.Errorf("index %d (as many as the declared candidates): %v, want ErrSequence", idx, err)
+		}
+	}
+}

@@ -385,10 +385,12 @@ func checkSequence(r *Receipt, c *capability.Capability, ps *problems) {
 			lastIdx = ai
 		}
 		if a.LocatorIndex != nil {
+			// A recovered action ran with the proposal's single candidate
+			// alone, never after the declared ones, so the runtime writes
+			// index 0 (or, for a field target, the index of the declared
+			// action-root candidate). A recoverable action declares at
+			// least one candidate, so the declared range covers both.
 			limit := len(ca.LocatorCandidates)
-			if a.Recovered {
-				limit++ // the proposal is tried after the declared candidates
-			}
 			if *a.LocatorIndex >= limit {
 				ps.add(f, ErrSequence, "%s: winning locator index %d is out of range (%d candidates)", p, *a.LocatorIndex, len(ca.LocatorCandidates))
 			}
