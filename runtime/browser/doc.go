@@ -32,6 +32,18 @@
 //     Subresource-only origins never serve documents. Targets of other
 //     browser contexts (an operator's own tabs) are resumed and detached
 //     at once.
+//   - Connections Fetch interception never sees, WebSocket handshakes
+//     above all, are refused by the browser's own Content Security
+//     Policy: while a scope is installed every new document of the
+//     driver's context gets one more policy, "connect-src" listing the
+//     scope's origins, each with its ws/wss twin, plus blob: and data:.
+//     It is delivered before any page script runs, from an isolated world
+//     the page cannot reach (see the decisions); documents with local URLs
+//     (about:blank, srcdoc, data:, blob:) and blob: workers inherit it. A
+//     policy cannot be widened by the page, only narrowed. Each refusal
+//     the browser reports (an Audits issue) whose origin is outside the
+//     scope is recorded as a subresource [runtime.Violation] with the
+//     ws:// or wss:// origin.
 //   - Roles and accessible names are the browser's: a role candidate is
 //     answered from Chromium's accessibility tree, never by computing names
 //     by hand (see Find). Ignored nodes and invisible elements never match.
@@ -105,14 +117,37 @@
 //   - Connected mode attaches at browser level so that popups can be
 //     paused before their first request; the operator's own new tabs are
 //     paused for one round trip while the driver resumes and detaches them.
+//   - The connect policy is a <meta http-equiv="Content-Security-Policy">
+//     that a script registered with Page.addScriptToEvaluateOnNewDocument
+//     (in an isolated world, on the page, every out-of-process frame and
+//     every popup, before it runs) adds to <head> the moment the parser
+//     creates it and removes at once: a delivered policy stays in force,
+//     and a MutationObserver callback runs at the microtask checkpoint
+//     before the parser runs the first script. Every other way was tried
+//     in Chromium 156: Fetch does not pause WebSocket handshakes;
+//     Network.setBlockedURLs (urls and urlPatterns alike) does not block
+//     them; a Content-Security-Policy header added by
+//     Fetch.continueResponse reaches the header bytes but not the policies
+//     the browser parsed for the document; one added by
+//     Fetch.fulfillRequest works, but a fulfilled document loses its IP
+//     address space, so Local Network Access then blocks its requests to
+//     loopback and private hosts (the invoicing ledger frame stopped
+//     loading). RestrictOrigins replaces the script on every target; pages
+//     loaded before it keep the policy they had.
 //   - Chromium's TMPDIR must be short (its singleton socket path is
 //     limited to 108 bytes); when the temporary folder's path is too long
 //     a short folder under /tmp is used and deleted with the profile.
 //
-// Known limits: WebSocket handshakes are not Fetch requests, so a page
-// may open a WebSocket to an origin outside the scope (its documents,
-// frames, popups and subresources cannot reach one). Workers of the
-// driver's context are attached and get the same interception where the
-// browser supports Fetch on them; the tests cover pages, frames and
-// popups only.
+// Known limits: the connect policy is a document policy. Dedicated,
+// shared and service workers loaded from an http(s) URL take the policy of
+// their own script response, so such a worker can still open a WebSocket
+// to an origin outside the scope (blob: workers inherit the page's
+// policy; a script injected into a paused worker crashed the renderer).
+// A document without <head> (XML, SVG) gets no policy. As in every CSP, a
+// source also allows its secure upgrade (ws://h:p allows wss://h:p).
+// WebRTC (ICE over UDP) and other non-HTTP transports are outside both
+// Fetch and connect-src. Workers of the driver's context are attached and
+// get the same interception where the browser supports Fetch on them; the
+// tests cover pages, frames, popups, and WebSockets from pages, frames and
+// blob: workers.
 package browser

@@ -27,6 +27,9 @@ type target struct {
 	id   proto.TargetTargetID
 	typ  proto.TargetTargetInfoType
 	kind targetKind
+	// policyScript is the connect-policy script installed on a page or
+	// frame target (guarded by Driver.mu).
+	policyScript proto.PageScriptIdentifier
 }
 
 // eventLoop reads every CDP event. It never makes a CDP call itself: the
@@ -127,6 +130,11 @@ func (d *Driver) dispatch(ev *cdp.Event) {
 			d.mu.Lock()
 			d.invalidateFrameLocked(e.FrameID)
 			d.mu.Unlock()
+		}
+	case "Audits.issueAdded":
+		var e proto.AuditsIssueAdded
+		if decode(ev, &e) {
+			d.onIssue(sid, &e)
 		}
 	case "Browser.downloadWillBegin":
 		var e proto.BrowserDownloadWillBegin
@@ -229,8 +237,24 @@ func (d *Driver) onAttached(parent proto.TargetSessionID, e *proto.TargetAttache
 		if err := d.call(ctx, sid, proto.FetchEnable{Patterns: []*proto.FetchRequestPattern{{URLPattern: "*", RequestStage: proto.FetchRequestStageRequest}}}, nil); err != nil {
 			d.log.Debug("request interception not available", "target_type", string(info.Type), "err", err)
 		}
+		// Audits reports the connections the connect-src policy refused
+		// (WebSockets above all), so they become violations.
+		if err := d.call(ctx, sid, proto.AuditsEnable{}, nil); err != nil {
+			d.log.Debug("issue reports not available", "target_type", string(info.Type), "err", err)
+		}
 		if info.Type == proto.TargetTargetInfoTypePage || info.Type == targetTypeIframe {
 			_ = d.call(ctx, sid, proto.PageEnable{}, nil)
+			d.mu.Lock()
+			t, csp := d.targets[sid], ""
+			if d.origins != nil {
+				csp = d.origins.csp
+			}
+			d.mu.Unlock()
+			if t != nil && csp != "" {
+				if err := d.installPolicy(ctx, t, csp); err != nil {
+					d.log.Debug("connect policy not installed", "target_type", string(info.Type), "err", err)
+				}
+			}
 			if kind == kindPage {
 				_ = d.call(ctx, sid, proto.PageSetLifecycleEventsEnabled{Enabled: true}, nil)
 				_ = d.call(ctx, sid, proto.EmulationSetFocusEmulationEnabled{Enabled: true}, nil)
@@ -320,6 +344,31 @@ func (d *Driver) onRequest(sid proto.TargetSessionID, e *proto.FetchRequestPause
 			_ = d.call(d.lifeCtx, "", proto.TargetCloseTarget{TargetID: popup}, nil)
 		}
 	})
+}
+
+// onIssue turns a connect-src refusal reported by the browser into a
+// subresource violation when the refused origin is outside the scope.
+func (d *Driver) onIssue(sid proto.TargetSessionID, e *proto.AuditsIssueAdded) {
+	if e.Issue == nil || e.Issue.Code != proto.AuditsInspectorIssueCodeContentSecurityPolicyIssue || e.Issue.Details == nil {
+		return
+	}
+	c := e.Issue.Details.ContentSecurityPolicyIssueDetails
+	if c == nil || c.IsReportOnly || c.ViolatedDirective != "connect-src" || c.BlockedURL == "" {
+		return
+	}
+	origin, governed := originOf(c.BlockedURL)
+	if !governed {
+		return
+	}
+	d.mu.Lock()
+	blocked := d.targets[sid] != nil && d.origins != nil && !d.origins.permits(origin, false)
+	if blocked {
+		d.violations = append(d.violations, runtime.Violation{Kind: runtime.ViolationSubresource, Origin: origin})
+	}
+	d.mu.Unlock()
+	if blocked {
+		d.log.Info("connection blocked", "kind", string(runtime.ViolationSubresource), "origin", origin)
+	}
 }
 
 // onDialog records an open native dialog and interrupts every call in

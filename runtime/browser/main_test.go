@@ -103,7 +103,14 @@ func shared(t testing.TB) *Driver {
 		defer cancel()
 		sharedDrv.mu.Lock()
 		sharedDrv.origins = nil
+		var docs []*target
+		for _, t := range sharedDrv.targets {
+			docs = append(docs, t)
+		}
 		sharedDrv.mu.Unlock()
+		for _, t := range docs {
+			_ = sharedDrv.installPolicy(ctx, t, "") // no connect policy either
+		}
 		_ = sharedDrv.Navigate(ctx, "about:blank")
 		_, _ = sharedDrv.Violations(ctx)
 		sharedMu.Unlock()

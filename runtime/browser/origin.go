@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"net"
 	"net/url"
+	"slices"
 	"strings"
 
 	"github.com/vera-run/vera/runtime"
@@ -86,6 +87,9 @@ func wsEquivalent(origin string) string {
 type originScope struct {
 	allowed      map[string]bool
 	subresources map[string]bool
+	// csp is the Content-Security-Policy the driver adds to every
+	// document response while this scope is installed (see connectPolicy).
+	csp string
 }
 
 func newOriginScope(s runtime.OriginScope) (*originScope, error) {
@@ -104,7 +108,35 @@ func newOriginScope(s runtime.OriginScope) (*originScope, error) {
 		}
 		sc.subresources[n] = true
 	}
+	sc.csp = connectPolicy(sc)
 	return sc, nil
+}
+
+// connectPolicy is a Content-Security-Policy with only a connect-src
+// directive listing every origin of the scope, each with its WebSocket
+// twin (http -> ws, https -> wss), plus blob: and data: (which never leave
+// the browser). The browser enforces it on fetch, XHR, EventSource,
+// beacons and, which Fetch interception cannot see, WebSocket handshakes.
+// A page's own policies still apply: every policy must allow a request.
+func connectPolicy(s *originScope) string {
+	set := map[string]bool{}
+	for _, m := range []map[string]bool{s.allowed, s.subresources} {
+		for o := range m {
+			set[o] = true
+			switch {
+			case strings.HasPrefix(o, "http://"):
+				set["ws://"+strings.TrimPrefix(o, "http://")] = true
+			case strings.HasPrefix(o, "https://"):
+				set["wss://"+strings.TrimPrefix(o, "https://")] = true
+			}
+		}
+	}
+	srcs := make([]string, 0, len(set)+2)
+	for o := range set {
+		srcs = append(srcs, o)
+	}
+	slices.Sort(srcs)
+	return "connect-src " + strings.Join(append(srcs, "blob:", "data:"), " ")
 }
 
 // permits reports whether a request to origin is inside the scope. A nil

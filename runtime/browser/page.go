@@ -23,7 +23,7 @@ import (
 // origins, else the error wraps [ErrInvalidOrigin] and the old scope
 // stays. Before the first call nothing is blocked.
 func (d *Driver) RestrictOrigins(ctx context.Context, s runtime.OriginScope) error {
-	_, done, err := d.begin(ctx)
+	cctx, done, err := d.begin(ctx)
 	if err != nil {
 		return err
 	}
@@ -34,7 +34,18 @@ func (d *Driver) RestrictOrigins(ctx context.Context, s runtime.OriginScope) err
 	}
 	d.mu.Lock()
 	d.origins = sc
+	var docs []*target
+	for _, t := range d.targets {
+		if t.typ == proto.TargetTargetInfoTypePage || t.typ == targetTypeIframe {
+			docs = append(docs, t)
+		}
+	}
 	d.mu.Unlock()
+	for _, t := range docs {
+		if err := d.installPolicy(cctx, t, sc.csp); err != nil {
+			return d.fail(cctx, "connect policy", err)
+		}
+	}
 	return nil
 }
 
