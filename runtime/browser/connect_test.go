@@ -5,72 +5,42 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
-	"os"
-	"os/exec"
-	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/vera-run/vera/internal/chromeproc"
 	"github.com/vera-run/vera/runtime"
 )
 
-// external is a Chromium the test starts itself, standing in for an
-// operator's Chrome: Connect must never own it.
+// external is a Chromium the test starts itself with chromeproc, standing
+// in for an operator's Chrome: Connect must never own it.
 type external struct {
-	cmd      *exec.Cmd
-	dir      string
+	*chromeproc.Process
 	endpoint string // http://127.0.0.1:PORT
-	wsPath   string
-	done     chan struct{}
 }
 
 func startExternal(t *testing.T) *external {
 	t.Helper()
 	bin := requireBrowser(t)
-	dir, err := os.MkdirTemp("/tmp", "vera-ext-")
+	p, err := chromeproc.Start(tctx(t, 30*time.Second), chromeproc.WithPath(bin))
 	if err != nil {
 		t.Fatal(err)
 	}
-	profile := filepath.Join(dir, "profile")
-	cmd := exec.Command(bin, launchFlags(profile, nil)...)
-	cmd.Env = append(os.Environ(), "XDG_CONFIG_HOME="+filepath.Join(dir, "config"), "TMPDIR="+dir)
-	setProcAttr(cmd)
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	done := make(chan struct{})
-	ext := &external{cmd: cmd, dir: dir, done: done}
-	go func() { _ = cmd.Wait(); close(done) }()
 	t.Cleanup(func() {
-		killTree(cmd.Process.Pid)
-		<-done
-		countMarked(dir, 3*time.Second)
-		killByPathMarker(dir)
-		os.RemoveAll(dir)
+		if err := p.Close(); err != nil {
+			t.Error(err)
+		}
 	})
-	deadline := time.Now().Add(20 * time.Second)
-	for {
-		b, err := os.ReadFile(filepath.Join(profile, "DevToolsActivePort"))
-		if lines := strings.Split(strings.TrimSpace(string(b)), "\n"); err == nil && len(lines) == 2 {
-			ext.endpoint = "http://127.0.0.1:" + lines[0]
-			ext.wsPath = lines[1]
-			return ext
-		}
-		if time.Now().After(deadline) {
-			ents, _ := os.ReadDir(profile)
-			t.Fatalf("external browser did not write DevToolsActivePort (profile has %d entries)", len(ents))
-		}
-		time.Sleep(50 * time.Millisecond)
-	}
+	return &external{Process: p, endpoint: p.HTTPEndpoint()}
 }
 
+// alive reports whether the browser still runs and answers on its
+// DevTools endpoint.
 func (e *external) alive(t *testing.T) bool {
 	t.Helper()
-	select {
-	case <-e.done:
+	if !e.Alive() {
 		return false
-	default:
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
 	defer cancel()
@@ -112,8 +82,7 @@ func TestConnectLeavesBrowserAlive(t *testing.T) {
 	}
 
 	// Connect again through the ws:// URL and use it.
-	ws := "ws://127.0.0.1:" + strings.TrimPrefix(ext.endpoint, "http://127.0.0.1:") + ext.wsPath
-	d2, err := Connect(ctx, ws)
+	d2, err := Connect(ctx, ext.Endpoint())
 	if err != nil {
 		t.Fatal(err)
 	}

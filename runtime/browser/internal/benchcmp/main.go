@@ -3,7 +3,8 @@
 // driver and through a hand-written go-rod script, on one Chromium.
 //
 // Both sides talk to the same browser process: benchcmp starts a headless
-// Chromium with a remote-debugging port; the Execute side attaches with
+// Chromium with a remote-debugging port (internal/chromeproc, which finds
+// it like browser.Launch does); the Execute side attaches with
 // browser.Connect (a fresh driver, browser context and page per run, plus
 // run evidence on disk), the hand-written side with rod over one
 // long-lived connection (a fresh incognito context and page per run, CSS
@@ -17,24 +18,20 @@ package main
 
 import (
 	"context"
-	"errors"
 	"flag"
 	"fmt"
 	"os"
-	"os/exec"
-	"path/filepath"
 	"slices"
 	"strings"
-	"syscall"
 	"time"
 
 	_ "embed"
 
 	"github.com/go-rod/rod"
-	"github.com/go-rod/rod/lib/launcher"
 	"github.com/go-rod/rod/lib/proto"
 
 	"github.com/vera-run/vera/capability"
+	"github.com/vera-run/vera/internal/chromeproc"
 	"github.com/vera-run/vera/internal/testsite"
 	"github.com/vera-run/vera/receipt"
 	"github.com/vera-run/vera/runtime"
@@ -68,11 +65,11 @@ func run(n int, trace bool) error {
 	defer sites.Close()
 	want, _ := testsite.LookupMember(memberID)
 
-	ext, err := startChromium()
+	ext, err := chromeproc.Start(context.Background())
 	if err != nil {
 		return err
 	}
-	defer ext.stop()
+	defer ext.Close()
 
 	c, err := capability.ParseBytes(tellerJSON)
 	if err != nil {
@@ -86,7 +83,7 @@ func run(n int, trace bool) error {
 	defer os.RemoveAll(runDir)
 
 	ctx := context.Background()
-	rb := rod.New().ControlURL(ext.ws).NoDefaultDevice()
+	rb := rod.New().ControlURL(ext.Endpoint()).NoDefaultDevice()
 	if err := rb.Connect(); err != nil {
 		return err
 	}
@@ -97,7 +94,7 @@ func run(n int, trace bool) error {
 	}
 	viaExecute := func() (time.Duration, error) {
 		start := time.Now()
-		d, err := browser.Connect(ctx, ext.endpoint)
+		d, err := browser.Connect(ctx, ext.HTTPEndpoint())
 		if err != nil {
 			return 0, err
 		}
@@ -241,67 +238,6 @@ func rodFlow(ctx context.Context, b *rod.Browser, base string) (string, error) {
 		out = append(out, strings.TrimSpace(t))
 	}
 	return out[1], nil
-}
-
-type chromium struct {
-	cmd      *exec.Cmd
-	dir      string
-	endpoint string
-	ws       string
-	done     chan struct{}
-}
-
-// startChromium starts a headless Chromium with a fresh profile and a
-// remote-debugging port, found like browser.Launch finds one.
-func startChromium() (*chromium, error) {
-	bin := os.Getenv(browser.EnvBrowser)
-	if bin == "" {
-		p, ok := launcher.LookPath()
-		if !ok {
-			return nil, errors.New(browser.InstallHint)
-		}
-		bin = p
-	}
-	dir, err := os.MkdirTemp("", "benchcmp-")
-	if err != nil {
-		return nil, err
-	}
-	args := []string{"--headless", "--remote-debugging-port=0", "--user-data-dir=" + filepath.Join(dir, "p"),
-		"--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync",
-		"--disable-gpu", "--disable-breakpad", "--disable-dev-shm-usage", "--window-size=1280,800", "about:blank"}
-	if os.Geteuid() == 0 {
-		args = append(args, "--no-sandbox")
-	}
-	cmd := exec.Command(bin, args...)
-	cmd.Env = append(os.Environ(), "XDG_CONFIG_HOME="+filepath.Join(dir, "c"), "TMPDIR="+dir)
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
-	if err := cmd.Start(); err != nil {
-		os.RemoveAll(dir)
-		return nil, err
-	}
-	c := &chromium{cmd: cmd, dir: dir, done: make(chan struct{})}
-	go func() { _ = cmd.Wait(); close(c.done) }()
-	deadline := time.Now().Add(30 * time.Second)
-	for {
-		b, err := os.ReadFile(filepath.Join(dir, "p", "DevToolsActivePort"))
-		if lines := strings.Split(strings.TrimSpace(string(b)), "\n"); err == nil && len(lines) == 2 {
-			c.endpoint = "http://127.0.0.1:" + lines[0]
-			c.ws = "ws://127.0.0.1:" + lines[0] + lines[1]
-			return c, nil
-		}
-		if time.Now().After(deadline) {
-			c.stop()
-			return nil, errors.New("chromium did not start")
-		}
-		time.Sleep(50 * time.Millisecond)
-	}
-}
-
-func (c *chromium) stop() {
-	_ = syscall.Kill(-c.cmd.Process.Pid, syscall.SIGKILL)
-	<-c.done
-	time.Sleep(200 * time.Millisecond)
-	os.RemoveAll(c.dir)
 }
 
 func mean(ds []time.Duration) time.Duration {
