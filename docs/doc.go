@@ -24,8 +24,9 @@
 //   - Every schema name, state, mode, terminal state, failure category,
 //     status, download reason, evidence and mechanism code, verification
 //     code, finalize check, comparison code, discovery code and capability
-//     code the packages export, and every reason literal package runtime
-//     writes into a failure, appears in FORMAT.md.
+//     code the packages export, and every runtime reason constant (type
+//     runtime.Reason, the closed set runtime.Reasons lists), appears in
+//     FORMAT.md; the reason table of 8.3 lists exactly those constants.
 //
 // Decisions:
 //

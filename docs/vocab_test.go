@@ -16,6 +16,7 @@ import (
 	"github.com/vera-run/vera/capability"
 	"github.com/vera-run/vera/discovery"
 	"github.com/vera-run/vera/download"
+	"github.com/vera-run/vera/runtime"
 )
 
 // TestFormatFieldTables checks that every member table of FORMAT.md lists
@@ -226,56 +227,45 @@ func TestFormatVocabulary(t *testing.T) {
 	}
 }
 
-// runtimeReasons returns every reason code literal package runtime writes
-// into a failure: the reason arguments of failed, failure, classify and
-// gated, Reason fields of composite literals and literals assigned to a
-// variable named reason.
+// runtimeReasons returns the runtime's reason codes: the constants of
+// type Reason that package runtime declares (runtime/reasons.go). The
+// runtime's own test holds every failure it builds to these constants and
+// the download reasons; this one checks that runtime.Reasons lists them,
+// in the order of the page's table.
 func runtimeReasons(t *testing.T) []string {
 	t.Helper()
-	seen := map[string]bool{}
-	add := func(e ast.Expr) {
-		if lit, ok := e.(*ast.BasicLit); ok && lit.Kind == token.STRING {
-			if v, err := strconv.Unquote(lit.Value); err == nil {
-				seen[v] = true
-			}
+	consts := constValues(t, "../runtime", typed("Reason"))
+	if len(consts) < 30 {
+		t.Errorf("found only %d runtime reason constants: have they moved out of type Reason?", len(consts))
+	}
+	all := runtime.Reasons()
+	for _, c := range consts {
+		if !slices.Contains(all, c) {
+			t.Errorf("runtime reason constant %q is not in runtime.Reasons()", c)
 		}
 	}
-	argIndex := map[string]int{"failed": 1, "failure": 1, "classify": 2, "gated": 0}
-	for _, af := range parseDir(t, "../runtime") {
-		ast.Inspect(af, func(n ast.Node) bool {
-			switch x := n.(type) {
-			case *ast.CallExpr:
-				name := ""
-				switch fn := x.Fun.(type) {
-				case *ast.SelectorExpr:
-					name = fn.Sel.Name
-				case *ast.Ident:
-					name = fn.Name
-				}
-				if i, ok := argIndex[name]; ok && i < len(x.Args) {
-					add(x.Args[i])
-				}
-			case *ast.KeyValueExpr:
-				if k, ok := x.Key.(*ast.Ident); ok && k.Name == "Reason" {
-					add(x.Value)
-				}
-			case *ast.AssignStmt:
-				for i, l := range x.Lhs {
-					if id, ok := l.(*ast.Ident); ok && id.Name == "reason" && i < len(x.Rhs) {
-						add(x.Rhs[i])
-					}
-				}
-			}
-			return true
-		})
+	return consts
+}
+
+// TestFormatRuntimeReasonTable checks that the table of 8.3 lists exactly
+// the runtime's reason constants, in the order of runtime.Reasons, and
+// nothing else.
+func TestFormatRuntimeReasonTable(t *testing.T) {
+	lines := readFormat(t)
+	start := slices.Index(lines, "### 8.3 Runtime reason codes")
+	if start < 0 {
+		t.Fatal("FORMAT.md has no section 8.3 Runtime reason codes")
 	}
-	var out []string
-	for v := range seen {
-		out = append(out, v)
+	row := regexp.MustCompile("^\\| `([a-z0-9_]+)` \\| ")
+	var got []string
+	for i := start + 1; i < len(lines) && !strings.HasPrefix(lines[i], "#"); i++ {
+		if m := row.FindStringSubmatch(lines[i]); m != nil {
+			got = append(got, m[1])
+		}
 	}
-	slices.Sort(out)
-	if len(out) < 30 {
-		t.Errorf("found only %d runtime reason literals: has the runtime's failure plumbing changed?", len(out))
+	consts := runtimeReasons(t)
+	want := runtime.Reasons()[:len(consts)]
+	if !slices.Equal(got, want) {
+		t.Errorf("the reason table of 8.3 is stale:\n got  %q\n want %q", got, want)
 	}
-	return out
 }

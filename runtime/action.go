@@ -24,7 +24,7 @@ type actState struct {
 func (r *run) runAction(m *capability.Milestone, ai, visit int) *stop {
 	a := &m.Actions[ai]
 	if r.ordinal >= r.maxActions {
-		st := r.failed(receipt.CategoryLimitExceeded, "max_actions_exceeded", fmt.Sprintf("more than %d actions", r.maxActions))
+		st := r.failed(receipt.CategoryLimitExceeded, ReasonMaxActionsExceeded, fmt.Sprintf("more than %d actions", r.maxActions))
 		st.action = a.ID
 		return st
 	}
@@ -98,14 +98,14 @@ func (r *run) doAction(m *capability.Milestone, ai int, as *actState, out *Actio
 	case capability.OpNavigate:
 		u, err := resolveURL(a.URL, r.plan.allowed, r.vals)
 		if err != nil {
-			return r.failed(receipt.CategoryTargetNotAllowed, "navigate_not_allowed", err.Error())
+			return r.failed(receipt.CategoryTargetNotAllowed, ReasonNavigateNotAllowed, err.Error())
 		}
 		ctx, cancel := context.WithTimeout(r.ctx, timeout)
 		err = r.drv.Navigate(ctx, u)
 		cancel()
 		r.touch()
 		if err != nil {
-			return r.classify(err, receipt.CategoryTargetUnreachable, "navigation_failed")
+			return r.classify(err, receipt.CategoryTargetUnreachable, ReasonNavigationFailed)
 		}
 		as.done = true
 	case capability.OpWait:
@@ -157,7 +157,7 @@ func (r *run) doAction(m *capability.Milestone, ai int, as *actState, out *Actio
 			if st := r.checkOutcomesNow(); st != nil {
 				return st
 			}
-			return r.failed(receipt.CategoryUIAssertionFailed, "postcondition_failed",
+			return r.failed(receipt.CategoryUIAssertionFailed, ReasonPostconditionFailed,
 				fmt.Sprintf("action %s: postcondition %s not met within %s", a.ID, a.Postcondition.Kind, timeout))
 		}
 		out.Postcondition = "verified"
@@ -170,11 +170,11 @@ func (r *run) doAction(m *capability.Milestone, ai int, as *actState, out *Actio
 
 // gate asks the host's approver for an action-time confirmation.
 func (r *run) gate(m *capability.Milestone, a *capability.Action, out *ActionOutcome) *stop {
-	gated := func(reason, detail string) *stop {
+	gated := func(reason Reason, detail string) *stop {
 		return &stop{state: receipt.TerminalStoppedAtGate, failure: r.failure(receipt.CategoryApprovalRefused, reason, detail)}
 	}
 	if r.cfg.approver == nil {
-		return gated("no_approver", "no approver for consequential action "+a.ID)
+		return gated(ReasonNoApprover, "no approver for consequential action "+a.ID)
 	}
 	req := ApprovalRequest{
 		RunID: r.runID, CapabilityID: r.cap.ID, Version: r.cap.Version, ExecutionHash: r.execHash,
@@ -187,10 +187,10 @@ func (r *run) gate(m *capability.Milestone, a *capability.Action, out *ActionOut
 		if st := r.interrupted(); st != nil {
 			return st
 		}
-		return gated("approver_error", "approver: "+err.Error())
+		return gated(ReasonApproverError, "approver: "+err.Error())
 	}
 	if ap.ActionID != a.ID {
-		return r.failed(receipt.CategoryApprovalRefused, "approval_mismatch", "approval names another action than "+a.ID)
+		return r.failed(receipt.CategoryApprovalRefused, ReasonApprovalMismatch, "approval names another action than "+a.ID)
 	}
 	out.Approval = &receipt.ApprovalProof{
 		Approved:     ap.Approved,
@@ -199,7 +199,7 @@ func (r *run) gate(m *capability.Milestone, a *capability.Action, out *ActionOut
 		SelfApproved: ap.Approver != "" && ap.Approver == r.cfg.requester,
 	}
 	if !ap.Approved {
-		return gated("denied", "approver denied action "+a.ID)
+		return gated(ReasonDenied, "approver denied action "+a.ID)
 	}
 	return nil
 }
@@ -226,7 +226,7 @@ func (r *run) interact(m *capability.Milestone, a *capability.Action, timeout ti
 		if errors.Is(err, ErrStaleElement) && time.Now().Before(retryUntil) && r.interrupted() == nil {
 			continue
 		}
-		return r.classify(err, receipt.CategoryUIAssertionFailed, "act_failed")
+		return r.classify(err, receipt.CategoryUIAssertionFailed, ReasonActFailed)
 	}
 }
 
@@ -325,7 +325,7 @@ func (r *run) locate(m *capability.Milestone, a *capability.Action, cands []loca
 			lastErr = err
 			return false, r.onMiss(ctx)
 		}
-		return false, r.classify(err, receipt.CategoryLocatorNotFound, "locator_error")
+		return false, r.classify(err, receipt.CategoryLocatorNotFound, ReasonLocatorError)
 	})
 	if st != nil {
 		return false, res, lastErr, st
@@ -343,12 +343,12 @@ func (r *run) locate(m *capability.Milestone, a *capability.Action, cands []loca
 func (r *run) missingLocator(m *capability.Milestone, a *capability.Action, field string, tried []locator.Attempt, lastErr error) *stop {
 	switch {
 	case errors.Is(lastErr, ErrFrameNotFound), errors.Is(lastErr, ErrFrameAmbiguous):
-		return r.classify(lastErr, receipt.CategoryFrameNotAllowed, "frame_not_found")
+		return r.classify(lastErr, receipt.CategoryFrameNotAllowed, ReasonFrameNotFound)
 	}
-	reason := "locator_not_found"
+	reason := ReasonLocatorNotFound
 	for _, t := range tried {
 		if t.Reason == locator.ReasonAmbiguous {
-			reason = "locator_ambiguous"
+			reason = ReasonLocatorAmbiguous
 		}
 	}
 	target := "action " + a.ID
@@ -365,7 +365,7 @@ func (r *run) missingLocator(m *capability.Milestone, a *capability.Action, fiel
 	}
 	hash, err := canonjson.Digest(a)
 	if err != nil {
-		return r.failed(receipt.CategoryInternal, "contract_hash_failed", err.Error())
+		return r.failed(receipt.CategoryInternal, ReasonContractHashFailed, err.Error())
 	}
 	origin, path := r.where()
 	req := &RecoveryRequest{

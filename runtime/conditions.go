@@ -53,12 +53,12 @@ func (r *run) resolveFrame(ctx context.Context) (Scope, error, *stop) {
 		if errors.Is(err, ErrFrameNotFound) || errors.Is(err, ErrFrameAmbiguous) || errors.Is(err, ErrStaleElement) {
 			return nil, err, nil
 		}
-		return nil, nil, r.classify(err, receipt.CategoryInternal, "frame_error")
+		return nil, nil, r.classify(err, receipt.CategoryInternal, ReasonFrameError)
 	}
 	for i, fi := range infos {
 		n, ok := normalizeOrigin(fi.Origin)
 		if !ok || !containsString(r.plan.allowed, n) || !safeScheme(n) {
-			return nil, nil, r.failed(receipt.CategoryFrameNotAllowed, "frame_origin_not_allowed",
+			return nil, nil, r.failed(receipt.CategoryFrameNotAllowed, ReasonFrameOriginNotAllowed,
 				fmt.Sprintf("frame %d has origin %q outside the allowed origins", i, fi.Origin))
 		}
 		r.origins[n] = struct{}{}
@@ -83,7 +83,7 @@ func (r *run) checkFrameAfter() *stop {
 func (r *run) afterNavigation() *stop {
 	vs, err := r.drv.Violations(r.ctx)
 	if err != nil {
-		return r.classify(err, receipt.CategoryInternal, "violations_failed")
+		return r.classify(err, receipt.CategoryInternal, ReasonViolationsFailed)
 	}
 	var bad *Violation
 	for i := range vs {
@@ -93,20 +93,20 @@ func (r *run) afterNavigation() *stop {
 		}
 	}
 	if bad != nil {
-		return r.failed(receipt.CategoryOriginNotAllowed, string(bad.Kind)+"_blocked",
+		return r.failed(receipt.CategoryOriginNotAllowed, violationReason(bad.Kind),
 			fmt.Sprintf("blocked %s to %s", bad.Kind, bad.Origin))
 	}
 	raw, err := r.drv.URL(r.ctx)
 	if err != nil {
-		return r.classify(err, receipt.CategoryInternal, "url_failed")
+		return r.classify(err, receipt.CategoryInternal, ReasonURLFailed)
 	}
 	u, err := parseAbs(raw)
 	if err != nil {
-		return r.failed(receipt.CategoryOriginNotAllowed, "top_level_origin", "top-level URL is not an absolute URL")
+		return r.failed(receipt.CategoryOriginNotAllowed, ReasonTopLevelOrigin, "top-level URL is not an absolute URL")
 	}
 	o := originOf(u)
 	if !containsString(r.plan.allowed, o) {
-		return r.failed(receipt.CategoryOriginNotAllowed, "top_level_origin", "top-level page is on origin "+o)
+		return r.failed(receipt.CategoryOriginNotAllowed, ReasonTopLevelOrigin, "top-level page is on origin "+o)
 	}
 	r.origins[o] = struct{}{}
 	return nil
@@ -153,7 +153,7 @@ func (r *run) holds(ctx context.Context, c *capability.Condition, as *actState) 
 	case capability.CondURLIncludes, capability.CondURLPath:
 		raw, err := r.drv.URL(ctx)
 		if err != nil {
-			return false, r.classify(err, receipt.CategoryInternal, "url_failed")
+			return false, r.classify(err, receipt.CategoryInternal, ReasonURLFailed)
 		}
 		if c.Kind == capability.CondURLIncludes {
 			return r.urlIncludes(raw, c.Value), nil
@@ -218,7 +218,7 @@ func (r *run) anyVisible(ctx context.Context, scope Scope, root Element, cands [
 			if errors.Is(err, ErrStaleElement) {
 				continue
 			}
-			return false, r.classify(err, receipt.CategoryInternal, "find_failed")
+			return false, r.classify(err, receipt.CategoryInternal, ReasonFindFailed)
 		}
 		if len(els) == 0 {
 			continue
@@ -232,7 +232,7 @@ func (r *run) anyVisible(ctx context.Context, scope Scope, root Element, cands [
 				if errors.Is(err, ErrStaleElement) {
 					continue
 				}
-				return false, r.classify(err, receipt.CategoryInternal, "visible_failed")
+				return false, r.classify(err, receipt.CategoryInternal, ReasonVisibleFailed)
 			}
 			if vis {
 				return true, nil
@@ -276,7 +276,7 @@ func (r *run) checkOutcomes(ctx context.Context) *stop {
 			if !haveURL {
 				u, err := r.drv.URL(ctx)
 				if err != nil {
-					return r.classify(err, receipt.CategoryInternal, "url_failed")
+					return r.classify(err, receipt.CategoryInternal, ReasonURLFailed)
 				}
 				raw, haveURL = u, true
 				if pu, err := url.Parse(raw); err == nil {
@@ -342,7 +342,7 @@ func (r *run) checkModals(ctx context.Context) *stop {
 	if len(r.cap.Runtime.FrameSelectors) > 0 {
 		top, _, err := r.drv.Frame(ctx, nil)
 		if err != nil {
-			return r.classify(err, receipt.CategoryInternal, "frame_error")
+			return r.classify(err, receipt.CategoryInternal, ReasonFrameError)
 		}
 		scopes[n] = top
 		n++
@@ -358,7 +358,7 @@ func (r *run) checkModals(ctx context.Context) *stop {
 				if errors.Is(err, ErrStaleElement) {
 					continue
 				}
-				return r.classify(err, receipt.CategoryInternal, "find_failed")
+				return r.classify(err, receipt.CategoryInternal, ReasonFindFailed)
 			}
 			for _, d := range els {
 				known, st := r.knownDialog(ctx, scope, d)
@@ -366,7 +366,7 @@ func (r *run) checkModals(ctx context.Context) *stop {
 					return st
 				}
 				if !known {
-					st := r.failed(receipt.CategoryUIAssertionFailed, "unknown_modal", "a visible "+role.Role+" the capability does not target")
+					st := r.failed(receipt.CategoryUIAssertionFailed, ReasonUnknownModal, "a visible "+role.Role+" the capability does not target")
 					st.state = receipt.TerminalBlockedByUnknownModal
 					return st
 				}
@@ -387,7 +387,7 @@ func (r *run) knownDialog(ctx context.Context, scope Scope, d Element) (bool, *s
 			if errors.Is(err, ErrStaleElement) {
 				continue
 			}
-			return false, r.classify(err, receipt.CategoryInternal, "find_failed")
+			return false, r.classify(err, receipt.CategoryInternal, ReasonFindFailed)
 		}
 		if slices.ContainsFunc(els, func(e Element) bool { return sameElement(e, d) }) {
 			return true, nil
@@ -397,7 +397,7 @@ func (r *run) knownDialog(ctx context.Context, scope Scope, d Element) (bool, *s
 			if errors.Is(err, ErrStaleElement) {
 				continue
 			}
-			return false, r.classify(err, receipt.CategoryInternal, "find_failed")
+			return false, r.classify(err, receipt.CategoryInternal, ReasonFindFailed)
 		}
 		if len(inside) > 0 {
 			return true, nil

@@ -29,13 +29,14 @@
 //     recovery_requested and failed (with a receipt category) all return a
 //     Result and a nil error. Errors are for misuse, cancellation by the
 //     caller and evidence that could not be written.
-//   - Nothing private leaves the run: failures carry a category, a bounded
-//     reason code ([a-z0-9_]{1,64}) and the SHA-256 of the local detail; the
-//     raw detail goes only to the injected logger at debug level (default:
-//     discard). Input values are never logged and appear in no evidence file
-//     except as extracted values in outputs.json; receipts hash non-secret
-//     supplied inputs with receipt.HashInput and mark secret ones present
-//     only.
+//   - Nothing private leaves the run: failures carry a category, a reason
+//     code from the closed, documented set of [Reasons] (the [Reason]
+//     constants and the download reason codes; never a code built at run
+//     time) and the SHA-256 of the local detail; the raw detail goes only
+//     to the injected logger at debug level (default: discard). Input
+//     values are never logged and appear in no evidence file except as
+//     extracted values in outputs.json; receipts hash non-secret supplied
+//     inputs with receipt.HashInput and mark secret ones present only.
 //   - A consequential action is never performed without an approval naming
 //     it, obtained at action time from the host's [Approver].
 //   - The capability is never modified, recovery included.

@@ -31,19 +31,19 @@ func (r *run) download(m *capability.Milestone, a *capability.Action, timeout ti
 		var err error
 		w, err = download.Begin(ctx, r.cfg.downloadDir, dopts...)
 		if err != nil {
-			return r.classify(err, receipt.CategoryDownloadFailed, "download_begin_failed")
+			return r.classify(err, receipt.CategoryDownloadFailed, ReasonDownloadBeginFailed)
 		}
 		defer w.Close()
 	}
 	pd, err := r.drv.ArmDownload(ctx)
 	if err != nil {
-		return r.classify(err, receipt.CategoryDownloadFailed, "download_arm_failed")
+		return r.classify(err, receipt.CategoryDownloadFailed, ReasonDownloadArmFailed)
 	}
 	defer pd.Close()
 	err = r.drv.Act(ctx, el, Act{Kind: ActClick})
 	r.touch()
 	if err != nil {
-		return r.classify(err, receipt.CategoryUIAssertionFailed, "act_failed")
+		return r.classify(err, receipt.CategoryUIAssertionFailed, ReasonActFailed)
 	}
 	r.hooks.waitStart(WaitStartInfo{Kind: WaitDownload, Milestone: m.ID, ActionID: a.ID, Timeout: timeout})
 	start := time.Now()
@@ -65,28 +65,28 @@ func (r *run) awaitDownload(ctx context.Context, pd PendingDownload, w *download
 	ev, err := pd.Wait(ctx)
 	if err != nil {
 		if errors.Is(err, context.DeadlineExceeded) && r.interrupted() == nil {
-			return nil, r.failed(receipt.CategoryDownloadFailed, string(download.ReasonEventMissing), "no download event before the action timeout")
+			return nil, r.failed(receipt.CategoryDownloadFailed, downloadReason(download.ReasonEventMissing), "no download event before the action timeout")
 		}
-		return nil, r.classify(err, receipt.CategoryDownloadFailed, string(download.ReasonEventMissing))
+		return nil, r.classify(err, receipt.CategoryDownloadFailed, downloadReason(download.ReasonEventMissing))
 	}
 	switch ev.State {
 	case DownloadCompleted:
 	case DownloadCanceled:
-		return nil, r.failed(receipt.CategoryDownloadFailed, string(download.ReasonCanceled), "the browser reported the download canceled")
+		return nil, r.failed(receipt.CategoryDownloadFailed, downloadReason(download.ReasonCanceled), "the browser reported the download canceled")
 	default:
-		return nil, r.failed(receipt.CategoryDownloadFailed, string(download.ReasonInterrupted), "the browser reported download state "+string(ev.State))
+		return nil, r.failed(receipt.CategoryDownloadFailed, downloadReason(download.ReasonInterrupted), "the browser reported download state "+string(ev.State))
 	}
 	var f *download.File
 	if folder {
 		f, err = w.Wait(ctx)
 	} else {
 		if ev.Path == "" || filepath.Base(ev.Path) != ev.GUID {
-			return nil, r.failed(receipt.CategoryDownloadFailed, string(download.ReasonInvalidRequest), "browser-path download without a GUID-named path")
+			return nil, r.failed(receipt.CategoryDownloadFailed, downloadReason(download.ReasonInvalidRequest), "browser-path download without a GUID-named path")
 		}
 		f, err = download.VerifyPath(ctx, filepath.Dir(ev.Path), ev.GUID, r.downloadOptions(ctx)...)
 	}
 	if err != nil {
-		return nil, r.classify(err, receipt.CategoryDownloadFailed, "download_failed")
+		return nil, r.classify(err, receipt.CategoryDownloadFailed, ReasonDownloadFailed)
 	}
 	return f, nil
 }

@@ -120,3 +120,14 @@ func ExampleWithApprover() {
 	fmt.Println("approver ready")
 	// Output: approver ready
 }
+
+// A host can tell every failure reason apart without parsing text: the set
+// is closed and Reasons lists it.
+func ExampleReasons() {
+	known := map[string]bool{}
+	for _, r := range runtime.Reasons() {
+		known[r] = true
+	}
+	fmt.Println(known[string(runtime.ReasonMaxVisitsExceeded)], known[string(runtime.ReasonPopupBlocked)], known["download_timeout"], known["made_up"])
+	// Output: true true true false
+}

@@ -188,53 +188,33 @@ type stop struct {
 	recovery  *RecoveryRequest
 }
 
-// failure builds a sanitized failure; the raw detail is logged at debug
-// level and only its hash leaves this function.
-func (r *run) failure(cat Category, reason, detail string) *Failure {
-	reason = reasonCode(reason)
-	r.log.Debug("vera run failure", "run", r.runID, "category", string(cat), "reason", reason, "detail", detail)
-	return &Failure{Category: cat, Reason: reason, DetailHash: receipt.DetailHash(detail)}
+// failure builds a sanitized failure ([newFailure]); the raw detail is
+// logged at debug level and only its hash leaves this function.
+func (r *run) failure(cat Category, reason Reason, detail string) *Failure {
+	f := newFailure(cat, reason, detail)
+	r.log.Debug("vera run failure", "run", r.runID, "category", string(cat), "reason", f.Reason, "detail", detail)
+	return f
 }
 
-func (r *run) failed(cat Category, reason, detail string) *stop {
+func (r *run) failed(cat Category, reason Reason, detail string) *stop {
 	return &stop{state: receipt.TerminalFailed, failure: r.failure(cat, reason, detail)}
-}
-
-// reasonCode bounds a reason to [a-z0-9_]{1,64}.
-func reasonCode(s string) string {
-	b := make([]byte, 0, min(len(s), 64))
-	for i := 0; i < len(s) && len(b) < 64; i++ {
-		c := s[i]
-		switch {
-		case 'a' <= c && c <= 'z', '0' <= c && c <= '9', c == '_':
-			b = append(b, c)
-		case 'A' <= c && c <= 'Z':
-			b = append(b, c+'a'-'A')
-		case c == '-' || c == ' ' || c == '.':
-			b = append(b, '_')
-		}
-	}
-	if len(b) == 0 {
-		return "unspecified"
-	}
-	return string(b)
 }
 
 // interrupted returns the stop for a run whose context ended: canceled by
 // the caller, or the run timeout. It is nil while the run may continue.
 func (r *run) interrupted() *stop {
 	if err := r.parent.Err(); err != nil {
-		return r.failed(receipt.CategoryCanceled, "canceled", "caller context: "+err.Error())
+		return r.failed(receipt.CategoryCanceled, ReasonCanceled, "caller context: "+err.Error())
 	}
 	if r.ctx.Err() != nil {
-		return r.failed(receipt.CategoryRunTimeout, "run_timeout", "run timeout reached")
+		return r.failed(receipt.CategoryRunTimeout, ReasonRunTimeout, "run timeout reached")
 	}
 	return nil
 }
 
 // classify maps a driver (or download) error to a terminal stop; cat and
 // reason are used when no sentinel applies.
-func (r *run) classify(err error, cat Category, reason string) *stop {
+func (r *run) classify(err error, cat Category, reason Reason) *stop {
 	if st := r.interrupted(); st != nil {
 		return st
 	}
@@ -242,33 +222,33 @@ func (r *run) classify(err error, cat Category, reason string) *stop {
 	var derr *download.Error
 	switch {
 	case errors.Is(err, ErrNativeDialog):
-		st := r.failed(receipt.CategoryUIAssertionFailed, "native_dialog", detail)
+		st := r.failed(receipt.CategoryUIAssertionFailed, ReasonNativeDialog, detail)
 		st.state = receipt.TerminalBlockedByUnknownModal
 		return st
 	case errors.Is(err, ErrOriginBlocked):
-		return r.failed(receipt.CategoryOriginNotAllowed, "navigation_blocked", detail)
+		return r.failed(receipt.CategoryOriginNotAllowed, ReasonNavigationBlocked, detail)
 	case errors.Is(err, ErrTargetUnreachable):
-		return r.failed(receipt.CategoryTargetUnreachable, "target_unreachable", detail)
+		return r.failed(receipt.CategoryTargetUnreachable, ReasonTargetUnreachable, detail)
 	case errors.Is(err, ErrBrowserCrashed), errors.Is(err, ErrClosed):
-		return r.failed(receipt.CategoryBrowserCrashed, "browser_crashed", detail)
+		return r.failed(receipt.CategoryBrowserCrashed, ReasonBrowserCrashed, detail)
 	case errors.Is(err, ErrBrowserUnavailable):
-		return r.failed(receipt.CategoryBrowserUnavailable, "browser_unavailable", detail)
+		return r.failed(receipt.CategoryBrowserUnavailable, ReasonBrowserUnavailable, detail)
 	case errors.Is(err, ErrBrowserLaunchFailed):
-		return r.failed(receipt.CategoryBrowserLaunchFailed, "browser_launch_failed", detail)
+		return r.failed(receipt.CategoryBrowserLaunchFailed, ReasonBrowserLaunchFailed, detail)
 	case errors.Is(err, ErrFrameNotFound):
-		return r.failed(receipt.CategoryFrameNotAllowed, "frame_not_found", detail)
+		return r.failed(receipt.CategoryFrameNotAllowed, ReasonFrameNotFound, detail)
 	case errors.Is(err, ErrFrameAmbiguous):
-		return r.failed(receipt.CategoryFrameNotAllowed, "frame_ambiguous", detail)
+		return r.failed(receipt.CategoryFrameNotAllowed, ReasonFrameAmbiguous, detail)
 	case errors.Is(err, ErrNotInteractable):
-		return r.failed(receipt.CategoryUIAssertionFailed, "not_interactable", detail)
+		return r.failed(receipt.CategoryUIAssertionFailed, ReasonNotInteractable, detail)
 	case errors.Is(err, ErrStaleElement):
-		return r.failed(receipt.CategoryUIAssertionFailed, "stale_element", detail)
+		return r.failed(receipt.CategoryUIAssertionFailed, ReasonStaleElement, detail)
 	case errors.Is(err, ErrDownloadEventMissing):
-		return r.failed(receipt.CategoryDownloadFailed, string(download.ReasonEventMissing), detail)
+		return r.failed(receipt.CategoryDownloadFailed, downloadReason(download.ReasonEventMissing), detail)
 	case errors.As(err, &derr):
-		return r.failed(receipt.CategoryDownloadFailed, string(derr.Reason), derr.Detail())
+		return r.failed(receipt.CategoryDownloadFailed, downloadReason(derr.Reason), derr.Detail())
 	case errors.Is(err, ErrUnsupported):
-		return r.failed(receipt.CategoryInternal, "unsupported", detail)
+		return r.failed(receipt.CategoryInternal, ReasonUnsupported, detail)
 	}
 	return r.failed(cat, reason, detail)
 }
@@ -277,18 +257,18 @@ func (r *run) classify(err error, cat Category, reason string) *stop {
 // reached "completed".
 func (r *run) execute() *stop {
 	if err := r.drv.RestrictOrigins(r.ctx, OriginScope{Allowed: r.plan.allowed, Subresources: r.plan.subres}); err != nil {
-		return r.classify(err, receipt.CategoryInternal, "restrict_origins_failed")
+		return r.classify(err, receipt.CategoryInternal, ReasonRestrictOriginsFailed)
 	}
 	start, err := resolveURL(r.cap.Runtime.Start, r.plan.allowed, r.vals)
 	if err != nil {
-		return r.failed(receipt.CategoryTargetNotAllowed, "start_not_allowed", err.Error())
+		return r.failed(receipt.CategoryTargetNotAllowed, ReasonStartNotAllowed, err.Error())
 	}
 	nctx, cancel := context.WithTimeout(r.ctx, r.actionTimeout)
 	err = r.drv.Navigate(nctx, start)
 	cancel()
 	r.touch()
 	if err != nil {
-		return r.classify(err, receipt.CategoryTargetUnreachable, "start_navigation_failed")
+		return r.classify(err, receipt.CategoryTargetUnreachable, ReasonStartNavigationFailed)
 	}
 	if st := r.afterNavigation(); st != nil {
 		return st
@@ -304,7 +284,7 @@ func (r *run) milestoneLoop() *stop {
 		visit := r.visits[m.ID]
 		maxVisits := max(m.MaxVisits, 1)
 		if visit > maxVisits {
-			return r.failed(receipt.CategoryLimitExceeded, "max_visits_exceeded",
+			return r.failed(receipt.CategoryLimitExceeded, ReasonMaxVisitsExceeded,
 				fmt.Sprintf("milestone %s visited more than %d times", m.ID, maxVisits))
 		}
 		mstart := time.Now()
@@ -382,7 +362,7 @@ func (r *run) chooseTransition(m *capability.Milestone) (string, *stop) {
 		}
 	}
 	if !ok {
-		return "", r.failed(receipt.CategoryUIAssertionFailed, "no_transition",
+		return "", r.failed(receipt.CategoryUIAssertionFailed, ReasonNoTransition,
 			fmt.Sprintf("milestone %s: no transition held within %s", m.ID, r.transitionTimeout))
 	}
 	return chosen, nil
@@ -531,7 +511,7 @@ func (r *run) checkRequiredOutputs() *stop {
 	for i := range r.cap.Outputs {
 		o := &r.cap.Outputs[i]
 		if o.Required && !o.Kind.Collection() && !r.outs[o.Name].produced {
-			return r.failed(receipt.CategoryExtractionFailed, "required_output_missing", "output "+o.Name+" was not produced")
+			return r.failed(receipt.CategoryExtractionFailed, ReasonRequiredOutputMissing, "output "+o.Name+" was not produced")
 		}
 	}
 	return nil

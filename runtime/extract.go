@@ -46,7 +46,7 @@ func (r *run) extractOnce(m *capability.Milestone, a *capability.Action, timeout
 		txt, err := r.drv.Read(ctx, el, Read{Kind: ReadText})
 		cancel()
 		if err != nil {
-			return r.classify(err, receipt.CategoryExtractionFailed, "read_failed"), nil
+			return r.classify(err, receipt.CategoryExtractionFailed, ReasonReadFailed), nil
 		}
 		o.text, o.produced = strings.TrimSpace(txt), true
 		out.Records = 1
@@ -84,7 +84,7 @@ func (r *run) extractOnce(m *capability.Milestone, a *capability.Action, timeout
 		case errors.Is(err, ErrStaleElement):
 			return false, nil
 		default:
-			return false, r.classify(err, receipt.CategoryExtractionFailed, "locator_error")
+			return false, r.classify(err, receipt.CategoryExtractionFailed, ReasonLocatorError)
 		}
 		return true, nil
 	})
@@ -95,11 +95,11 @@ func (r *run) extractOnce(m *capability.Milestone, a *capability.Action, timeout
 		r.lastScope = nil
 	}
 	if !ok {
-		return r.failed(receipt.CategoryFrameNotAllowed, "frame_not_found", "action "+a.ID+": frame path did not resolve"), nil
+		return r.failed(receipt.CategoryFrameNotAllowed, ReasonFrameNotFound, "action "+a.ID+": frame path did not resolve"), nil
 	}
 	out.LocatorIndex, out.Tried = res.Index, candidateAttempts(res.Tried)
 	if len(roots) > x.MaxRecords {
-		return r.failed(receipt.CategoryExtractionFailed, "max_records_exceeded",
+		return r.failed(receipt.CategoryExtractionFailed, ReasonMaxRecordsExceeded,
 			fmt.Sprintf("action %s: %d records exceed max_records %d", a.ID, len(roots), x.MaxRecords)), nil
 	}
 	return r.readInto(a, timeout, roots, o, out)
@@ -131,7 +131,7 @@ func (r *run) readInto(a *capability.Action, timeout time.Duration, roots []Elem
 						recs[ri][f.Name] = nil
 						continue
 					}
-					return r.classify(err, receipt.CategoryExtractionFailed, "locator_error"), nil
+					return r.classify(err, receipt.CategoryExtractionFailed, ReasonLocatorError), nil
 				}
 				el = res.Element
 			}
@@ -144,11 +144,11 @@ func (r *run) readInto(a *capability.Action, timeout time.Duration, roots []Elem
 			}
 			txt, err := r.drv.Read(ctx, el, rd)
 			if err != nil {
-				return r.classify(err, receipt.CategoryExtractionFailed, "read_failed"), nil
+				return r.classify(err, receipt.CategoryExtractionFailed, ReasonReadFailed), nil
 			}
 			v, err := Coerce(f.Type, txt)
 			if err != nil {
-				return r.failed(receipt.CategoryExtractionFailed, "coercion_failed",
+				return r.failed(receipt.CategoryExtractionFailed, ReasonCoercionFailed,
 					fmt.Sprintf("action %s field %s: value does not fit %s", a.ID, f.Name, f.Type)), nil
 			}
 			recs[ri][f.Name] = v
@@ -161,7 +161,7 @@ func (r *run) readInto(a *capability.Action, timeout time.Duration, roots []Elem
 	for ri, rec := range recs {
 		for _, name := range x.RequiredFields {
 			if v := rec[name]; v == nil || v == "" {
-				return r.failed(receipt.CategoryExtractionFailed, "required_field_empty",
+				return r.failed(receipt.CategoryExtractionFailed, ReasonRequiredFieldEmpty,
 					fmt.Sprintf("action %s record %d: required field %s is empty", a.ID, ri, name)), nil
 			}
 		}
@@ -192,7 +192,7 @@ func (r *run) readInto(a *capability.Action, timeout time.Duration, roots []Elem
 			}
 			b, err := canonjson.Marshal(key)
 			if err != nil {
-				return r.failed(receipt.CategoryInternal, "dedupe_key_failed", err.Error()), nil
+				return r.failed(receipt.CategoryInternal, ReasonDedupeKeyFailed, err.Error()), nil
 			}
 			if o.seen == nil {
 				o.seen = map[string]bool{}
@@ -211,7 +211,7 @@ func (r *run) readInto(a *capability.Action, timeout time.Duration, roots []Elem
 	o.produced = true
 	out.Records = added
 	if max := x.MaxRecords; max > 0 && len(o.records) > max {
-		return r.failed(receipt.CategoryExtractionFailed, "max_records_exceeded",
+		return r.failed(receipt.CategoryExtractionFailed, ReasonMaxRecordsExceeded,
 			fmt.Sprintf("action %s: %d records exceed max_records %d", a.ID, len(o.records), max)), nil
 	}
 	return nil, nil

@@ -188,21 +188,6 @@ func TestDecodeOnce(t *testing.T) {
 	}
 }
 
-func TestReasonCode(t *testing.T) {
-	for in, want := range map[string]string{
-		"download_canceled": "download_canceled", "Frame-Not-Found": "frame_not_found", "": "unspecified",
-		"a\x00b": "ab",
-	} {
-		if got := reasonCode(in); got != want {
-			t.Errorf("reasonCode(%q) = %q", in, got)
-		}
-	}
-	long := reasonCode(string(make([]byte, 0)) + "abcdefghijabcdefghijabcdefghijabcdefghijabcdefghijabcdefghijabcdefghij")
-	if len(long) != 64 {
-		t.Errorf("len %d", len(long))
-	}
-}
-
 func FuzzDecodeOnce(f *testing.F) {
 	f.Add("http://h/#search/a%20b")
 	f.Add("%")

@@ -49,7 +49,7 @@ func Preflight(ctx context.Context, open func(ctx context.Context) (Driver, erro
 	}
 	defer func() { rep.Duration = time.Since(rep.CheckedAt) }()
 	if open == nil {
-		rep.Failure = &Failure{Category: receipt.CategoryInternal, Reason: "no_driver_factory"}
+		rep.Failure = newFailure(receipt.CategoryInternal, ReasonNoDriverFactory, "no driver factory")
 		return rep, fmt.Errorf("%w: %w", ErrPreflight, ErrNoDriver)
 	}
 	d, err := open(ctx)
@@ -71,16 +71,16 @@ func Preflight(ctx context.Context, open func(ctx context.Context) (Driver, erro
 }
 
 func preflightFailure(ctx context.Context, err error) *Failure {
-	cat, reason := receipt.CategoryInternal, "driver_open_failed"
+	cat, reason := receipt.CategoryInternal, ReasonDriverOpenFailed
 	switch {
 	case ctx.Err() != nil:
-		cat, reason = receipt.CategoryCanceled, "canceled"
+		cat, reason = receipt.CategoryCanceled, ReasonCanceled
 	case errors.Is(err, ErrBrowserUnavailable):
-		cat, reason = receipt.CategoryBrowserUnavailable, "browser_unavailable"
+		cat, reason = receipt.CategoryBrowserUnavailable, ReasonBrowserUnavailable
 	case errors.Is(err, ErrBrowserLaunchFailed):
-		cat, reason = receipt.CategoryBrowserLaunchFailed, "browser_launch_failed"
+		cat, reason = receipt.CategoryBrowserLaunchFailed, ReasonBrowserLaunchFailed
 	case errors.Is(err, ErrBrowserCrashed):
-		cat, reason = receipt.CategoryBrowserCrashed, "browser_crashed"
+		cat, reason = receipt.CategoryBrowserCrashed, ReasonBrowserCrashed
 	}
-	return &Failure{Category: cat, Reason: reason, DetailHash: receipt.DetailHash(err.Error())}
+	return newFailure(cat, reason, err.Error())
 }
