@@ -8,6 +8,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/vera-run/vera/capability"
+	"github.com/vera-run/vera/download"
 	"github.com/vera-run/vera/internal/canonjson"
 	"github.com/vera-run/vera/internal/redact"
 )
@@ -282,8 +283,8 @@ func checkReceipt(r *Receipt) problems {
 			if !validCode(d.Mechanism, true) || !validCode(d.Evidence, true) {
 				ps.add(f, ErrSchema, "%s.download mechanism or evidence is not a bounded code", p)
 			}
-			if d.Bytes < 0 {
-				ps.add(f, ErrSchema, "%s.download.bytes is negative", p)
+			if d.Bytes < 0 || d.Bytes > download.MaxSafeBytes {
+				ps.add(f, ErrSchema, "%s.download.bytes is outside [0, 2^53-1]", p)
 			}
 			if !canonjson.ValidDigest(d.SHA256) {
 				ps.add(f, ErrSchema, "%s.download.sha256 is not a sha256 digest", p)
@@ -433,8 +434,8 @@ func checkOutputs(o *Outputs) problems {
 				if df.Path == "" {
 					ps.add(f, ErrSchema, "%s.path is empty", fp)
 				}
-				if df.Bytes < 0 {
-					ps.add(f, ErrSchema, "%s.bytes is negative", fp)
+				if df.Bytes < 0 || df.Bytes > download.MaxSafeBytes {
+					ps.add(f, ErrSchema, "%s.bytes is outside [0, 2^53-1]", fp)
 				}
 				if !canonjson.ValidDigest(df.SHA256) {
 					ps.add(f, ErrSchema, "%s.sha256 is not a sha256 digest", fp)

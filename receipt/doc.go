@@ -79,7 +79,9 @@
 //     produced); for a download_set, digest([{"bytes":B,"sha256":H}, ...])
 //     of the files' byte lengths and file hashes in order ([] when none),
 //     never the local paths, which stay in outputs.json under the
-//     protection of the lock's hash of that file ([OutputHash]).
+//     protection of the lock's hash of that file ([OutputHash], which is
+//     download.SetHash: byte lengths 0 to 2^53-1 and well-formed digests,
+//     or no hash at all).
 //   - outputs[].count: the number of files of a download set, of records
 //     of a record set (0 when not produced), and 1 or 0 for a produced or
 //     missing text or record ([OutputCount]).

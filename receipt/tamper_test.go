@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/vera-run/vera/capability"
+	"github.com/vera-run/vera/download"
 	"github.com/vera-run/vera/internal/canonjson"
 	"github.com/vera-run/vera/receipt"
 )
@@ -100,11 +101,13 @@ func TestVerifyRunTamper(t *testing.T) {
 			return nil
 		}, receipt.ErrOutputs, receipt.FileOutputs},
 		{"download bytes negative", func(t *testing.T, dir string) *capability.Capability {
-			editOutputs(t, dir, true, func(o *receipt.Outputs) { o.Outputs[3].Files[0].Bytes = -1 })
+			editOutputs(t, dir, false, // no hash to recompute (download.SetHash refuses it)
+				func(o *receipt.Outputs) { o.Outputs[3].Files[0].Bytes = -1 })
 			return nil
 		}, receipt.ErrSchema, receipt.FileOutputs},
 		{"download digest malformed", func(t *testing.T, dir string) *capability.Capability {
-			editOutputs(t, dir, true, func(o *receipt.Outputs) { o.Outputs[3].Files[0].SHA256 = "sha256:XYZ" })
+			editOutputs(t, dir, false, // no hash to recompute (download.SetHash refuses it)
+				func(o *receipt.Outputs) { o.Outputs[3].Files[0].SHA256 = "sha256:XYZ" })
 			return nil
 		}, receipt.ErrSchema, receipt.FileOutputs},
 		{"download evidence of the action differs", func(t *testing.T, dir string) *capability.Capability {
@@ -427,5 +430,39 @@ func TestRecoveredLocatorIndex(t *testing.T) {
 		if !ok && !errors.Is(err, receipt.ErrSequence) {
 			t.Errorf("index %d (as many as the declared candidates): %v, want ErrSequence", idx, err)
 		}
+	}
+}
+
+// TestDownloadBytesBeyondSafeRange: a byte length above 2^53-1 (exact in a
+// double, so canonical JSON accepts it) is a schema problem in outputs.json
+// and in the receipt, as download.SetHash refuses it.
+func TestDownloadBytesBeyondSafeRange(t *testing.T) {
+	c := testCapability()
+	dir := writeRun(t, cleanRun(t, c, nil))
+	editOutputs(t, dir, false, func(o *receipt.Outputs) {
+		for i := range o.Outputs {
+			for j := range o.Outputs[i].Files {
+				o.Outputs[i].Files[j].Bytes = download.MaxSafeBytes + 1
+			}
+		}
+	})
+	editReceipt(t, dir, func(r *receipt.Receipt) {
+		for i := range r.Actions {
+			if r.Actions[i].Download != nil {
+				r.Actions[i].Download.Bytes = download.MaxSafeBytes + 1
+			}
+		}
+	})
+	rep, err := receipt.VerifyRun(dir, c)
+	if !errors.Is(err, receipt.ErrSchema) {
+		t.Fatalf("VerifyRun = %v, want ErrSchema", err)
+	}
+	var outputs, rec bool
+	for _, p := range rep.Problems {
+		outputs = outputs || (p.File == receipt.FileOutputs && strings.Contains(p.Message, "outside [0, 2^53-1]"))
+		rec = rec || (p.File == receipt.FileReceipt && strings.Contains(p.Message, "outside [0, 2^53-1]"))
+	}
+	if !outputs || !rec {
+		t.Fatalf("problems %v: want the byte length out of range in both files", rep.Problems)
 	}
 }

@@ -9,7 +9,7 @@ import (
 	"time"
 
 	"github.com/vera-run/vera/capability"
-	"github.com/vera-run/vera/internal/canonjson"
+	"github.com/vera-run/vera/download"
 )
 
 // VerifyRun verifies the run directory dir against the capability c and
@@ -419,8 +419,8 @@ func checkSequence(r *Receipt, c *capability.Capability, ps *problems) {
 // of the actions that fill it, in run order. The runtime records a proof
 // exactly when it adds a verified file to the output, even if the action
 // then fails its postcondition.
-func downloadEvidence(r *Receipt, c *capability.Capability) map[string][]fileEvidence {
-	ev := map[string][]fileEvidence{}
+func downloadEvidence(r *Receipt, c *capability.Capability) map[string][]download.File {
+	ev := map[string][]download.File{}
 	for _, a := range r.Actions {
 		if a.Download == nil {
 			continue
@@ -429,7 +429,7 @@ func downloadEvidence(r *Receipt, c *capability.Capability) map[string][]fileEvi
 		if !ok || ca.Output == "" {
 			continue
 		}
-		ev[ca.Output] = append(ev[ca.Output], fileEvidence{Bytes: a.Download.Bytes, SHA256: a.Download.SHA256})
+		ev[ca.Output] = append(ev[ca.Output], download.File{Size: a.Download.Bytes, SHA256: a.Download.SHA256})
 	}
 	return ev
 }
@@ -443,12 +443,9 @@ func checkDownloadEvidence(r *Receipt, c *capability.Capability, ps *problems) {
 			continue
 		}
 		files := ev[rec.Name]
-		if files == nil {
-			files = []fileEvidence{}
-		}
-		h, err := canonjson.Digest(files)
+		h, err := download.SetHash(files)
 		if err != nil {
-			continue
+			continue // a length or digest out of range is a schema problem
 		}
 		if h != rec.Hash || len(files) != rec.Count {
 			ps.add(FileReceipt, ErrHashMismatch, "output %s does not cover the download evidence of its actions (%d files)", rec.Name, len(files))

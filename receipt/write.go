@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"os"
 
+	"github.com/vera-run/vera/download"
 	"github.com/vera-run/vera/internal/canonjson"
 	"github.com/vera-run/vera/internal/safefs"
 )
@@ -142,23 +143,19 @@ func HashInput(executionHash, name string, value any) (string, error) {
 	return canonjson.Digest(map[string]any{"capability": executionHash, "name": name, "value": value})
 }
 
-// fileEvidence is the receipt-visible part of one download.
-type fileEvidence struct {
-	Bytes  int64  `json:"bytes"`
-	SHA256 string `json:"sha256"`
-}
-
 // OutputHash returns the receipt hash of one output: for a download_set,
-// the sha256 of the canonical JSON array of {"bytes","sha256"} in order
-// (never the paths); for every other kind, the sha256 of the canonical
-// JSON of the value (null when not produced).
+// [download.SetHash] of its files, the sha256 of the canonical JSON array
+// of {"bytes","sha256"} in order (never the paths), which fails for a byte
+// length outside [0, download.MaxSafeBytes] or a malformed digest; for
+// every other kind, the sha256 of the canonical JSON of the value (null
+// when not produced).
 func OutputHash(o *OutputValue) (string, error) {
 	if o.Kind == "download_set" {
-		ev := make([]fileEvidence, len(o.Files))
+		files := make([]download.File, len(o.Files))
 		for i, f := range o.Files {
-			ev[i] = fileEvidence{Bytes: f.Bytes, SHA256: f.SHA256}
+			files[i] = download.File{Size: f.Bytes, SHA256: f.SHA256}
 		}
-		return canonjson.Digest(ev)
+		return download.SetHash(files)
 	}
 	return canonjson.Digest(o.Value)
 }
