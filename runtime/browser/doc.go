@@ -106,10 +106,17 @@
 //     the event is attributed by GUID to the first armed listener when the
 //     download starts in one of the page's frames. Connected, the driver
 //     only enables download events on its own context (behavior
-//     "default"), so the browser's own settings decide where files go;
-//     with [WithDownloadDir] its own context saves into that folder under
-//     the suggested names. The directory route's file attribution is the
-//     runtime's (package download).
+//     "default"), so the browser's own settings decide where files go.
+//     With [WithDownloadDir] its own context saves into that folder under
+//     the download GUID ("allow" would replace a file of the same name),
+//     and on completion, before the event is delivered, the driver gives
+//     the file the suggested name, or the first free "stem (n).ext" as
+//     Chrome's download manager would, by hard-linking the new name
+//     (which never replaces an entry) and removing the GUID name. A name
+//     with separators, NUL or colon, a leading dot, a partial-download or
+//     OS metadata name, or a folder without hard links keeps the GUID
+//     name. The directory route's file attribution is the runtime's
+//     (package download).
 //   - Connect accepts loopback endpoints with an explicit port; remote
 //     ws:// and wss:// endpoints need [WithRemoteEndpoint]. An http(s)
 //     endpoint is resolved through /json/version and the websocket URL it

@@ -229,9 +229,11 @@ func (d *Driver) setup(ctx context.Context) error {
 		dl.DownloadPath = d.downloadDir
 	case d.downloadDir != "":
 		// Connected with WithDownloadDir: the driver's own context saves
-		// under the suggested names into that folder, which the runtime
-		// watches (directory route). Other contexts are untouched.
-		dl.Behavior = proto.BrowserSetDownloadBehaviorBehaviorAllow
+		// into that folder, which the runtime watches (directory route).
+		// Other contexts are untouched. Behavior "allow" would replace a
+		// file of the same name, so the browser saves under the GUID and
+		// the driver gives the file its name (see nameDownload).
+		dl.Behavior = proto.BrowserSetDownloadBehaviorBehaviorAllowAndName
 		dl.DownloadPath = d.downloadDir
 	}
 	if err := d.call(ctx, "", dl, nil); err != nil {

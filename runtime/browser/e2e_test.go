@@ -33,6 +33,16 @@ const (
 // origin (old, new pairs) rewritten to a test server's origin.
 func fixture(t testing.TB, name string, origins ...string) *capability.Capability {
 	t.Helper()
+	c, err := capability.ParseBytes(fixtureBytes(t, name, origins...))
+	if err != nil {
+		t.Fatalf("%s: %v", name, err)
+	}
+	return c
+}
+
+// fixtureBytes is fixture's JSON before parsing.
+func fixtureBytes(t testing.TB, name string, origins ...string) []byte {
+	t.Helper()
 	raw, err := os.ReadFile(filepath.Join("..", "..", "capability", "testdata", "valid", name))
 	if err != nil {
 		t.Fatal(err)
@@ -43,11 +53,7 @@ func fixture(t testing.TB, name string, origins ...string) *capability.Capabilit
 		}
 		raw = bytes.ReplaceAll(raw, []byte(origins[i]), []byte(origins[i+1]))
 	}
-	c, err := capability.ParseBytes(raw)
-	if err != nil {
-		t.Fatalf("%s: %v", name, err)
-	}
-	return c
+	return raw
 }
 
 func tellerCapability(t testing.TB, s *testsite.Sites) *capability.Capability {

@@ -67,8 +67,10 @@ func WithRemoteEndpoint() Option { return func(o *options) { o.remote = true } }
 // driver leaves downloads to the browser's own settings (its Downloads
 // folder or a save prompt; a headless browser cancels them). With this
 // option the driver's own browser context (never the operator's other
-// contexts or settings) saves under the suggested names into the folder,
-// which the runtime then watches.
+// contexts or settings) saves into the folder, which the runtime then
+// watches: each completed download is named after its suggested name, or
+// "stem (n).ext" when that name is taken; an existing file is never
+// replaced.
 func WithDownloadDir(dir string) Option { return func(o *options) { o.downloadDir = dir } }
 
 // WithExtraFlags appends command-line switches ("--lang=it") to the ones
