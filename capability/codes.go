@@ -69,6 +69,10 @@ const (
 	// CodeInvalidReceipts: validation.receipts is not exactly two distinct
 	// digests.
 	CodeInvalidReceipts = "invalid_receipts"
+	// CodeReceiptsNotSorted: the two validation.receipts digests are not in
+	// ascending order, the order receipt.Finalize writes and bundle
+	// verification (receipt.CheckClaim) requires.
+	CodeReceiptsNotSorted = "receipts_not_sorted"
 	// CodeInvalidExecutionMode: validation.execution_mode is not a live mode.
 	CodeInvalidExecutionMode = "invalid_execution_mode"
 	// CodeStateNotExecutable: the state does not run (scaffold or draft).
@@ -310,6 +314,7 @@ func Codes() []string {
 		CodeUnknownState, CodeProvenanceRequired, CodeProvenanceIncomplete, CodeInvalidDigest,
 		CodeInvalidTimestamp, CodeUnknownDiscoveryMode, CodeReviewRequired, CodeReviewRecordMismatch,
 		CodeAuthoringNotApproved, CodeValidationRequired, CodeValidationNotAllowed, CodeInvalidReceipts,
+		CodeReceiptsNotSorted,
 		CodeInvalidExecutionMode, CodeStateNotExecutable, CodeRiskyBelowDiscovered,
 		CodeInvalidOrigin, CodeInsecureOrigin, CodeDuplicateOrigin, CodeInvalidURL, CodeURLQuery,
 		CodeOriginNotAllowed, CodeTemplateInPath,

@@ -134,6 +134,13 @@ var corpusCases = []corpusCase{
 		edit: func(c *Capability) { c.Validation.Receipts = c.Validation.Receipts[:1] }},
 	{name: "validation_same_receipt", base: "invoice", code: CodeInvalidReceipts, note: "the same receipt twice",
 		edit: func(c *Capability) { c.Validation.Receipts[1] = c.Validation.Receipts[0] }},
+	{name: "validation_receipts_not_sorted", base: "invoice", code: CodeReceiptsNotSorted, note: "the two receipts in descending order",
+		edit: func(c *Capability) {
+			r := c.Validation.Receipts
+			if r[0] < r[1] {
+				r[0], r[1] = r[1], r[0]
+			}
+		}},
 	{name: "validation_simulated", base: "invoice", code: CodeInvalidExecutionMode, note: "execution_mode simulated",
 		edit: func(c *Capability) { c.Validation.ExecutionMode = "simulated" }},
 	{name: "execution_draft", base: "teller", stage: stageExecution, code: CodeStateNotExecutable, note: "state draft (valid document, never executable)",

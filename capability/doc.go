@@ -70,7 +70,9 @@
 //     discovery_run_id and a review (reviewer, RFC 3339 reviewed_at,
 //     record_hash equal to discovery_hash, authoring_approved true);
 //     validated_local also needs validation metadata (exactly two distinct
-//     receipt digests, a live execution_mode, RFC 3339 finalized_at).
+//     receipt digests in ascending order, as receipt.Finalize writes them
+//     and bundle verification requires; a live execution_mode; RFC 3339
+//     finalized_at).
 //     Validation metadata below validated_local is an error.
 //   - Execution ([Capability.ValidateForExecution] only): a draft never
 //     runs; a risky capability needs at least discovered.

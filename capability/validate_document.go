@@ -119,8 +119,14 @@ func (v *validation) identity() {
 		if len(val.Receipts) != 2 {
 			v.add(at("validation.receipts"), CodeInvalidReceipts,
 				fmt.Sprintf("exactly two clean run receipts are required, found %d", len(val.Receipts)), "")
-		} else if val.Receipts[0] == val.Receipts[1] && validDigest(val.Receipts[0]) {
-			v.add(at("validation.receipts[1]"), CodeInvalidReceipts, "the two receipts must be distinct runs", "")
+		} else if validDigest(val.Receipts[0]) && validDigest(val.Receipts[1]) {
+			switch {
+			case val.Receipts[0] == val.Receipts[1]:
+				v.add(at("validation.receipts[1]"), CodeInvalidReceipts, "the two receipts must be distinct runs", "")
+			case val.Receipts[0] > val.Receipts[1]:
+				v.add(at("validation.receipts"), CodeReceiptsNotSorted,
+					"the two receipts are sorted ascending, as receipt.Finalize writes them and bundle verification requires", "")
+			}
 		}
 	}
 }
