@@ -139,11 +139,7 @@ func TestDownloadBrowserPathRoute(t *testing.T) {
 // with download_failed / download_canceled.
 func TestDownloadCanceled(t *testing.T) {
 	d := shared(t)
-	inv, err := testsite.StartInvoicing()
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(inv.Close)
+	inv := startInvoicing(t)
 	inv.SetExportSize(64 << 10)
 	inv.SetExportStall(time.Minute)
 	c := exportCapability(t, inv)

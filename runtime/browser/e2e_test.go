@@ -161,6 +161,23 @@ func asJSON(t testing.TB, v any) any {
 	return out
 }
 
+// supervisor approves every consequential action it is asked about.
+var supervisor = runtime.ApproverFunc(func(_ context.Context, req runtime.ApprovalRequest) (runtime.Approval, error) {
+	return runtime.Approval{ActionID: req.ActionID, Approved: true, Approver: "supervisor@example"}, nil
+})
+
+// startInvoicing starts an invoicing app of the test's own, for tests
+// that break it or leave it in a state others must not see.
+func startInvoicing(t testing.TB) *testsite.Invoicing {
+	t.Helper()
+	inv, err := testsite.StartInvoicing()
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(inv.Close)
+	return inv
+}
+
 // TestE2ETeller runs the teller capability end to end on the launched
 // browser: a completed lookup, the member_not_found business outcome and
 // a session that expires in the middle of the run.
@@ -273,9 +290,6 @@ func TestE2EInvoices(t *testing.T) {
 	inv := s.Invoicing
 	c := invoiceCapability(t, inv)
 	served := sha256Of(inv.ExportCSV())
-	approve := runtime.ApproverFunc(func(_ context.Context, req runtime.ApprovalRequest) (runtime.Approval, error) {
-		return runtime.Approval{ActionID: req.ActionID, Approved: true, Approver: "supervisor@example"}, nil
-	})
 	checkReadAndExport := func(t *testing.T, res *runtime.Result) {
 		t.Helper()
 		if sum, ok := res.ModelOutputs["invoices"].(runtime.OutputSummary); !ok || sum.Count != len(testsite.Invoices) || len(testsite.Invoices) != 23 {
@@ -325,7 +339,7 @@ func TestE2EInvoices(t *testing.T) {
 
 	t.Run("approved", func(t *testing.T) {
 		ctx := tctx(t, 90*time.Second)
-		res := execute(t, ctx, d, c, nil, runtime.WithRequester("clerk@example"), runtime.WithApprover(approve))
+		res := execute(t, ctx, d, c, nil, runtime.WithRequester("clerk@example"), runtime.WithApprover(supervisor))
 		wantState(t, res, runtime.StateCompleted, "")
 		if n := inv.IssuedCount(); n != 1 {
 			t.Fatalf("issued %d invoices, want 1", n)
@@ -341,17 +355,7 @@ func TestE2EInvoices(t *testing.T) {
 		defer inv.ShowSurvey(false)
 		before := inv.IssuedCount()
 		ctx := tctx(t, 60*time.Second)
-		res := execute(t, ctx, d, c, nil, runtime.WithApprover(approve))
-		wantState(t, res, runtime.StateBlockedByUnknownModal, "")
-		if res.Failure == nil || res.Failure.Reason != "unknown_modal" {
-			t.Errorf("failure = %+v", res.Failure)
-		}
-		if n := inv.SurveyAnswers(); n != 0 {
-			t.Errorf("the survey was answered %d times", n)
-		}
-		if n := inv.IssuedCount(); n != before {
-			t.Errorf("issued %d invoices behind a modal", n-before)
-		}
+		wantBlocked(t, execute(t, ctx, d, c, nil, runtime.WithApprover(supervisor)), inv, "unknown_modal", before)
 	})
 }
 
@@ -360,23 +364,25 @@ func TestE2EInvoices(t *testing.T) {
 // is issued. The dialog stays open, so the test launches its own browser.
 func TestE2EInvoicesNativeDialog(t *testing.T) {
 	d := launchOwn(t)
-	inv, err := testsite.StartInvoicing()
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(inv.Close)
+	inv := startInvoicing(t)
 	inv.ShowNativeDialog(true)
 	c := invoiceCapability(t, inv)
 	ctx := tctx(t, 90*time.Second)
-	approve := runtime.ApproverFunc(func(_ context.Context, req runtime.ApprovalRequest) (runtime.Approval, error) {
-		return runtime.Approval{ActionID: req.ActionID, Approved: true, Approver: "supervisor@example"}, nil
-	})
-	res := execute(t, ctx, d, c, nil, runtime.WithApprover(approve))
+	wantBlocked(t, execute(t, ctx, d, c, nil, runtime.WithApprover(supervisor)), inv, "native_dialog", 0)
+}
+
+// wantBlocked checks a run an unexpected modal ended: blocked with reason,
+// nothing issued since issued and no survey answered.
+func wantBlocked(t *testing.T, res *runtime.Result, inv *testsite.Invoicing, reason string, issued int) {
+	t.Helper()
 	wantState(t, res, runtime.StateBlockedByUnknownModal, "")
-	if res.Failure == nil || res.Failure.Reason != "native_dialog" {
-		t.Errorf("failure = %+v", res.Failure)
+	if res.Failure == nil || res.Failure.Reason != reason {
+		t.Errorf("failure = %+v, want reason %s", res.Failure, reason)
 	}
-	if n := inv.IssuedCount(); n != 0 {
-		t.Errorf("issued %d invoices behind a native dialog", n)
+	if n := inv.SurveyAnswers(); n != 0 {
+		t.Errorf("the survey was answered %d times", n)
+	}
+	if n := inv.IssuedCount(); n != issued {
+		t.Errorf("issued %d invoices behind a modal", n-issued)
 	}
 }
