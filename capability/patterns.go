@@ -42,6 +42,14 @@ var semverRE = regexp.MustCompile(SemverPattern)
 // validID reports whether s matches [IDPattern] within [MaxIDLen].
 func validID(s string) bool { return matchWords(s, "._-") }
 
+// ValidID reports whether s is a valid capability, milestone or action id:
+// [IDPattern] within [MaxIDLen] bytes.
+func ValidID(s string) bool { return validID(s) }
+
+// ValidName reports whether s is a valid input, output, field, outcome or
+// data-class name: [NamePattern] within [MaxIDLen] bytes.
+func ValidName(s string) bool { return validName(s) }
+
 // validName reports whether s matches [NamePattern] within [MaxIDLen].
 func validName(s string) bool { return matchWords(s, "_") }
 

@@ -366,7 +366,7 @@ func (r *Record) validate(ps *problems) {
 	}
 	for i, d := range r.Privacy.DataClasses {
 		p := fmt.Sprintf("privacy.data_classes[%d]", i)
-		if !validName(d) {
+		if !capability.ValidName(d) {
 			ps.add(p, CodeFormat, "snake_case of at most %d bytes", capability.MaxIDLen)
 		}
 		if i > 0 && r.Privacy.DataClasses[i-1] >= d {
@@ -380,7 +380,7 @@ func (r *Record) validate(ps *problems) {
 	for i := range r.Milestones {
 		m := &r.Milestones[i]
 		p := "milestones[" + strconv.Itoa(i) + "]"
-		if !validID(m.ID) || m.ID == capability.TerminalCompleted {
+		if !capability.ValidID(m.ID) || m.ID == capability.TerminalCompleted {
 			ps.add(p+".id", CodeFormat, "a lowercase id of at most %d bytes, not %q", capability.MaxIDLen, capability.TerminalCompleted)
 		}
 		if ids[m.ID] {
@@ -511,34 +511,6 @@ func validObsID(s string) bool {
 		}
 	}
 	return true
-}
-
-// validID matches capability.IDPattern within capability.MaxIDLen.
-func validID(s string) bool { return matchWords(s, "._-") }
-
-// validName matches capability.NamePattern within capability.MaxIDLen.
-func validName(s string) bool { return matchWords(s, "_") }
-
-func matchWords(s, seps string) bool {
-	if len(s) == 0 || len(s) > capability.MaxIDLen || s[0] < 'a' || s[0] > 'z' {
-		return false
-	}
-	prevSep := false
-	for i := 1; i < len(s); i++ {
-		c := s[i]
-		switch {
-		case c >= 'a' && c <= 'z', c >= '0' && c <= '9':
-			prevSep = false
-		case strings.IndexByte(seps, c) >= 0:
-			if prevSep {
-				return false
-			}
-			prevSep = true
-		default:
-			return false
-		}
-	}
-	return !prevSep
 }
 
 // CheckEvidence checks the record against the evidence it names: the
