@@ -19,9 +19,12 @@ import (
 // target before it runs) and continued only when its origin is allowed;
 // documents need an Allowed origin, other resources an Allowed or a
 // Subresources origin. Blocked requests fail as "blocked by client" and
-// are recorded as violations (origin only). Entries must be bare http(s)
-// origins, else the error wraps [ErrInvalidOrigin] and the old scope
-// stays. Before the first call nothing is blocked.
+// are recorded as violations (origin only). Every document loaded from
+// then on also carries the scope's connect-src policy, which holds
+// WebSocket handshakes to the scope (see the package documentation).
+// Entries must be bare http(s) origins, else the error wraps
+// [ErrInvalidOrigin] and the old scope stays. Before the first call
+// nothing is blocked.
 func (d *Driver) RestrictOrigins(ctx context.Context, s runtime.OriginScope) error {
 	cctx, done, err := d.begin(ctx)
 	if err != nil {
@@ -43,7 +46,12 @@ func (d *Driver) RestrictOrigins(ctx context.Context, s runtime.OriginScope) err
 	d.mu.Unlock()
 	for _, t := range docs {
 		if err := d.installPolicy(cctx, t, sc.csp); err != nil {
-			return d.fail(cctx, "connect policy", err)
+			d.mu.Lock()
+			attached := d.targets[t.sid] == t
+			d.mu.Unlock()
+			if attached { // a frame or popup that went away needs none
+				return d.fail(cctx, "connect policy", err)
+			}
 		}
 	}
 	return nil
