@@ -172,3 +172,28 @@ new Worker(URL.createObjectURL(new Blob(["new WebSocket(" + JSON.stringify(out) 
 		t.Errorf("violations with the origin in scope: %v", v)
 	}
 }
+
+func TestConnectPolicy(t *testing.T) {
+	cases := []struct {
+		scope runtime.OriginScope
+		want  string
+	}{
+		{runtime.OriginScope{Allowed: []string{"https://A.example:443/", "http://127.0.0.1:8080"}, Subresources: []string{"https://cdn.example"}},
+			"connect-src http://127.0.0.1:8080 https://a.example https://cdn.example ws://127.0.0.1:8080 wss://a.example wss://cdn.example blob: data:"},
+		{runtime.OriginScope{Allowed: []string{"http://[::1]:9000"}},
+			"connect-src http://[::1]:9000 ws://[::1]:9000 blob: data:"},
+		{runtime.OriginScope{}, "connect-src blob: data:"},
+	}
+	for _, c := range cases {
+		sc, err := newOriginScope(c.scope)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if sc.csp != c.want {
+			t.Errorf("%+v: policy %q, want %q", c.scope, sc.csp, c.want)
+		}
+		if s := policyScript(sc.csp); !strings.Contains(s, `"`+c.want+`"`) {
+			t.Errorf("the script does not carry the policy as a string literal: %s", s)
+		}
+	}
+}
