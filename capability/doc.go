@@ -44,10 +44,9 @@
 //     [Codes]) and a message, sorted by document order of the path, then
 //     code. It is deterministic and never echoes credential-shaped values or
 //     the redaction marker.
-//   - Validate only reads the document. It runs the struct-tag pass on one
-//     extra goroutine concurrently with the cross-field rules and waits for
-//     it, so it never leaves a goroutine behind (a 500-action capability
-//     validates in a few milliseconds; see BenchmarkValidate500Actions).
+//   - Validate only reads the document and starts no goroutine (a
+//     500-action capability validates in a few milliseconds; see
+//     BenchmarkValidate500Actions).
 //   - The execution hash is RFC 8785 canonical JSON without "state" and
 //     "validation": promotion never changes it, any executable change does.
 //   - Risk is derived (any consequential action), never declared.

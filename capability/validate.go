@@ -25,17 +25,6 @@ func (c *Capability) Validate() ErrorList {
 		return ErrorList{{Code: CodeRequired, Message: "nil capability"}}
 	}
 	v := newValidation(c)
-	// The struct-tag pass and the cross-field rules read the document
-	// only, so they run concurrently; Validate waits for both.
-	fieldErrs := make(chan fieldResult, 1)
-	go func() {
-		defer func() {
-			if r := recover(); r != nil {
-				fieldErrs <- fieldResult{panicked: r}
-			}
-		}()
-		fieldErrs <- fieldResult{errs: fieldRules(c)}
-	}()
 	v.identity()
 	v.site()
 	v.runtime()
@@ -48,17 +37,8 @@ func (c *Capability) Validate() ErrorList {
 	v.outputUsage()
 	v.flow()
 	v.literals()
-	res := <-fieldErrs
-	if res.panicked != nil {
-		panic(res.panicked) // a bug in a rule, never bad input: surface it where Validate was called
-	}
-	v.errs = append(v.errs, res.errs...)
+	v.errs = append(v.errs, fieldRules(c)...)
 	return v.sorted()
-}
-
-type fieldResult struct {
-	errs     ErrorList
-	panicked any
 }
 
 // ValidateForExecution is [Capability.Validate] plus the rules that decide
