@@ -3,8 +3,8 @@
 //
 //	go run ./examples/mailsearch [-browser PATH] [-query WORDS] [-out DIR]
 //
-// The capability (mail_search.capability.json, a safe scaffold, which may
-// run unreviewed) types the query, presses Enter and proves the search
+// The capability (mail_search.capability.json, a copy of the test data's
+// reviewed mail search, state discovered) types the query, presses Enter and proves the search
 // happened with the postcondition url_includes "#search/{{query}}" before
 // it reads the result list. The program runs it twice: once normally,
 // printing the records, and once with the site's search button stuck
@@ -19,9 +19,9 @@
 //   - Only model_and_artifact values are printed as model-visible.
 //
 // Decisions where the brief was silent:
-//   - The capability copy is in state discovered with a synthetic review:
-//     the runtime refuses to execute a scaffold, which the test data's
-//     mail search is.
+//   - The capability is a copy of capability/testdata/valid/mail_search.json
+//     (state discovered, with a synthetic review): the runtime executes only
+//     discovered and validated_local capabilities.
 //   - One launched browser serves both runs; each Execute starts over from
 //     the capability's start page.
 package main
