@@ -90,41 +90,9 @@ func validCode(s string, dash bool) bool {
 	return true
 }
 
-// validWords matches ^[a-z][a-z0-9]*([seps][a-z0-9]+)*$ within 64 bytes:
-// the capability's id ("._-") and name ("_") patterns.
-func validWords(s, seps string) bool {
-	if s == "" || len(s) > capability.MaxIDLen || s[0] < 'a' || s[0] > 'z' {
-		return false
-	}
-	prevSep := false
-	for i := 1; i < len(s); i++ {
-		c := s[i]
-		switch {
-		case c >= 'a' && c <= 'z', c >= '0' && c <= '9':
-			prevSep = false
-		case indexByte(seps, c):
-			if prevSep {
-				return false
-			}
-			prevSep = true
-		default:
-			return false
-		}
-	}
-	return !prevSep
-}
-
-func indexByte(s string, c byte) bool {
-	for i := 0; i < len(s); i++ {
-		if s[i] == c {
-			return true
-		}
-	}
-	return false
-}
-
-func validID(s string) bool   { return validWords(s, "._-") }
-func validName(s string) bool { return validWords(s, "_") }
+// validID and validName are the capability's id and name patterns.
+func validID(s string) bool   { return capability.ValidID(s) }
+func validName(s string) bool { return capability.ValidName(s) }
 
 // validLabel: valid UTF-8 without control characters, at most max bytes;
 // empty only when allowEmpty.
