@@ -12,6 +12,8 @@ import (
 	"time"
 
 	"github.com/go-rod/rod/lib/launcher"
+
+	"github.com/vera-run/vera/internal/chromeproc"
 	"github.com/vera-run/vera/runtime"
 )
 
@@ -192,7 +194,7 @@ func (p *process) kill(timeout time.Duration) {
 		case <-time.After(timeout):
 		}
 		for {
-			n := killByPathMarker(p.root)
+			n := chromeproc.KillProcesses(p.root)
 			if n == 0 || time.Now().After(deadline) {
 				break
 			}

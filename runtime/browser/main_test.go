@@ -10,6 +10,7 @@ import (
 
 	"go.uber.org/goleak"
 
+	"github.com/vera-run/vera/internal/chromeproc"
 	"github.com/vera-run/vera/internal/testsite"
 )
 
@@ -31,7 +32,7 @@ func TestMain(m *testing.M) {
 	sharedClose()
 	if n := countMarked(dir, 3*time.Second); n > 0 {
 		fmt.Fprintf(os.Stderr, "FAIL: %d browser processes started by the tests are still running\n", n)
-		killByPathMarker(dir)
+		chromeproc.KillProcesses(dir)
 		code = 1
 	}
 	if err := goleak.Find(baseline); err != nil && code == 0 {
