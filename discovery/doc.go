@@ -117,6 +117,13 @@
 //   - The page cuts strings at 4×max+64 runes; a cut string loses its last
 //     64 runes before redaction so that no half identifier survives, then
 //     is cut to max runes after redaction (never inside a marker).
+//   - Redaction is by shape: identifier-shaped substrings (emails, phone
+//     numbers, IBANs, card numbers, codici fiscali, long digit runs, UUIDs,
+//     tokens) are replaced. Free text that is private but not
+//     identifier-shaped, such as a person's name in a detail page's
+//     heading, is not recognised and stays in the evidence. That is why a
+//     pack needs a reviewed record and a separate transfer approval before
+//     it leaves the operator's machine.
 //   - Redaction counts are per snapshot processed.
 //   - Diffs pair controls by reference (frame, role, name, label,
 //     placeholder, test id) and occurrence; [Evidence.Replay] reconstructs
