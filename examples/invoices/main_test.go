@@ -15,8 +15,6 @@ import (
 	"github.com/vera-run/vera/examples/internal/exampletest"
 	"github.com/vera-run/vera/internal/testsite"
 	"github.com/vera-run/vera/receipt"
-	"github.com/vera-run/vera/runtime"
-	"github.com/vera-run/vera/runtime/browser"
 )
 
 func TestMain(m *testing.M) { exampletest.Main(m) }
@@ -88,20 +86,7 @@ func TestInvoices(t *testing.T) {
 
 // TestNoBrowser: without a browser the program says what to install and
 // leaves nothing behind.
-func TestNoBrowser(t *testing.T) {
-	var out bytes.Buffer
-	err := run(context.Background(), []string{"-browser", filepath.Join(t.TempDir(), "no-chrome")}, &out)
-	if !errors.Is(err, runtime.ErrBrowserUnavailable) || !strings.Contains(err.Error(), browser.InstallHint) {
-		t.Fatalf("run = %v, want ErrBrowserUnavailable naming what to install", err)
-	}
-	if ents, _ := os.ReadDir(os.TempDir()); len(ents) > 0 {
-		for _, e := range ents {
-			if strings.HasPrefix(e.Name(), "vera-") {
-				t.Errorf("left %s behind", e.Name())
-			}
-		}
-	}
-}
+func TestNoBrowser(t *testing.T) { exampletest.CheckNoBrowser(t, run) }
 
 func TestInvoicesUsage(t *testing.T) {
 	var out bytes.Buffer

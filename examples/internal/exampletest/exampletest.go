@@ -1,14 +1,22 @@
 package exampletest
 
 import (
+	"bytes"
+	"context"
+	"errors"
 	"fmt"
+	"io"
 	"os"
+	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
 	"go.uber.org/goleak"
 
 	"github.com/vera-run/vera/internal/chromeproc"
+	"github.com/vera-run/vera/runtime"
+	"github.com/vera-run/vera/runtime/browser"
 )
 
 // EnvRequireBrowser turns a missing browser from a skip into a failure.
@@ -77,4 +85,26 @@ func RequireBrowser(t testing.TB) string {
 		t.Skipf("no Chrome/Chromium found (%v); set %s=1 to make this a failure", err, EnvRequireBrowser)
 	}
 	return p
+}
+
+// RunFunc is an example's entry point: run(ctx, args, stdout).
+type RunFunc func(ctx context.Context, args []string, stdout io.Writer) error
+
+// CheckNoBrowser runs the example with a -browser path that does not
+// exist and checks that it fails with runtime.ErrBrowserUnavailable naming
+// what to install (browser.InstallHint) and leaves no vera- folder behind
+// in the test's TMPDIR.
+func CheckNoBrowser(t *testing.T, run RunFunc) {
+	t.Helper()
+	var out bytes.Buffer
+	err := run(context.Background(), []string{"-browser", filepath.Join(t.TempDir(), "no-chrome")}, &out)
+	if !errors.Is(err, runtime.ErrBrowserUnavailable) || !strings.Contains(err.Error(), browser.InstallHint) {
+		t.Fatalf("run = %v, want ErrBrowserUnavailable naming what to install", err)
+	}
+	ents, _ := os.ReadDir(os.TempDir())
+	for _, e := range ents {
+		if strings.HasPrefix(e.Name(), "vera-") {
+			t.Errorf("left %s behind", e.Name())
+		}
+	}
 }
