@@ -116,6 +116,25 @@ func validTime(s string) bool {
 	return err == nil
 }
 
+// checkOutputHeader checks the name (valid, not seen before in this file),
+// kind and exposure of one output entry at path p, the part the receipt
+// and outputs.json share. verb says what a repeated name was ("recorded",
+// "written").
+func checkOutputHeader(ps *problems, f, p, verb, name, kind, exposure string, seen map[string]bool) {
+	if !validName(name) {
+		ps.add(f, ErrSchema, "%s.name is not an output name", p)
+	} else if seen[name] {
+		ps.add(f, ErrSchema, "%s: output %s %s twice", p, name, verb)
+	}
+	seen[name] = true
+	if !outputKinds[kind] {
+		ps.add(f, ErrSchema, "%s.kind %s is not a known output kind", p, short(kind))
+	}
+	if !exposures[exposure] {
+		ps.add(f, ErrSchema, "%s.exposure %s is not a known exposure", p, short(exposure))
+	}
+}
+
 // checkFailure checks a sanitized failure at path.
 func checkFailure(file, path string, f *Failure, ps *problems) {
 	if f == nil {
@@ -285,18 +304,7 @@ func checkReceipt(r *Receipt) problems {
 	seenOut := map[string]bool{}
 	for i, o := range r.Outputs {
 		p := "outputs[" + strconv.Itoa(i) + "]"
-		if !validName(o.Name) {
-			ps.add(f, ErrSchema, "%s.name is not an output name", p)
-		} else if seenOut[o.Name] {
-			ps.add(f, ErrSchema, "%s: output %s recorded twice", p, o.Name)
-		}
-		seenOut[o.Name] = true
-		if !outputKinds[o.Kind] {
-			ps.add(f, ErrSchema, "%s.kind %s is not a known output kind", p, short(o.Kind))
-		}
-		if !exposures[o.Exposure] {
-			ps.add(f, ErrSchema, "%s.exposure %s is not a known exposure", p, short(o.Exposure))
-		}
+		checkOutputHeader(&ps, f, p, "recorded", o.Name, o.Kind, o.Exposure, seenOut)
 		if o.Kind == string(capability.OutputDownloadSet) && o.Exposure != string(capability.ExposureArtifactOnly) {
 			ps.add(f, ErrSchema, "%s: a download_set is always artifact_only", p)
 		}
@@ -381,18 +389,7 @@ func checkOutputs(o *Outputs) problems {
 	seen := map[string]bool{}
 	for i, v := range o.Outputs {
 		p := "outputs[" + strconv.Itoa(i) + "]"
-		if !validName(v.Name) {
-			ps.add(f, ErrSchema, "%s.name is not an output name", p)
-		} else if seen[v.Name] {
-			ps.add(f, ErrSchema, "%s: output %s written twice", p, v.Name)
-		}
-		seen[v.Name] = true
-		if !outputKinds[v.Kind] {
-			ps.add(f, ErrSchema, "%s.kind %s is not a known output kind", p, short(v.Kind))
-		}
-		if !exposures[v.Exposure] {
-			ps.add(f, ErrSchema, "%s.exposure %s is not a known exposure", p, short(v.Exposure))
-		}
+		checkOutputHeader(&ps, f, p, "written", v.Name, v.Kind, v.Exposure, seen)
 		if v.Kind == string(capability.OutputDownloadSet) {
 			if v.Value != nil {
 				ps.add(f, ErrSchema, "%s: a download_set holds files, not a value", p)
