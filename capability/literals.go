@@ -2,39 +2,15 @@ package capability
 
 import (
 	"reflect"
-	"strconv"
 	"strings"
 	"sync"
 
 	"github.com/vera-run/vera/internal/redact"
+	"github.com/vera-run/vera/internal/strictjson"
 	"github.com/vera-run/vera/locator"
 )
 
 var candidateType = reflect.TypeOf(locator.Candidate{})
-
-// pathSeg is one step of a JSON path: a member name, or an index when name
-// is empty.
-type pathSeg struct {
-	name  string
-	index int
-}
-
-func renderPath(segs []pathSeg) string {
-	var b strings.Builder
-	for _, s := range segs {
-		if s.name == "" {
-			b.WriteByte('[')
-			b.WriteString(strconv.Itoa(s.index))
-			b.WriteByte(']')
-			continue
-		}
-		if b.Len() > 0 {
-			b.WriteByte('.')
-		}
-		b.WriteString(s.name)
-	}
-	return b.String()
-}
 
 // enumValid reports, for the closed string types of the model, whether a
 // value is one of the enum's members. A member is a fixed word and never a
@@ -127,14 +103,14 @@ func scanPlan(t reflect.Type) []scanField {
 // locator instead. Members of closed enums and known ARIA roles are fixed
 // words and are skipped.
 func (v *validation) literals() {
-	segs := make([]pathSeg, 0, 16)
+	segs := make([]strictjson.PathSeg, 0, 16)
 	v.scanStruct(reflect.ValueOf(v.c).Elem(), segs)
 }
 
-func (v *validation) scanStruct(val reflect.Value, segs []pathSeg) {
+func (v *validation) scanStruct(val reflect.Value, segs []strictjson.PathSeg) {
 	for _, f := range scanPlan(val.Type()) {
 		fv := val.Field(f.index)
-		p := append(segs, pathSeg{name: f.name})
+		p := append(segs, strictjson.PathSeg{Name: f.name})
 		switch f.kind {
 		case scanString:
 			s := fv.String()
@@ -150,7 +126,7 @@ func (v *validation) scanStruct(val reflect.Value, segs []pathSeg) {
 			v.literal(p, string(fv.Bytes()), f.marker)
 		case scanStrings:
 			for i := 0; i < fv.Len(); i++ {
-				v.literal(append(p, pathSeg{index: i}), fv.Index(i).String(), f.marker)
+				v.literal(append(p, strictjson.PathSeg{Index: i}), fv.Index(i).String(), f.marker)
 			}
 		case scanStruct:
 			v.scanStruct(fv, p)
@@ -160,22 +136,22 @@ func (v *validation) scanStruct(val reflect.Value, segs []pathSeg) {
 			}
 		case scanStructs:
 			for i := 0; i < fv.Len(); i++ {
-				v.scanStruct(fv.Index(i), append(p, pathSeg{index: i}))
+				v.scanStruct(fv.Index(i), append(p, strictjson.PathSeg{Index: i}))
 			}
 		}
 	}
 }
 
-func (v *validation) literal(segs []pathSeg, s string, checkMarker bool) {
+func (v *validation) literal(segs []strictjson.PathSeg, s string, checkMarker bool) {
 	if len(s) < 5 {
 		return // too short for either check
 	}
 	if _, secret := redact.FindSecret(s); secret {
-		v.add(at(renderPath(segs)), CodeCredentialLiteral,
+		v.add(at(strictjson.Path(segs)), CodeCredentialLiteral,
 			"a credential-shaped value (token, key, password or session URL); a capability holds references, never secrets", "")
 	}
 	if checkMarker && strings.Contains(s, redact.Marker) {
-		v.add(at(renderPath(segs)), CodeRedactionMarker,
+		v.add(at(strictjson.Path(segs)), CodeRedactionMarker,
 			"the discovery redaction marker is evidence of redaction, never a literal value", "")
 	}
 }

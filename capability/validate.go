@@ -13,6 +13,7 @@ import (
 	"github.com/go-playground/validator/v10"
 
 	"github.com/vera-run/vera/internal/redact"
+	"github.com/vera-run/vera/internal/strictjson"
 )
 
 // Validate checks the document against every rule of browser-capability/v1
@@ -141,13 +142,8 @@ func (l *errList) sorted() ErrorList {
 // keeps Validate cheap on valid documents.
 type pth struct {
 	base string // rendered prefix
-	segs [maxPathSegs]pseg
+	segs [maxPathSegs]strictjson.PathSeg
 	n    int
-}
-
-type pseg struct {
-	name string // member name; empty for an index
-	idx  int
 }
 
 const maxPathSegs = 12
@@ -155,7 +151,7 @@ const maxPathSegs = 12
 // at starts a path from a rendered prefix such as "provenance.review".
 func at(s string) pth { return pth{base: s} }
 
-func (p pth) push(s pseg) pth {
+func (p pth) push(s strictjson.PathSeg) pth {
 	if p.n == maxPathSegs {
 		p = pth{base: p.String()}
 	}
@@ -165,10 +161,10 @@ func (p pth) push(s pseg) pth {
 }
 
 // f appends a member name.
-func (p pth) f(name string) pth { return p.push(pseg{name: name}) }
+func (p pth) f(name string) pth { return p.push(strictjson.PathSeg{Name: name}) }
 
 // i appends an array index.
-func (p pth) i(idx int) pth { return p.push(pseg{idx: idx}) }
+func (p pth) i(idx int) pth { return p.push(strictjson.PathSeg{Index: idx}) }
 
 // String renders the path.
 func (p pth) String() string {
@@ -178,18 +174,7 @@ func (p pth) String() string {
 	var b strings.Builder
 	b.Grow(len(p.base) + 16*p.n)
 	b.WriteString(p.base)
-	for _, s := range p.segs[:p.n] {
-		if s.name == "" {
-			b.WriteByte('[')
-			b.WriteString(strconv.Itoa(s.idx))
-			b.WriteByte(']')
-			continue
-		}
-		if b.Len() > 0 {
-			b.WriteByte('.')
-		}
-		b.WriteString(s.name)
-	}
+	strictjson.WritePath(&b, p.segs[:p.n])
 	return b.String()
 }
 

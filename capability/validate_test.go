@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/vera-run/vera/internal/redact"
+	"github.com/vera-run/vera/internal/strictjson"
 	"github.com/vera-run/vera/locator"
 )
 
@@ -555,7 +556,7 @@ func TestPathKeyOrder(t *testing.T) {
 // populate fills every member of v: each string with s, each slice with
 // one element, each pointer with a value. It returns the JSON paths of the
 // string slots it filled.
-func populate(v reflect.Value, s string, segs []pathSeg) []string {
+func populate(v reflect.Value, s string, segs []strictjson.PathSeg) []string {
 	switch v.Kind() {
 	case reflect.Pointer:
 		v.Set(reflect.New(v.Type().Elem()))
@@ -563,19 +564,19 @@ func populate(v reflect.Value, s string, segs []pathSeg) []string {
 	case reflect.Struct:
 		var out []string
 		for _, f := range infoOf(v.Type()).fields {
-			out = append(out, populate(v.Field(f.index), s, append(segs, pathSeg{name: f.name}))...)
+			out = append(out, populate(v.Field(f.index), s, append(segs, strictjson.PathSeg{Name: f.name}))...)
 		}
 		return out
 	case reflect.Slice:
 		if v.Type() == rawMessageType {
 			v.SetBytes([]byte(`"` + s + `"`))
-			return []string{renderPath(segs)}
+			return []string{strictjson.Path(segs)}
 		}
 		v.Set(reflect.MakeSlice(v.Type(), 1, 1))
-		return populate(v.Index(0), s, append(segs, pathSeg{index: 0}))
+		return populate(v.Index(0), s, append(segs, strictjson.PathSeg{Index: 0}))
 	case reflect.String:
 		v.SetString(s)
-		return []string{renderPath(segs)}
+		return []string{strictjson.Path(segs)}
 	}
 	return nil
 }

@@ -184,26 +184,35 @@ func Missing(value any, t reflect.Type) []*Error {
 	return out
 }
 
-// seg is one step of a path: a member name, or an index when name is "".
-type seg struct {
-	name  string
-	index int
+// PathSeg is one step of a JSON path: a member name, or an array index
+// when Name is "".
+type PathSeg struct {
+	Name  string
+	Index int
 }
 
-func render(segs []seg) string {
-	var b strings.Builder
+// WritePath appends the rendering of segs to b in Vera's path syntax
+// (milestones[1].actions[0].locator_candidates[2]): a member name is
+// joined with "." unless it starts the path, an index is "[i]".
+func WritePath(b *strings.Builder, segs []PathSeg) {
 	for _, s := range segs {
-		if s.name == "" {
+		if s.Name == "" {
 			b.WriteByte('[')
-			b.WriteString(strconv.Itoa(s.index))
+			b.WriteString(strconv.Itoa(s.Index))
 			b.WriteByte(']')
 			continue
 		}
 		if b.Len() > 0 {
 			b.WriteByte('.')
 		}
-		b.WriteString(s.name)
+		b.WriteString(s.Name)
 	}
+}
+
+// Path renders segs with [WritePath].
+func Path(segs []PathSeg) string {
+	var b strings.Builder
+	WritePath(&b, segs)
 	return b.String()
 }
 
@@ -237,7 +246,7 @@ func quote(s string) string {
 
 // walk checks v against t and calls emit for each problem until emit
 // returns false; it returns false once emit has.
-func walk(v any, t reflect.Type, segs []seg, missing bool, emit func(*Error) bool) bool {
+func walk(v any, t reflect.Type, segs []PathSeg, missing bool, emit func(*Error) bool) bool {
 	if v == nil {
 		return true // null leaves the zero value, as in encoding/json
 	}
@@ -248,7 +257,7 @@ func walk(v any, t reflect.Type, segs []seg, missing bool, emit func(*Error) boo
 		return true
 	}
 	wrong := func(want string) bool {
-		return emit(&Error{Kind: KindWrongType, Path: render(segs), Offset: -1,
+		return emit(&Error{Kind: KindWrongType, Path: Path(segs), Offset: -1,
 			Err: fmt.Errorf("want %s, found %s", want, kindOf(v))})
 	}
 	switch t.Kind() {
@@ -270,10 +279,10 @@ func walk(v any, t reflect.Type, segs []seg, missing bool, emit func(*Error) boo
 			if !ok {
 				var e *Error
 				if withheld(k) {
-					e = &Error{Kind: KindUnknownMember, Path: render(segs), Offset: -1,
+					e = &Error{Kind: KindUnknownMember, Path: Path(segs), Offset: -1,
 						Err: errors.New("unknown member (name withheld: it is credential- or identifier-shaped)")}
 				} else {
-					e = &Error{Kind: KindUnknownMember, Path: render(append(segs, seg{name: k})), Offset: -1,
+					e = &Error{Kind: KindUnknownMember, Path: Path(append(segs, PathSeg{Name: k})), Offset: -1,
 						Err: fmt.Errorf("unknown member %s", quote(k))}
 				}
 				if !emit(e) {
@@ -281,14 +290,14 @@ func walk(v any, t reflect.Type, segs []seg, missing bool, emit func(*Error) boo
 				}
 				continue
 			}
-			if !walk(obj[k], f.typ, append(segs, seg{name: k}), missing, emit) {
+			if !walk(obj[k], f.typ, append(segs, PathSeg{Name: k}), missing, emit) {
 				return false
 			}
 		}
 		if missing {
 			for _, f := range fs.list {
 				if _, ok := obj[f.name]; !ok && f.required {
-					if !emit(&Error{Kind: KindMissingMember, Path: render(append(segs, seg{name: f.name})), Offset: -1,
+					if !emit(&Error{Kind: KindMissingMember, Path: Path(append(segs, PathSeg{Name: f.name})), Offset: -1,
 						Err: fmt.Errorf("missing member %s", quote(f.name))}) {
 						return false
 					}
@@ -310,7 +319,7 @@ func walk(v any, t reflect.Type, segs []seg, missing bool, emit func(*Error) boo
 			if withheld(k) {
 				name = "[withheld]"
 			}
-			if !walk(obj[k], t.Elem(), append(segs, seg{name: name}), missing, emit) {
+			if !walk(obj[k], t.Elem(), append(segs, PathSeg{Name: name}), missing, emit) {
 				return false
 			}
 		}
@@ -326,7 +335,7 @@ func walk(v any, t reflect.Type, segs []seg, missing bool, emit func(*Error) boo
 			return wrong("an array")
 		}
 		for i, e := range arr {
-			if !walk(e, t.Elem(), append(segs, seg{index: i}), missing, emit) {
+			if !walk(e, t.Elem(), append(segs, PathSeg{Index: i}), missing, emit) {
 				return false
 			}
 		}
