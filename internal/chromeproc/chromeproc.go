@@ -202,7 +202,7 @@ func Start(ctx context.Context, opts ...Option) (*Process, error) {
 	// hold open.
 	cmd.Stdout = nil
 	cmd.Stderr = errFile
-	setProcAttr(cmd)
+	SetProcessGroup(cmd)
 	err = cmd.Start()
 	_ = errFile.Close()
 	if err != nil {
@@ -311,7 +311,7 @@ func (p *Process) Alive() bool {
 func (p *Process) Close() error {
 	p.closeOnce.Do(func() {
 		deadline := time.Now().Add(CloseTimeout)
-		killTree(p.cmd.Process.Pid)
+		KillTree(p.cmd.Process.Pid)
 		select {
 		case <-p.exited:
 		case <-time.After(CloseTimeout):

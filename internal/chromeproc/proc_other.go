@@ -7,11 +7,12 @@ import (
 	"os/exec"
 )
 
-func setProcAttr(*exec.Cmd) {}
+// SetProcessGroup does nothing where there are no process groups.
+func SetProcessGroup(*exec.Cmd) {}
 
-// killTree kills the browser process; without process groups its helpers
+// KillTree kills the browser process; without process groups its helpers
 // end when their parent does.
-func killTree(pid int) {
+func KillTree(pid int) {
 	if p, err := os.FindProcess(pid); err == nil {
 		_ = p.Kill()
 	}

@@ -7,14 +7,14 @@ import (
 	"syscall"
 )
 
-// setProcAttr starts the browser in its own process group so Close can
+// SetProcessGroup starts the browser in its own process group so Close can
 // end it and its children at once.
-func setProcAttr(cmd *exec.Cmd) {
+func SetProcessGroup(cmd *exec.Cmd) {
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
 }
 
-// killTree sends SIGKILL to the browser's process group and the browser.
-func killTree(pid int) {
+// KillTree sends SIGKILL to the browser's process group and the browser.
+func KillTree(pid int) {
 	if pid <= 0 {
 		return
 	}

@@ -155,7 +155,7 @@ func startProcess(ctx context.Context, bin string, o options) (*process, string,
 	w := newStderrWatcher()
 	cmd.Stderr = w
 	cmd.WaitDelay = 2 * time.Second
-	setProcAttr(cmd)
+	chromeproc.SetProcessGroup(cmd)
 	if err := cmd.Start(); err != nil {
 		_ = os.RemoveAll(root)
 		if extraTmp != "" {
@@ -187,7 +187,7 @@ func startProcess(ctx context.Context, bin string, o options) (*process, string,
 func (p *process) kill(timeout time.Duration) {
 	p.killOnce.Do(func() {
 		pid := p.cmd.Process.Pid
-		killTree(pid)
+		chromeproc.KillTree(pid)
 		deadline := time.Now().Add(timeout)
 		select {
 		case <-p.exited:
