@@ -151,30 +151,12 @@ func (e *ResolveError) Unwrap() error { return e.Err }
 // candidate matched several elements). The returned Resolution is filled in
 // every case.
 func Resolve[E any](ctx context.Context, f Finder[E], cs []Candidate) (Resolution[E], error) {
-	res := Resolution[E]{Index: -1}
-	if len(cs) == 0 {
-		return res, ErrNoCandidates
+	i, els, tried, err := resolve(ctx, f, cs, false)
+	res := Resolution[E]{Index: i, Tried: tried}
+	if i >= 0 {
+		res.Element = els[0]
 	}
-	for i, c := range cs {
-		if err := ctx.Err(); err != nil {
-			return res, &ResolveError{Tried: res.Tried, Err: err}
-		}
-		els, err := f.Find(ctx, c)
-		if err != nil {
-			res.Tried = append(res.Tried, Attempt{Index: i, Reason: ReasonError})
-			return res, &ResolveError{Tried: res.Tried, Err: fmt.Errorf("candidate %d: %w", i, err)}
-		}
-		switch len(els) {
-		case 1:
-			res.Index, res.Element = i, els[0]
-			return res, nil
-		case 0:
-			res.Tried = append(res.Tried, Attempt{Index: i, Reason: ReasonNoMatch})
-		default:
-			res.Tried = append(res.Tried, Attempt{Index: i, Matches: len(els), Reason: ReasonAmbiguous})
-		}
-	}
-	return res, &ResolveError{Tried: res.Tried}
+	return res, err
 }
 
 // ResolveAll is list-mode resolution for list extraction roots: it tries
@@ -182,24 +164,35 @@ func Resolve[E any](ctx context.Context, f Finder[E], cs []Candidate) (Resolutio
 // candidate that matches at least one. Errors follow [Resolve]; with no
 // winner the error matches [ErrNotFound].
 func ResolveAll[E any](ctx context.Context, f Finder[E], cs []Candidate) (ListResolution[E], error) {
-	res := ListResolution[E]{Index: -1}
+	i, els, tried, err := resolve(ctx, f, cs, true)
+	return ListResolution[E]{Index: i, Elements: els, Tried: tried}, err
+}
+
+// resolve is the loop both modes share: the first candidate with exactly
+// one match wins, or with at least one match when list is set. It returns
+// the winner's index (-1 for none) and elements, and the losers.
+func resolve[E any](ctx context.Context, f Finder[E], cs []Candidate, list bool) (int, []E, []Attempt, error) {
 	if len(cs) == 0 {
-		return res, ErrNoCandidates
+		return -1, nil, nil, ErrNoCandidates
 	}
+	var tried []Attempt
 	for i, c := range cs {
 		if err := ctx.Err(); err != nil {
-			return res, &ResolveError{Tried: res.Tried, Err: err}
+			return -1, nil, tried, &ResolveError{Tried: tried, Err: err}
 		}
 		els, err := f.Find(ctx, c)
 		if err != nil {
-			res.Tried = append(res.Tried, Attempt{Index: i, Reason: ReasonError})
-			return res, &ResolveError{Tried: res.Tried, Err: fmt.Errorf("candidate %d: %w", i, err)}
+			tried = append(tried, Attempt{Index: i, Reason: ReasonError})
+			return -1, nil, tried, &ResolveError{Tried: tried, Err: fmt.Errorf("candidate %d: %w", i, err)}
 		}
-		if len(els) > 0 {
-			res.Index, res.Elements = i, els
-			return res, nil
+		switch {
+		case len(els) == 1 || list && len(els) > 1:
+			return i, els, tried, nil
+		case len(els) == 0:
+			tried = append(tried, Attempt{Index: i, Reason: ReasonNoMatch})
+		default:
+			tried = append(tried, Attempt{Index: i, Matches: len(els), Reason: ReasonAmbiguous})
 		}
-		res.Tried = append(res.Tried, Attempt{Index: i, Reason: ReasonNoMatch})
 	}
-	return res, &ResolveError{Tried: res.Tried}
+	return -1, nil, tried, &ResolveError{Tried: tried}
 }
