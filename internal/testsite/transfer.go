@@ -53,7 +53,12 @@ func (t *Teller) transferRoutes(mux *http.ServeMux) {
 		render(w, http.StatusOK, "transfer_done.html", transferData{Title: "Transfer sent"})
 	})
 	mux.HandleFunc("GET "+EscapeRedirectLink, func(w http.ResponseWriter, r *http.Request) {
-		render(w, http.StatusOK, "escape.html", escapeData{Kind: "redirect-link", Title: "Redirect escape", Outside: t.outsideOrigin()})
+		out := t.outsideOrigin()
+		if out == "" {
+			http.Error(w, "testsite: no outside origin configured", http.StatusServiceUnavailable)
+			return
+		}
+		render(w, http.StatusOK, "escape.html", escapeData{Kind: "redirect-link", Title: "Redirect escape", Outside: out})
 	})
 }
 
