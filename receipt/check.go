@@ -24,7 +24,7 @@ var (
 		CategoryOriginNotAllowed, CategoryTargetUnreachable, CategoryUIAssertionFailed,
 		CategoryLocatorNotFound, CategoryFrameNotAllowed, CategoryExtractionFailed,
 		CategoryDownloadFailed, CategoryApprovalRefused, CategoryRunTimeout, CategoryBrowserCrashed,
-		CategoryCanceled, CategoryLimitExceeded, CategoryInternal)
+		CategoryCanceled, CategoryLimitExceeded, CategoryInternal, CategoryEffectUnconfirmed)
 
 	actionStatuses = set(ActionPassed, ActionFailed, ActionStoppedAtGate, ActionNativeGap, ActionBlocked)
 
@@ -53,6 +53,23 @@ var (
 
 	semverRE = regexp.MustCompile(capability.SemverPattern)
 )
+
+// dispatchingOps are the operations whose act sends input an effect can
+// follow: a click, a key press, a check or uncheck (a click), a download
+// (a click).
+var dispatchingOps = set(string(capability.OpClick), string(capability.OpPress), string(capability.OpCheck),
+	string(capability.OpUncheck), string(capability.OpDownload))
+
+// lastAction returns the last action record with the given id, nil when
+// there is none.
+func lastAction(r *Receipt, id string) *ActionRecord {
+	for i := len(r.Actions) - 1; i >= 0; i-- {
+		if r.Actions[i].ID == id {
+			return &r.Actions[i]
+		}
+	}
+	return nil
+}
 
 func set[T ~string](vs ...T) map[T]bool {
 	m := make(map[T]bool, len(vs))
@@ -299,6 +316,17 @@ func checkReceipt(r *Receipt) problems {
 		if a.Recovered {
 			anyRecovered = true
 		}
+		if a.Dispatched {
+			if a.Effect != string(capability.EffectConsequential) || !dispatchingOps[a.Operation] {
+				ps.add(f, ErrInconsistent, "%s is dispatched but is not a consequential click, press, check, uncheck or download", p)
+			}
+			if a.Status == ActionStoppedAtGate || a.Status == ActionNativeGap {
+				ps.add(f, ErrInconsistent, "%s is dispatched but never reached the page (%s)", p, a.Status)
+			}
+		}
+		if a.Failure != nil && a.Failure.Category == CategoryEffectUnconfirmed && !a.Dispatched {
+			ps.add(f, ErrInconsistent, "%s has an unconfirmed effect but was not dispatched", p)
+		}
 	}
 
 	seenOut := map[string]bool{}
@@ -338,6 +366,17 @@ func checkReceipt(r *Receipt) problems {
 			ps.add(f, ErrInconsistent, "a failed run has no failure category")
 		}
 	}
+	if fl := t.Failure; fl != nil && (fl.Category == CategoryEffectUnconfirmed) != (fl.Reason == ReasonOutcomeUnconfirmed) {
+		ps.add(f, ErrInconsistent, "terminal.failure pairs category effect_unconfirmed only with reason %s", ReasonOutcomeUnconfirmed)
+	}
+	if fl := t.Failure; fl != nil && fl.Category == CategoryEffectUnconfirmed {
+		switch last := lastAction(r, t.Action); {
+		case t.State != TerminalFailed:
+			ps.add(f, ErrInconsistent, "an unconfirmed effect ends the run failed, not %s", short(string(t.State)))
+		case last == nil || !last.Dispatched:
+			ps.add(f, ErrInconsistent, "an unconfirmed effect names no dispatched action in terminal.action")
+		}
+	}
 	if t.State != TerminalBusinessOutcome && t.Outcome != "" {
 		ps.add(f, ErrInconsistent, "terminal.outcome is set but the state is not business_outcome")
 	}
@@ -374,6 +413,9 @@ func checkReceipt(r *Receipt) problems {
 		}
 		if r.Recovered || r.HandedOff || r.LocatorChangesDuringRun {
 			ps.add(f, ErrInconsistent, "clean but recovered, handed off or with locator changes")
+		}
+		if r.BlockedRequests > 0 {
+			ps.add(f, ErrInconsistent, "clean but %d requests were blocked", r.BlockedRequests)
 		}
 	}
 	return ps

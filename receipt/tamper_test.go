@@ -202,6 +202,30 @@ func TestVerifyRunTamper(t *testing.T) {
 			editReceipt(t, dir, func(r *receipt.Receipt) { r.HandedOff = true })
 			return nil
 		}, receipt.ErrInconsistent, receipt.FileReceipt},
+		{"clean with a blocked request", func(t *testing.T, dir string) *capability.Capability {
+			editReceipt(t, dir, func(r *receipt.Receipt) { r.BlockedRequests = 1 })
+			return nil
+		}, receipt.ErrInconsistent, receipt.FileReceipt},
+		{"read-only action dispatched", func(t *testing.T, dir string) *capability.Capability {
+			editReceipt(t, dir, func(r *receipt.Receipt) { r.Actions[2].Dispatched = true })
+			return nil
+		}, receipt.ErrInconsistent, receipt.FileReceipt},
+		{"effect unconfirmed without a dispatched action", func(t *testing.T, dir string) *capability.Capability {
+			editReceipt(t, dir, func(r *receipt.Receipt) {
+				r.Clean = false
+				r.Terminal = receipt.Terminal{State: receipt.TerminalFailed, Action: r.Actions[len(r.Actions)-1].ID,
+					Failure: &receipt.Failure{Category: receipt.CategoryEffectUnconfirmed, Reason: receipt.ReasonOutcomeUnconfirmed}}
+			})
+			return nil
+		}, receipt.ErrInconsistent, receipt.FileReceipt},
+		{"effect unconfirmed with another reason", func(t *testing.T, dir string) *capability.Capability {
+			editReceipt(t, dir, func(r *receipt.Receipt) {
+				r.Clean = false
+				r.Terminal = receipt.Terminal{State: receipt.TerminalFailed,
+					Failure: &receipt.Failure{Category: receipt.CategoryEffectUnconfirmed, Reason: "act_failed"}}
+			})
+			return nil
+		}, receipt.ErrInconsistent, receipt.FileReceipt},
 		{"recovered action in an unrecovered run", func(t *testing.T, dir string) *capability.Capability {
 			editReceipt(t, dir, func(r *receipt.Receipt) { r.Actions[0].Recovered = true; r.Clean = false })
 			return nil

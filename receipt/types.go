@@ -65,7 +65,17 @@ const (
 	CategoryCanceled            Category = "canceled"
 	CategoryLimitExceeded       Category = "limit_exceeded"
 	CategoryInternal            Category = "internal"
+	// CategoryEffectUnconfirmed: a consequential action's input (click,
+	// key press) reached the page, so its effect may have happened, and
+	// then the run failed before the action's outcome was confirmed. Its
+	// only reason is [ReasonOutcomeUnconfirmed] and the action record says
+	// dispatched. A host must not retry such a run blindly.
+	CategoryEffectUnconfirmed Category = "effect_unconfirmed"
 )
+
+// ReasonOutcomeUnconfirmed is the reason code of every
+// [CategoryEffectUnconfirmed] failure (runtime.ReasonOutcomeUnconfirmed).
+const ReasonOutcomeUnconfirmed = "outcome_unconfirmed_after_effect"
 
 // Failure is the model-visible description of a failure: a stable
 // category, an optional bounded reason code ([a-z0-9_]{1,64}) and the
@@ -140,6 +150,10 @@ type ActionRecord struct {
 	// Recovered marks an action that succeeded only through a recovery
 	// proposal.
 	Recovered bool `json:"recovered,omitempty"`
+	// Dispatched marks a consequential action whose input (the click, key
+	// press or check) was sent to the page, whatever happened after: its
+	// effect may have happened even when the action failed.
+	Dispatched bool `json:"dispatched,omitempty"`
 }
 
 // DownloadProof is the receipt's download evidence: categorical mechanism
@@ -225,7 +239,7 @@ type Receipt struct {
 	// is not clean.
 	HandedOff bool `json:"handed_off"`
 	// Clean is true when the run completed from the declared start with no
-	// recovery, no handoff and no locator change.
+	// recovery, no handoff, no locator change and no blocked request.
 	Clean bool `json:"clean"`
 }
 

@@ -18,6 +18,9 @@ type actState struct {
 	a          *capability.Action
 	downloaded bool
 	done       bool // the action's effect happened (acted, read or navigated)
+	// dispatched: the act's input (click, key press) was sent to the
+	// page, whatever came after.
+	dispatched bool
 }
 
 // runAction executes one action with its checks and records its outcome.
@@ -34,6 +37,11 @@ func (r *run) runAction(m *capability.Milestone, ai, visit int) *stop {
 	r.hooks.actionStart(ActionStartInfo{ID: a.ID, Milestone: m.ID, Visit: visit, Operation: out.Operation, Effect: out.Effect, Ordinal: r.ordinal})
 	as := &actState{a: a}
 	st := r.doAction(m, ai, as, &out)
+	if as.dispatched && a.Effect == capability.EffectConsequential {
+		out.Dispatched = true
+		r.dispatched = true
+		st = r.unconfirmed(st)
+	}
 
 	targeted := r.proposal != nil && r.proposal.Target.ActionID == a.ID
 	switch {
@@ -68,6 +76,47 @@ func (r *run) runAction(m *capability.Milestone, ai, visit int) *stop {
 	r.records = append(r.records, r.actionRecord(&out))
 	r.hooks.actionDone(ActionDoneInfo{Outcome: out})
 	return st
+}
+
+// unconfirmed turns the failure of a consequential action whose input
+// was dispatched into outcome_unconfirmed_after_effect (terminal failed,
+// category effect_unconfirmed): its effect may have happened, so the run
+// must not read as an ordinary failure, a gate or a modal block. An
+// origin violation, a frame origin outside the scope and a caller
+// cancellation keep their own failure; a business outcome and success
+// stay what they are.
+func (r *run) unconfirmed(st *stop) *stop {
+	if st == nil {
+		return nil
+	}
+	switch st.state {
+	case receipt.TerminalFailed, receipt.TerminalBlockedByUnknownModal, receipt.TerminalRecoveryRequested:
+	default:
+		return st
+	}
+	if f := st.failure; f != nil {
+		switch {
+		case f.Category == receipt.CategoryOriginNotAllowed, f.Category == receipt.CategoryCanceled,
+			f.Category == receipt.CategoryEffectUnconfirmed, f.Reason == string(ReasonFrameOriginNotAllowed):
+			return st
+		}
+	}
+	cause := "unknown"
+	if st.failure != nil {
+		cause = string(st.failure.Category) + "/" + st.failure.Reason
+	}
+	return r.failed(receipt.CategoryEffectUnconfirmed, ReasonOutcomeUnconfirmed,
+		"the action's input was dispatched, then the run ended with "+cause)
+}
+
+// dispatches reports whether an act kind sends input an effect can
+// follow: a click, a key press, a check or uncheck (a click).
+func dispatches(k ActKind) bool {
+	switch k {
+	case ActClick, ActPress, ActCheck, ActUncheck:
+		return true
+	}
+	return false
 }
 
 // timeoutFor is the action's bound for each of its waits.
@@ -121,7 +170,7 @@ func (r *run) doAction(m *capability.Milestone, ai int, as *actState, out *Actio
 		}
 		as.done = true
 	default:
-		if st := r.interact(m, a, timeout, out); st != nil {
+		if st := r.interact(m, a, timeout, as, out); st != nil {
 			return st
 		}
 		as.done = true
@@ -146,10 +195,16 @@ func (r *run) doAction(m *capability.Milestone, ai int, as *actState, out *Actio
 		if st != nil {
 			return st
 		}
-		if !ok && r.offerHandoff(m, a, HandoffPostconditionFailed) {
-			ok, st = r.waitFor(WaitPostcondition, m.ID, a.ID, timeout, check)
-			if st != nil {
-				return st
+		if !ok {
+			back, hst := r.offerHandoff(m, a, HandoffPostconditionFailed)
+			if hst != nil {
+				return hst
+			}
+			if back {
+				ok, st = r.waitFor(WaitPostcondition, m.ID, a.ID, timeout, check)
+				if st != nil {
+					return st
+				}
 			}
 		}
 		if !ok {
@@ -207,8 +262,12 @@ func (r *run) gate(m *capability.Milestone, a *capability.Action, out *ActionOut
 // interact resolves the action's element and performs the mechanical act,
 // each bounded by the action timeout. An element that went stale before
 // the act is re-resolved and retried until one action timeout has passed
-// since the first try.
-func (r *run) interact(m *capability.Milestone, a *capability.Action, timeout time.Duration, out *ActionOutcome) *stop {
+// since the first try. An act whose input was dispatched
+// ([ErrAfterDispatch]) is never retried: its effect may have happened.
+// When such an act then reports the element or its document stale, the
+// page changed under the input it had just received (a submit that
+// navigated), which is the act's effect, not a failure.
+func (r *run) interact(m *capability.Milestone, a *capability.Action, timeout time.Duration, as *actState, out *ActionOutcome) *stop {
 	act := r.actFor(a)
 	retryUntil := time.Now().Add(timeout)
 	for {
@@ -221,7 +280,15 @@ func (r *run) interact(m *capability.Milestone, a *capability.Action, timeout ti
 		cancel()
 		r.touch()
 		if err == nil {
+			as.dispatched = as.dispatched || dispatches(act.Kind)
 			return nil
+		}
+		if errors.Is(err, ErrAfterDispatch) {
+			as.dispatched = true
+			if errors.Is(err, ErrStaleElement) && r.interrupted() == nil {
+				return nil
+			}
+			return r.classify(err, receipt.CategoryUIAssertionFailed, ReasonActFailed)
 		}
 		if errors.Is(err, ErrStaleElement) && time.Now().Before(retryUntil) && r.interrupted() == nil {
 			continue
@@ -283,8 +350,13 @@ func (r *run) fieldCands(a *capability.Action, f *capability.Field) []locator.Ca
 func (r *run) locateAction(m *capability.Milestone, a *capability.Action, timeout time.Duration, out *ActionOutcome) (Element, *stop) {
 	cands := r.actionCands(a)
 	found, res, lastErr, st := r.locate(m, a, cands, timeout)
-	if st == nil && !found && r.offerHandoff(m, a, HandoffLocatorNotFound) {
-		found, res, lastErr, st = r.locate(m, a, cands, timeout)
+	if st == nil && !found {
+		back, hst := r.offerHandoff(m, a, HandoffLocatorNotFound)
+		if hst != nil {
+			st = hst
+		} else if back {
+			found, res, lastErr, st = r.locate(m, a, cands, timeout)
+		}
 	}
 	out.Tried = candidateAttempts(res.Tried)
 	if st != nil {
@@ -409,6 +481,7 @@ func (r *run) actionRecord(o *ActionOutcome) receipt.ActionRecord {
 		ID: o.ID, Milestone: o.Milestone, Visit: o.Visit, Operation: o.Operation, Effect: o.Effect,
 		Status: o.Status, Postcondition: o.Postcondition, DurationMS: o.Duration.Milliseconds(),
 		Failure: o.Failure, Download: o.Download, Approval: o.Approval, Recovered: o.Recovered,
+		Dispatched: o.Dispatched,
 	}
 	if o.LocatorIndex >= 0 {
 		i := o.LocatorIndex

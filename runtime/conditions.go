@@ -8,6 +8,7 @@ import (
 	"reflect"
 	"slices"
 	"strings"
+	"time"
 	"unicode/utf8"
 
 	"github.com/vera-run/vera/capability"
@@ -77,11 +78,32 @@ func (r *run) checkFrameAfter() *stop {
 	return st
 }
 
-// afterNavigation drains the blocked requests (navigation, popup and
-// frame violations fail the run; subresource ones are counted) and checks
-// the top-level origin.
-func (r *run) afterNavigation() *stop {
-	vs, err := r.drv.Violations(r.ctx)
+// settleTimeout bounds one causal barrier ([Driver.Settle]) on top of the
+// driver's own hard cap.
+const settleTimeout = 5 * time.Second
+
+// settle is the causal barrier: it waits, bounded, until the driver has
+// observed and attributed every browser event the last act or navigation
+// caused (popups, navigations, paused requests, downloads, dialogs), so
+// that the violations drained next are complete. Its own timeout is not a
+// failure: the driver's cap already bounds it and the waits after it go on
+// draining.
+func (r *run) settle(ctx context.Context) *stop {
+	sctx, cancel := context.WithTimeout(ctx, settleTimeout)
+	err := r.drv.Settle(sctx)
+	cancel()
+	if err == nil || (ctx.Err() == nil && errors.Is(err, context.DeadlineExceeded)) {
+		return nil
+	}
+	return r.classify(err, receipt.CategoryInternal, ReasonSettleFailed)
+}
+
+// drain reads the blocked requests since the last drain and counts them
+// all; a navigation, popup or frame violation fails the run with its
+// reason (subresource ones are only counted, and keep the run from being
+// clean).
+func (r *run) drain(ctx context.Context) *stop {
+	vs, err := r.drv.Violations(ctx)
 	if err != nil {
 		return r.classify(err, receipt.CategoryInternal, ReasonViolationsFailed)
 	}
@@ -95,6 +117,21 @@ func (r *run) afterNavigation() *stop {
 	if bad != nil {
 		return r.failed(receipt.CategoryOriginNotAllowed, violationReason(bad.Kind),
 			fmt.Sprintf("blocked %s to %s", bad.Kind, bad.Origin))
+	}
+	return nil
+}
+
+// afterNavigation runs the causal barrier, drains the blocked requests
+// and checks the top-level origin. A violation the act caused takes
+// precedence over anything the barrier itself reports (a native dialog,
+// say), since it is the more specific cause.
+func (r *run) afterNavigation() *stop {
+	sst := r.settle(r.ctx)
+	if st := r.drain(r.ctx); st != nil {
+		return st
+	}
+	if sst != nil {
+		return sst
 	}
 	raw, err := r.drv.URL(r.ctx)
 	if err != nil {
@@ -110,6 +147,45 @@ func (r *run) afterNavigation() *stop {
 	}
 	r.origins[o] = struct{}{}
 	return nil
+}
+
+// finalBarrier runs before the terminal state is written: the barrier
+// and one last drain, so a violation that arrived after the last decision
+// is counted and, when it is a navigation, popup or frame, ends the run
+// as that failure instead of term (a caller's cancellation and an origin
+// failure stay). It runs on a context detached from the run's, bounded by
+// settleTimeout; the barrier is skipped when the caller canceled.
+func (r *run) finalBarrier(term *stop) *stop {
+	ctx, cancel := context.WithTimeout(context.WithoutCancel(r.ctx), settleTimeout)
+	defer cancel()
+	if r.parent.Err() == nil {
+		// An error here (a dialog, a crash) is already what term says or
+		// is said by the drain below.
+		_ = r.drv.Settle(ctx)
+	}
+	vs, err := r.drv.Violations(ctx)
+	if err != nil {
+		return term
+	}
+	var bad *Violation
+	for i := range vs {
+		r.blocked++
+		if vs[i].Kind != ViolationSubresource && bad == nil {
+			bad = &vs[i]
+		}
+	}
+	if bad == nil {
+		return term
+	}
+	if term != nil && term.failure != nil &&
+		(term.failure.Category == receipt.CategoryCanceled || term.failure.Category == receipt.CategoryOriginNotAllowed) {
+		return term
+	}
+	st := r.failed(receipt.CategoryOriginNotAllowed, violationReason(bad.Kind), fmt.Sprintf("blocked %s to %s", bad.Kind, bad.Origin))
+	if term != nil {
+		st.action = term.action
+	}
+	return st
 }
 
 func parseAbs(raw string) (*url.URL, error) {
@@ -418,8 +494,8 @@ func sameElement(a, b Element) bool {
 
 // knownCandidates lists the candidates that make a dialog known at the
 // current position: the locators and postconditions of the current and
-// later actions of the milestone (and the postcondition of the action just
-// run), its transitions, the actions of the milestones its transitions
+// later actions of the milestone (and the locator and postcondition of the
+// action just run), its transitions, the actions of the milestones its transitions
 // lead to (or of the next milestone when it has none), and the business
 // outcomes' detect rules. Text conditions count as text candidates.
 func (r *run) knownCandidates() []locator.Candidate {
@@ -443,7 +519,12 @@ func (r *run) knownCandidates() []locator.Candidate {
 		from := min(r.pos.from, len(m.Actions))
 		addActions(m.Actions[from:])
 		if from > 0 {
+			// The action just run: its postcondition, and its own
+			// locator, since a dialog holding the element the run just
+			// acted on (a confirmation whose submit is in flight) is one
+			// the capability targets.
 			addCond(m.Actions[from-1].Postcondition)
+			out = append(out, r.actionCands(&m.Actions[from-1])...)
 		}
 		for i := range m.Transitions {
 			addCond(&m.Transitions[i].When)

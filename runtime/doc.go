@@ -51,10 +51,52 @@
 // site.allowed_origins and site.subresource_origins), navigates to
 // runtime.start (a path resolves against the first allowed origin) and
 // visits milestones as described in package capability: actions in order,
-// then the transitions, then the next milestone. After every navigation
-// and action it drains Driver.Violations: a navigation, popup or frame
-// violation fails the run with origin_not_allowed; subresource ones are
-// counted in BlockedRequests. The top-level origin must stay allowed.
+// then the transitions, then the next milestone. The top-level origin
+// must stay allowed.
+//
+// # The causal barrier
+//
+// A browser reports what an act caused (a popup, a navigation, a redirect,
+// a download, a dialog) after the act returns, often ~100 ms later on a
+// loaded machine. So after every navigation and action, and after a
+// handoff, the runtime first calls Driver.Settle, which returns once the
+// driver has observed and attributed every event the act caused (see
+// Driver.Settle; it is event-driven with a quiet window and a hard cap,
+// never a sleep), and only then drains Driver.Violations. Violations are
+// drained again at every decision point: every poll of a locator,
+// postcondition or transition wait, and once more (after one more Settle)
+// before the terminal state is written. A navigation, popup or frame
+// violation fails the run with origin_not_allowed and its reason
+// (navigation_blocked, popup_blocked, frame_blocked), whatever the
+// postcondition saw; a violation found only by the last drain replaces a
+// completed (or otherwise ended) run's terminal, except a cancellation or
+// an origin failure. Every violation, subresource ones included, is
+// counted in BlockedRequests, and a run with any is never clean (so it
+// never counts for receipt.Finalize). Settle's own deadline is not a
+// failure; its other errors are classified like any driver error
+// (internal / settle_failed when no sentinel applies).
+//
+// # Dispatched consequential actions
+//
+// Once the input of a consequential click, press, check, uncheck or
+// download click has been sent to the page, its effect may have happened.
+// The driver says so even when Act then fails, with a *[DispatchError]
+// ([ErrAfterDispatch]); the action is recorded dispatched (receipt
+// actions[].dispatched, ActionOutcome.Dispatched, Result.EffectDispatched)
+// whatever comes after, and a dispatched act is never retried. A
+// dispatched act that reports the element or its document stale is the
+// page changing under its own input (a submit that navigated): the act
+// succeeded and its postcondition decides. Any later failure of that
+// action (act error, postcondition, unknown modal, native dialog, crash,
+// run timeout) ends the run failed with category effect_unconfirmed and
+// reason outcome_unconfirmed_after_effect, and Result.Unconfirmed: a
+// distinct failure, never blocked_by_unknown_modal, stopped_at_gate or an
+// ordinary failure, so a host knows not to retry blindly. Chosen so:
+// terminal state failed keeps the closed state set and every host's
+// "did it fail" check intact, while the category is new and unmistakable.
+// An origin violation, a frame origin outside the scope and a caller
+// cancellation keep their own failure (the record still says dispatched):
+// the security reason is the more important fact.
 //
 // Exceeding a milestone's max_visits (default 1) fails the run with
 // limit_exceeded / max_visits_exceeded rather than silently ending a loop;
@@ -142,7 +184,9 @@
 // (handles compared with ==) or to an element inside it. Those candidates
 // are: the locators and postconditions of the current and later actions of
 // the milestone (after an action: the later ones and the action's own
-// postcondition), the milestone's transitions, the actions of the
+// locator and postcondition, since a confirmation dialog holding the
+// button just clicked, still visible while its submission is in flight,
+// is one the capability targets), the milestone's transitions, the actions of the
 // milestones its transitions lead to (or of the next milestone when it has
 // no transitions), and the business outcomes' detect rules; text
 // conditions count as text candidates. Any other dialog ends the run as
@@ -244,8 +288,13 @@
 // postcondition or no transition first hands the live page to a person;
 // when they hand it back (nil error) the runtime re-checks once with a
 // fresh timeout, then continues or proceeds to its failure or recovery
-// request. A run that offered a handoff is marked HandedOff and is never
-// clean.
+// request. What the person did is evidence like any act: after the
+// handoff the causal barrier runs and the violations are drained, so
+// following a link out of the scope ends the run as navigation_blocked,
+// counted; the run timeout (or the caller's cancellation) passing during
+// the handoff ends it as run_timeout (or canceled), not as the recovery
+// request the stuck locator would otherwise give. A run that offered a
+// handoff is marked HandedOff and is never clean.
 //
 // # Downloads
 //
@@ -280,5 +329,6 @@
 // [Version], origins reached, blocked requests, locator changes, recovery,
 // handoff, clean) with outputs.json and the run lock via receipt.WriteRun
 // into [WithRunDir] (default os.UserCacheDir()/vera/runs). A run is clean
-// only when it completed with no recovery proposal and no handoff.
+// only when it completed with no recovery proposal, no handoff and no
+// blocked request.
 package runtime

@@ -42,7 +42,10 @@ func (r *run) download(m *capability.Milestone, a *capability.Action, timeout ti
 	defer pd.Close()
 	err = r.drv.Act(ctx, el, Act{Kind: ActClick})
 	r.touch()
-	if err != nil {
+	if err == nil || errors.Is(err, ErrAfterDispatch) {
+		as.dispatched = true
+	}
+	if err != nil && !(errors.Is(err, ErrAfterDispatch) && errors.Is(err, ErrStaleElement) && r.interrupted() == nil) {
 		return r.classify(err, receipt.CategoryUIAssertionFailed, ReasonActFailed)
 	}
 	r.hooks.waitStart(WaitStartInfo{Kind: WaitDownload, Milestone: m.ID, ActionID: a.ID, Timeout: timeout})

@@ -196,8 +196,23 @@ type Driver interface {
 	RestrictOrigins(ctx context.Context, scope OriginScope) error
 
 	// Violations returns the blocked requests since the last call, in order,
-	// and clears them.
+	// and clears them. It never waits: call Settle first to be sure the
+	// requests an act caused have been decided.
 	Violations(ctx context.Context) ([]Violation, error)
+
+	// Settle is the causal barrier after an act or a navigation. It returns
+	// once every browser event the page's last input or navigation caused
+	// has been observed and attributed: new targets (popups, frames,
+	// workers) attached and their first document decided, navigations the
+	// page requested or scheduled committed, failed or blocked, paused
+	// requests answered, downloads begun and native dialogs opened, so that
+	// Violations, ArmDownload listeners and [ErrNativeDialog] report them.
+	// It is event-driven: it ends when nothing is pending and no new causal
+	// event has arrived for a short quiet window, or at a driver-defined
+	// hard cap (which is not an error), or when ctx ends (ctx.Err()). An
+	// open native dialog gives [ErrNativeDialog]. A driver without
+	// asynchronous effects (the fake) returns at once.
+	Settle(ctx context.Context) error
 
 	// Navigate loads url in the top-level page and waits for its load event.
 	// A target outside the scope fails with [ErrOriginBlocked]; a network or
@@ -280,4 +295,33 @@ var (
 	// ErrUnsupported: the driver cannot do this (for example an unknown
 	// action kind).
 	ErrUnsupported = errors.New("unsupported by driver")
+	// ErrAfterDispatch: an Act failed after its input (the mouse press and
+	// release, or the key event) had already been sent to the page, so its
+	// effect may have happened. Drivers return it as a *[DispatchError].
+	ErrAfterDispatch = errors.New("act failed after its input was dispatched")
 )
+
+// DispatchError is the error of an Act that failed after its input was
+// sent to the page: the click, key press or check went out (the page may
+// have acted on it) and then a CDP call, a wait or the page failed. Err is
+// the underlying error, so errors.Is(err, ErrStaleElement) and the other
+// sentinels still work; errors.Is(err, ErrAfterDispatch) reports the
+// dispatch. The runtime records such an action as dispatched whatever
+// the error.
+type DispatchError struct {
+	Err error
+}
+
+// Error implements error.
+func (e *DispatchError) Error() string {
+	if e.Err == nil {
+		return ErrAfterDispatch.Error()
+	}
+	return ErrAfterDispatch.Error() + ": " + e.Err.Error()
+}
+
+// Unwrap returns the underlying error.
+func (e *DispatchError) Unwrap() error { return e.Err }
+
+// Is matches [ErrAfterDispatch].
+func (e *DispatchError) Is(target error) bool { return target == ErrAfterDispatch }

@@ -146,6 +146,7 @@ type run struct {
 	milestones      []receipt.MilestoneRecord
 	origins         map[string]struct{}
 	blocked         int
+	dispatched      bool // a consequential action's input was sent
 	handedOff       bool
 	proposalOutcome string
 	recovered       bool
@@ -355,10 +356,16 @@ func (r *run) chooseTransition(m *capability.Milestone) (string, *stop) {
 	if st != nil {
 		return "", st
 	}
-	if !ok && r.offerHandoff(m, nil, HandoffNoTransition) {
-		ok, st = r.waitFor(WaitTransition, m.ID, "", r.transitionTimeout, check)
-		if st != nil {
-			return "", st
+	if !ok {
+		back, hst := r.offerHandoff(m, nil, HandoffNoTransition)
+		if hst != nil {
+			return "", hst
+		}
+		if back {
+			ok, st = r.waitFor(WaitTransition, m.ID, "", r.transitionTimeout, check)
+			if st != nil {
+				return "", st
+			}
 		}
 	}
 	if !ok {
@@ -395,6 +402,11 @@ func (r *run) poll(ctx context.Context, check func(context.Context) (bool, *stop
 	for {
 		r.touch()
 		ok, st := check(ctx)
+		if st == nil {
+			// Every poll is a decision point: a blocked navigation or
+			// popup ends the wait, whatever the check saw.
+			st = r.drain(ctx)
+		}
 		if st != nil {
 			if ctx.Err() != nil {
 				if ist := r.interrupted(); ist != nil {
@@ -425,9 +437,13 @@ func (r *run) poll(ctx context.Context, check func(context.Context) (bool, *stop
 
 // offerHandoff hands the page to a person when a handoff func is set. It
 // reports whether they handed it back (the caller then re-checks once).
-func (r *run) offerHandoff(m *capability.Milestone, a *capability.Action, reason string) bool {
+// What happened meanwhile is evidence like any act: after the handoff the
+// causal barrier runs and the blocked requests are drained, so a person
+// who followed a link out of the scope ends the run as that violation;
+// a run timeout (or cancellation) during the handoff ends it as such.
+func (r *run) offerHandoff(m *capability.Milestone, a *capability.Action, reason string) (bool, *stop) {
 	if r.cfg.handoff == nil || r.interrupted() != nil {
-		return false
+		return false, nil
 	}
 	r.handedOff = true
 	req := HandoffRequest{Milestone: m.ID, Reason: reason}
@@ -439,11 +455,21 @@ func (r *run) offerHandoff(m *capability.Milestone, a *capability.Action, reason
 	req.Origin, req.Path = r.where()
 	err := r.cfg.handoff(r.ctx, req)
 	r.touch()
+	if st := r.interrupted(); st != nil {
+		return false, st
+	}
+	sst := r.settle(r.ctx)
+	if st := r.drain(r.ctx); st != nil {
+		return false, st
+	}
 	if err != nil {
 		r.log.Debug("vera handoff declined", "run", r.runID, "milestone", m.ID, "detail", err.Error())
-		return false
+		return false, nil
 	}
-	return r.interrupted() == nil
+	if sst != nil {
+		return false, sst
+	}
+	return true, nil
 }
 
 // where returns the top-level page's origin and query- and fragment-free
@@ -462,6 +488,7 @@ func (r *run) where() (origin, path string) {
 
 // finish turns the terminal stop into the Result and writes the evidence.
 func (r *run) finish(term *stop) (*Result, error) {
+	term = r.finalBarrier(term)
 	if term == nil {
 		term = r.checkRequiredOutputs()
 	}
@@ -491,7 +518,9 @@ func (r *run) finish(term *stop) (*Result, error) {
 	if r.proposal != nil {
 		res.ProposalOutcome = r.proposalOutcome
 	}
-	res.Clean = term.state == receipt.TerminalCompleted && r.proposal == nil && !r.handedOff
+	res.Clean = term.state == receipt.TerminalCompleted && r.proposal == nil && !r.handedOff && r.blocked == 0
+	res.EffectDispatched = r.dispatched
+	res.Unconfirmed = term.failure != nil && term.failure.Category == receipt.CategoryEffectUnconfirmed
 	res.ModelOutputs, res.ArtifactOutputs = r.exposedOutputs()
 	var runErr error
 	if term.failure != nil && term.failure.Category == receipt.CategoryCanceled {

@@ -18,8 +18,14 @@ import (
 // recovery.
 func (r *run) extract(m *capability.Milestone, a *capability.Action, timeout time.Duration, out *ActionOutcome) *stop {
 	st, miss := r.extractOnce(m, a, timeout, out)
-	if miss != nil && r.offerHandoff(m, a, HandoffLocatorNotFound) {
-		st, miss = r.extractOnce(m, a, timeout, out)
+	if miss != nil {
+		back, hst := r.offerHandoff(m, a, HandoffLocatorNotFound)
+		if hst != nil {
+			return hst
+		}
+		if back {
+			st, miss = r.extractOnce(m, a, timeout, out)
+		}
 	}
 	if miss != nil {
 		return r.missingLocator(m, a, miss.field, miss.tried, nil)

@@ -142,6 +142,19 @@ const (
 	// approval names another action.
 	ReasonApprovalMismatch Reason = "approval_mismatch"
 
+	// ReasonOutcomeUnconfirmed (effect_unconfirmed, terminal failed): a
+	// consequential action's input (click, key press, check, download
+	// click) was dispatched to the page and the run then failed before the
+	// action's outcome was confirmed (its act erred after dispatch, its
+	// postcondition never held, the page showed an unknown modal or broke).
+	// The effect may have happened: the action record says dispatched and
+	// Result.Unconfirmed is set, so a host must not retry blindly. It
+	// replaces the failure that would otherwise have ended the run, except
+	// an origin violation, a frame origin outside the scope and a caller
+	// cancellation, which keep their own reason (the record still says
+	// dispatched).
+	ReasonOutcomeUnconfirmed Reason = "outcome_unconfirmed_after_effect"
+
 	// ReasonBrowserCrashed (browser_crashed): the browser or its
 	// connection died, or the driver was closed ([ErrBrowserCrashed],
 	// [ErrClosed]).
@@ -168,6 +181,10 @@ const (
 	// ReasonViolationsFailed (internal): reading the blocked requests
 	// failed.
 	ReasonViolationsFailed Reason = "violations_failed"
+	// ReasonSettleFailed (internal): waiting for the browser events an
+	// act or navigation caused ([Driver.Settle]) failed without a more
+	// specific sentinel.
+	ReasonSettleFailed Reason = "settle_failed"
 	// ReasonRestrictOriginsFailed (internal): installing the origin scope
 	// failed.
 	ReasonRestrictOriginsFailed Reason = "restrict_origins_failed"
@@ -202,9 +219,10 @@ var runtimeReasons = []Reason{
 	ReasonReadFailed, ReasonCoercionFailed, ReasonRequiredFieldEmpty, ReasonMaxRecordsExceeded, ReasonRequiredOutputMissing,
 	ReasonDownloadBeginFailed, ReasonDownloadArmFailed, ReasonDownloadFailed,
 	ReasonNoApprover, ReasonDenied, ReasonApproverError, ReasonApprovalMismatch,
+	ReasonOutcomeUnconfirmed,
 	ReasonBrowserCrashed, ReasonBrowserUnavailable, ReasonBrowserLaunchFailed,
 	ReasonUnsupported, ReasonFrameError, ReasonFindFailed, ReasonVisibleFailed, ReasonURLFailed,
-	ReasonViolationsFailed, ReasonRestrictOriginsFailed, ReasonContractHashFailed, ReasonDedupeKeyFailed,
+	ReasonViolationsFailed, ReasonSettleFailed, ReasonRestrictOriginsFailed, ReasonContractHashFailed, ReasonDedupeKeyFailed,
 	ReasonDriverOpenFailed, ReasonNoDriverFactory, ReasonUnspecified,
 }
 

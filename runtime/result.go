@@ -69,15 +69,26 @@ type Result struct {
 	// HandedOff is true when a person took over the page.
 	HandedOff bool
 	// Clean is true for a completed run from the declared start with no
-	// recovery, handoff or locator change: the only kind that can count
-	// toward validation.
+	// recovery, handoff, locator change or blocked request: the only kind
+	// that can count toward validation.
 	Clean bool
+
+	// EffectDispatched is true when the input of at least one consequential
+	// action (its click, key press, check or download click) was sent to
+	// the page, whatever happened after. Such a run may have had its
+	// effect even when it failed: a host must not retry it blindly.
+	EffectDispatched bool
+	// Unconfirmed is true when the run failed after a consequential
+	// action was dispatched and before its outcome was confirmed (category
+	// effect_unconfirmed, reason outcome_unconfirmed_after_effect; State
+	// is failed). The effect may or may not have happened.
+	Unconfirmed bool
 
 	// Origins are the query-free origins the page and its frames reached,
 	// sorted.
 	Origins []string
 	// BlockedRequests counts the requests the browser blocked by origin
-	// scope.
+	// scope. A run with any blocked request is never Clean.
 	BlockedRequests int
 
 	// Mode is the execution mode the driver reported.
@@ -129,6 +140,9 @@ type ActionOutcome struct {
 	Approval *receipt.ApprovalProof
 	// Download is the verified download of a download action.
 	Download *receipt.DownloadProof
+	// Dispatched marks a consequential action whose input was sent to the
+	// page (see [Result.EffectDispatched]).
+	Dispatched bool
 }
 
 // RecoveryRequest is the model-visible request for a locator recovery. It

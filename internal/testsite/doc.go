@@ -111,6 +111,21 @@
 //	GET /escape/form         h1 "Form escape"; button "Send" submits POST <outside>/submit (hidden note=escape)
 //	GET /escape/subresource  h1 "Subresources"; img <outside>/pixel.png and script <outside>/script.js
 //	GET /escape/link         h1 "Link escape"; link "Leave" href <outside>/page
+//	GET /escape/redirect-link h1 "Redirect escape"; link "Continue" href /escape/redirect
+//
+// # Transfer (on the Teller origin, public)
+//
+// A consequential form submission behind a confirmation dialog.
+//
+//	GET  /transfer       h1 "Send transfer"; button "Review transfer" shows the dialog
+//	                     "Confirm transfer" (role dialog, in the DOM from the start, hidden),
+//	                     whose button "Confirm and send" submits the form (then reads
+//	                     "Sending…", aria-busy; the dialog stays visible while in flight)
+//	POST /transfer       counts one transfer ([Teller.Transfers]), waits
+//	                     [Teller.SetTransferDelay] (default 300 ms), then 303 to
+//	                     /transfer/done, or with [Teller.BreakTransfers] answers 500
+//	                     with h1 "Something went wrong"
+//	GET  /transfer/done  h1 "Transfer sent"
 //
 // # Mail client (Mail, http://127.0.0.1:P)
 //

@@ -32,6 +32,10 @@ type Teller struct {
 	searchName string
 	outside    string
 	logins     int
+
+	transfers      int
+	transferDelay  time.Duration
+	transferBroken bool
 }
 
 // StartTeller starts only the teller console on http://127.0.0.1:<random>.
@@ -42,6 +46,8 @@ func StartTeller(opts ...Option) (*Teller, error) {
 		expired:    make(map[string]bool),
 		searchName: DefaultSearchButtonName,
 		outside:    strings.TrimRight(o.OutsideOrigin, "/"),
+
+		transferDelay: DefaultTransferDelay,
 	}
 	mux, err := baseMux()
 	if err != nil {
@@ -54,6 +60,7 @@ func StartTeller(opts ...Option) (*Teller, error) {
 	mux.HandleFunc("POST /members/search", t.search)
 	mux.HandleFunc("GET /members/{id}", t.member)
 	t.escapeRoutes(mux)
+	t.transferRoutes(mux)
 	srv, err := newServer("teller", "127.0.0.1", t.withLatency(mux), o.Logger)
 	if err != nil {
 		return nil, err

@@ -41,6 +41,8 @@ type elState struct {
 // Act performs one action after waiting, bounded by ctx, for the element
 // to be attached, visible, stable (same box on two polls) and enabled,
 // and for a click to hit the element rather than something covering it.
+// An error after the input went out (the mouse press, the key down) is a
+// *[runtime.DispatchError]: the page may have acted on it.
 // Click, check and uncheck use real mouse events at the element's centre;
 // fill selects the content and inserts the text (firing input and
 // change); select picks an option by value, then by label; press focuses
@@ -55,22 +57,29 @@ func (d *Driver) Act(ctx context.Context, e runtime.Element, a runtime.Act) erro
 	if err != nil {
 		return err
 	}
+	// sent is set just before the first input event (mouse press, key
+	// down) goes out: from then on the page may act on it.
+	var sent bool
 	switch a.Kind {
 	case runtime.ActClick:
-		_, err = d.click(cctx, el, nil)
+		_, err = d.click(cctx, el, nil, &sent)
 	case runtime.ActFill:
 		err = d.fill(cctx, el, a.Value)
 	case runtime.ActSelect:
 		err = d.selectOption(cctx, el, a.Value)
 	case runtime.ActPress:
-		err = d.press(cctx, el, a.Value)
+		err = d.press(cctx, el, a.Value, &sent)
 	case runtime.ActCheck, runtime.ActUncheck:
-		err = d.check(cctx, el, a.Kind == runtime.ActCheck)
+		err = d.check(cctx, el, a.Kind == runtime.ActCheck, &sent)
 	default:
 		return fmt.Errorf("%w: action %q", runtime.ErrUnsupported, a.Kind)
 	}
 	if err != nil {
-		return d.elemErr(cctx, string(a.Kind), err)
+		err = d.elemErr(cctx, string(a.Kind), err)
+		if sent {
+			return &runtime.DispatchError{Err: err}
+		}
+		return err
 	}
 	return nil
 }
@@ -184,8 +193,9 @@ func (d *Driver) frameOffset(ctx context.Context, el *element) (float64, float64
 	return x, y, nil
 }
 
-// click waits for el and clicks its centre with the mouse.
-func (d *Driver) click(ctx context.Context, el *element, ready func(elState) string) (elState, error) {
+// click waits for el and clicks its centre with the mouse. *sent is set
+// before the mouse press goes out.
+func (d *Driver) click(ctx context.Context, el *element, ready func(elState) string, sent *bool) (elState, error) {
 	st, pt, err := d.waitReady(ctx, el, true, ready)
 	if err != nil {
 		return st, err
@@ -196,6 +206,9 @@ func (d *Driver) click(ctx context.Context, el *element, ready func(elState) str
 		{Type: proto.InputDispatchMouseEventTypeMousePressed, X: x, Y: y, Button: proto.InputMouseButtonLeft, Buttons: intp(1), ClickCount: 1},
 		{Type: proto.InputDispatchMouseEventTypeMouseReleased, X: x, Y: y, Button: proto.InputMouseButtonLeft, Buttons: intp(0), ClickCount: 1},
 	} {
+		if ev.Type == proto.InputDispatchMouseEventTypeMousePressed {
+			*sent = true
+		}
 		if err := d.call(ctx, d.pageSID, ev, nil); err != nil {
 			return st, err
 		}
@@ -280,7 +293,7 @@ func (d *Driver) selectOption(ctx context.Context, el *element, value string) er
 	}
 }
 
-func (d *Driver) press(ctx context.Context, el *element, key string) error {
+func (d *Driver) press(ctx context.Context, el *element, key string, sent *bool) error {
 	k, mods, err := parseKey(key)
 	if err != nil {
 		return err
@@ -291,6 +304,7 @@ func (d *Driver) press(ctx context.Context, el *element, key string) error {
 	if _, err := d.callOn(ctx, el.sid, el.obj, jsFocus, true, nil); err != nil {
 		return err
 	}
+	*sent = true
 	return d.sendKey(ctx, el.sid, k, mods)
 }
 
@@ -319,7 +333,7 @@ func (d *Driver) sendKey(ctx context.Context, sid proto.TargetSessionID, k keyDe
 	return d.call(ctx, sid, up, nil)
 }
 
-func (d *Driver) check(ctx context.Context, el *element, want bool) error {
+func (d *Driver) check(ctx context.Context, el *element, want bool, sent *bool) error {
 	st, err := d.state(ctx, el, false)
 	if err != nil {
 		return err
@@ -333,7 +347,7 @@ func (d *Driver) check(ctx context.Context, el *element, want bool) error {
 	if !want && st.Radio {
 		return fmt.Errorf("%w: a radio button cannot be unchecked", runtime.ErrUnsupported)
 	}
-	if _, err := d.click(ctx, el, nil); err != nil {
+	if _, err := d.click(ctx, el, nil, sent); err != nil {
 		return err
 	}
 	for i := 0; ; i++ {

@@ -55,6 +55,43 @@
 //     not covered at its centre; clicks are real mouse events dispatched
 //     to the top-level page at top-level coordinates (frame offsets added),
 //     so out-of-process frames work like any other.
+//   - Settle is the causal barrier ([runtime.Driver.Settle]). The event
+//     loop tracks, per session, what the page's input set in motion: a
+//     navigation a frame requested, scheduled or started loading
+//     (Page.frameRequestedNavigation for the current tab,
+//     frameScheduledNavigation, frameStartedLoading) until it stops
+//     loading, is cleared or its frame detaches, a blocked navigation
+//     included (it commits an error page); a target attached through
+//     auto-attach (Target.attachedToTarget: popup, frame, worker) until
+//     its interception is installed and it was resumed, and a popup until
+//     its first document stopped loading or it closed (a blocked popup is
+//     decided as soon as its violation is recorded); a paused request
+//     (Fetch.requestPaused) until its reply is sent. Every such event, a
+//     committed frame, Browser.downloadWillBegin and
+//     Page.javascriptDialogOpening also count as causal events. Settle
+//     first makes a round trip through the page (a zero-delay timer in
+//     the main world, awaited), so the renderer has run the handlers of
+//     the input it received and sent what they caused, then waits on
+//     those events until nothing is pending and none arrived for 60 ms,
+//     capped at 3 s (pending work older than the cap no longer holds it;
+//     the runtime's later waits go on draining). A dialog ends it at once
+//     with [runtime.ErrNativeDialog]. The numbers were chosen so: the
+//     popup of a click is attached before the round trip answers, and a
+//     form post holds the barrier through its own loading, so the quiet
+//     window only has to cover the gap between events of one chain.
+//   - Act reports an error after its input went out (the mouse press of
+//     a click or check, the key down of a press, even when that CDP call
+//     itself then fails) as a *[runtime.DispatchError]: the page may have
+//     acted on it, so the runtime never retries it.
+//   - Document replacement is a state: every CDP error text that means
+//     the document, a node or its execution context was replaced ("Argument
+//     should belong to the same JavaScript world as target object",
+//     "Cannot find context with specified id", "Execution context was
+//     destroyed", "No node with given id", "Node is detached from
+//     document", "Could not find node with given id", "Cannot find object
+//     with id", "Inspected target navigated or closed", ...) is listed in
+//     one place (rpc.go, isStaleError) and reaches the runtime as
+//     [runtime.ErrStaleElement] (re-resolve), never as an internal error.
 //   - Native dialogs are never accepted or dismissed. When one opens every
 //     call in flight fails with [runtime.ErrNativeDialog] and so does every
 //     later call until it closes.

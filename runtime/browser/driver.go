@@ -62,6 +62,7 @@ type Driver struct {
 	elems      map[elemKey]*element
 	waiters    map[uint64]func(*cdp.Event)
 	pendings   []*pendingDownload
+	causal     causal
 
 	closeOnce sync.Once
 	closeErr  error
@@ -165,6 +166,7 @@ func open(ctx context.Context, wsURL string, o options, proc *process, downloads
 		elems:       map[elemKey]*element{},
 		waiters:     map[uint64]func(*cdp.Event){},
 		url:         "about:blank",
+		causal:      newCausal(),
 	}
 	d.wg.Add(1)
 	go d.eventLoop()

@@ -2,6 +2,7 @@ package browser
 
 import (
 	"encoding/json"
+	"time"
 
 	"github.com/go-rod/rod/lib/cdp"
 	"github.com/go-rod/rod/lib/proto"
@@ -98,6 +99,29 @@ func (d *Driver) dispatch(ev *cdp.Event) {
 			d.dialog = ""
 			d.mu.Unlock()
 		}
+	case "Page.frameRequestedNavigation":
+		var e proto.PageFrameRequestedNavigation
+		if d.targetOf(sid) != nil && decode(ev, &e) {
+			if e.Disposition == "" || e.Disposition == proto.PageClientNavigationDispositionCurrentTab {
+				d.navStart(sid, e.FrameID)
+			} else {
+				d.noteCausal() // a new window or download: its own events follow
+			}
+		}
+	case "Page.frameScheduledNavigation", "Page.frameStartedLoading":
+		var e struct {
+			FrameID proto.PageFrameID `json:"frameId"`
+		}
+		if d.targetOf(sid) != nil && decode(ev, &e) {
+			d.navStart(sid, e.FrameID)
+		}
+	case "Page.frameClearedScheduledNavigation", "Page.frameStoppedLoading":
+		var e struct {
+			FrameID proto.PageFrameID `json:"frameId"`
+		}
+		if d.targetOf(sid) != nil && decode(ev, &e) {
+			d.navDone(sid, e.FrameID)
+		}
 	case "Page.frameAttached":
 		var e proto.PageFrameAttached
 		if t := d.targetOf(sid); t != nil && (t.kind == kindPage || t.kind == kindFrame) && decode(ev, &e) {
@@ -115,6 +139,7 @@ func (d *Driver) dispatch(ev *cdp.Event) {
 				d.url = e.Frame.URL + e.Frame.URLFragment
 				d.topDoc = ""
 			}
+			d.causal.noteLocked()
 			d.mu.Unlock()
 		}
 	case "Page.navigatedWithinDocument":
@@ -122,6 +147,7 @@ func (d *Driver) dispatch(ev *cdp.Event) {
 		if t := d.targetOf(sid); t != nil && t.kind == kindPage && decode(ev, &e) && e.FrameID == proto.PageFrameID(t.id) {
 			d.mu.Lock()
 			d.url = e.URL
+			d.causal.noteLocked()
 			d.mu.Unlock()
 		}
 	case "Page.frameDetached":
@@ -130,6 +156,7 @@ func (d *Driver) dispatch(ev *cdp.Event) {
 			d.mu.Lock()
 			d.invalidateFrameLocked(e.FrameID)
 			d.mu.Unlock()
+			d.navDone(sid, e.FrameID)
 		}
 	case "Audits.issueAdded":
 		var e proto.AuditsIssueAdded
@@ -140,6 +167,7 @@ func (d *Driver) dispatch(ev *cdp.Event) {
 		var e proto.BrowserDownloadWillBegin
 		if sid == "" && decode(ev, &e) {
 			d.onDownloadBegin(&e)
+			d.noteCausal()
 		}
 	case "Browser.downloadProgress":
 		var e proto.BrowserDownloadProgress
@@ -221,6 +249,12 @@ func (d *Driver) onAttached(parent proto.TargetSessionID, e *proto.TargetAttache
 		if kind == kindFrame {
 			d.frames[proto.PageFrameID(info.TargetID)] = true
 		}
+		if kind != kindPage {
+			// Held by the causal barrier until it runs (a popup: until
+			// its first document is decided).
+			d.causal.targets[e.SessionID] = time.Now()
+		}
+		d.causal.noteLocked()
 	}
 	d.mu.Unlock()
 	sid := e.SessionID
@@ -264,6 +298,11 @@ func (d *Driver) onAttached(parent proto.TargetSessionID, e *proto.TargetAttache
 		if waiting {
 			_ = d.call(ctx, sid, proto.RuntimeRunIfWaitingForDebugger{}, nil)
 		}
+		if kind != kindPopup {
+			d.mu.Lock()
+			d.targetDecidedLocked(sid)
+			d.mu.Unlock()
+		}
 		if kind == kindPage {
 			select {
 			case <-d.pageReady:
@@ -277,6 +316,7 @@ func (d *Driver) onAttached(parent proto.TargetSessionID, e *proto.TargetAttache
 func (d *Driver) onDetached(sid proto.TargetSessionID) {
 	d.mu.Lock()
 	t := d.targets[sid]
+	d.forgetSessionLocked(sid)
 	if t != nil {
 		delete(d.targets, sid)
 		if d.byTarget[t.id] == t {
@@ -327,10 +367,27 @@ func (d *Driver) onRequest(sid proto.TargetSessionID, e *proto.FetchRequestPause
 			d.violations = append(d.violations, v)
 		}
 	}
+	// The barrier waits for the reply; a document request is a causal
+	// event of its own.
+	d.causal.fetches++
+	if document {
+		d.causal.noteLocked()
+	}
 	d.mu.Unlock()
+	replied := func() {
+		d.mu.Lock()
+		d.causal.fetches--
+		if d.causal.fetches == 0 {
+			d.causal.noteLocked()
+		}
+		d.mu.Unlock()
+	}
 	id := e.RequestID
 	if allowed {
-		d.goHandle(func() { _ = d.call(d.lifeCtx, sid, proto.FetchContinueRequest{RequestID: id}, nil) })
+		d.goHandle(func() {
+			_ = d.call(d.lifeCtx, sid, proto.FetchContinueRequest{RequestID: id}, nil)
+			replied()
+		})
 		return
 	}
 	d.log.Info("request blocked", "kind", string(v.Kind), "origin", origin)
@@ -342,7 +399,13 @@ func (d *Driver) onRequest(sid proto.TargetSessionID, e *proto.FetchRequestPause
 		_ = d.call(d.lifeCtx, sid, proto.FetchFailRequest{RequestID: id, ErrorReason: proto.NetworkErrorReasonBlockedByClient}, nil)
 		if popup != "" {
 			_ = d.call(d.lifeCtx, "", proto.TargetCloseTarget{TargetID: popup}, nil)
+			// The blocked popup is decided: its violation is recorded
+			// and it is closing.
+			d.mu.Lock()
+			d.targetDecidedLocked(sid)
+			d.mu.Unlock()
 		}
+		replied()
 	})
 }
 
@@ -376,6 +439,7 @@ func (d *Driver) onIssue(sid proto.TargetSessionID, e *proto.AuditsIssueAdded) {
 func (d *Driver) onDialog(typ string) {
 	d.mu.Lock()
 	d.dialog = typ
+	d.causal.noteLocked()
 	d.interruptLocked(&dialogError{typ: typ})
 	d.mu.Unlock()
 	d.log.Warn("native dialog open", "type", typ)

@@ -558,7 +558,7 @@ func (d *Driver) tryFrame(ctx context.Context, parent *scope, doc proto.RuntimeR
 		}
 		o, err := d.evalObject(ctx, t.sid, "document")
 		if err != nil {
-			if isStaleError(err) || strings.Contains(err.Error(), "context") {
+			if isStaleError(err) {
 				return nil, docInfo{}, true, nil
 			}
 			return nil, docInfo{}, false, d.fail(ctx, "frame", err)

@@ -150,26 +150,38 @@ func (d *Driver) arrayObjects(ctx context.Context, sid proto.TargetSessionID, ar
 	return out, nil
 }
 
-// isStaleError reports whether a CDP error means the object, node or its
-// execution context is gone (the element or document was replaced).
+// replacedTexts are the CDP error texts that mean the document, a node
+// of it or its execution context was replaced or went away: the page
+// changed (it navigated, re-rendered or closed a frame), which is a state
+// the caller handles as a stale element or scope and re-resolves, never
+// an internal failure. This is the one list of them; nothing else in the
+// driver matches CDP error text for this.
+var replacedTexts = []string{
+	"Argument should belong to the same JavaScript world as target object",
+	"Cannot find context with specified id",
+	"Execution context was destroyed",
+	"No node with given id",
+	"Node is detached from document",
+	"Node is detached",
+	"does not belong to the document",
+	"Could not find node with given id",
+	"Cannot find object with id",
+	"Could not find object with given id",
+	"Inspected target navigated or closed",
+	"Session with given id not found",
+	"No target with given id",
+	"Node is not an Element",
+	"Cannot find default execution context",
+}
+
+// isStaleError reports whether a CDP error means the document, a node of
+// it or its execution context was replaced (see replacedTexts).
 func isStaleError(err error) bool {
 	if err == nil {
 		return false
 	}
 	s := err.Error()
-	for _, m := range []string{
-		"Could not find object with given id",
-		"Cannot find context with specified id",
-		"Execution context was destroyed",
-		"No node with given id found",
-		"Node is detached",
-		"does not belong to the document",
-		"Could not find node with given id",
-		"Session with given id not found",
-		"No target with given id",
-		"Node is not an Element",
-		"Inspected target navigated or closed",
-	} {
+	for _, m := range replacedTexts {
 		if strings.Contains(s, m) {
 			return true
 		}

@@ -83,6 +83,7 @@ func TestDriver(t *testing.T, open func(t *testing.T, site *Site) runtime.Driver
 		{"LinkNavigation", s.testLink},
 		{"RuleNavigation", s.testRuleNavigation},
 		{"RuleNavigationBlocked", s.testRuleNavigationBlocked},
+		{"SettleAttributesEffects", s.testSettle},
 		{"Frames", s.testFrames},
 		{"FrameErrors", s.testFrameErrors},
 		{"FrameBlocked", s.testFrameBlocked},
@@ -584,6 +585,58 @@ func (s *suite) testRuleNavigationBlocked(t *testing.T, x *session) {
 	x.violation(runtime.ViolationNavigation, s.outside)
 	if u := x.url(); strings.HasPrefix(u, s.outside) {
 		t.Errorf("URL() = %q after a blocked navigation", u)
+	}
+}
+
+// testSettle: Settle is the causal barrier. On a quiet page it returns
+// nil promptly; after a click whose navigation the scope blocks, the
+// violation is reported by the very next Violations, with no waiting; a
+// dialog the act opened makes it fail with ErrNativeDialog; after Close it
+// fails with ErrClosed.
+func (s *suite) testSettle(t *testing.T, x *session) {
+	x.at("/act")
+	start := time.Now()
+	if err := x.d.Settle(x.ctx); err != nil {
+		t.Fatalf("Settle on a quiet page: %v", err)
+	}
+	if d := time.Since(start); d > settleTimeout {
+		t.Errorf("Settle on a quiet page took %v", d)
+	}
+	if vs, err := x.d.Violations(x.ctx); err != nil || len(vs) != 0 {
+		t.Errorf("Violations() on a quiet page = %v, %v; want none", vs, err)
+	}
+	if err := x.d.Act(x.ctx, x.one(role("button", "Leave site", true)), runtime.Act{Kind: runtime.ActClick}); err != nil &&
+		!errors.Is(err, runtime.ErrOriginBlocked) && !errors.Is(err, runtime.ErrStaleElement) {
+		t.Fatalf("click that navigates outside: %v", err)
+	}
+	if err := x.d.Settle(x.ctx); err != nil {
+		t.Fatalf("Settle after a blocked navigation: %v", err)
+	}
+	vs, err := x.d.Violations(x.ctx)
+	if err != nil {
+		t.Fatalf("Violations: %v", err)
+	}
+	found := false
+	for _, v := range vs {
+		found = found || (v.Kind == runtime.ViolationNavigation && v.Origin == s.outside)
+	}
+	if !found {
+		t.Errorf("Violations() right after Settle = %s; want the blocked navigation to %s", formatViolations(vs), s.outside)
+	}
+
+	x.at("/act")
+	err = x.d.Act(x.ctx, x.one(role("button", "Delete everything", true)), runtime.Act{Kind: runtime.ActClick})
+	if err != nil && !errors.Is(err, runtime.ErrNativeDialog) {
+		t.Fatalf("click that opens a dialog: %v", err)
+	}
+	if err := x.d.Settle(x.ctx); !errors.Is(err, runtime.ErrNativeDialog) {
+		t.Errorf("Settle with a native dialog open = %v, want ErrNativeDialog", err)
+	}
+	if err := x.d.Close(); err != nil {
+		t.Fatalf("Close: %v", err)
+	}
+	if err := x.d.Settle(x.ctx); !errors.Is(err, runtime.ErrClosed) {
+		t.Errorf("Settle after Close = %v, want ErrClosed", err)
 	}
 }
 

@@ -75,6 +75,7 @@ type Method string
 const (
 	MethodRestrictOrigins Method = "RestrictOrigins"
 	MethodViolations      Method = "Violations"
+	MethodSettle          Method = "Settle"
 	MethodNavigate        Method = "Navigate"
 	MethodURL             Method = "URL"
 	MethodFrame           Method = "Frame"
@@ -252,6 +253,20 @@ func (d *Driver) Violations(ctx context.Context) ([]runtime.Violation, error) {
 		return nil
 	})
 	return out, err
+}
+
+// Settle is the causal barrier. Every effect of a fixture rule happens
+// inside the call that triggered it (violations, dialogs and downloads
+// are recorded before Act returns), so nothing is ever pending and Settle
+// returns at once: nil, or [runtime.ErrNativeDialog] while a native dialog
+// is open.
+func (d *Driver) Settle(ctx context.Context) error {
+	return d.do(ctx, Call{Method: MethodSettle}, func() error {
+		if d.dialog != nil {
+			return d.dialogErr()
+		}
+		return nil
+	})
 }
 
 // Navigate loads url in the top-level page. A URL that differs from the
@@ -444,7 +459,8 @@ func describe(e *elem) string {
 // clicks its control, Enter activates buttons and links and submits a form
 // by clicking its default button, Space activates buttons and check boxes,
 // a one-character key types into a text field). An action that opens a
-// native dialog returns [runtime.ErrNativeDialog].
+// native dialog returns [runtime.ErrNativeDialog], wrapped in a
+// *[runtime.DispatchError] for a click, press, check or uncheck.
 func (d *Driver) Act(ctx context.Context, el runtime.Element, a runtime.Act) error {
 	c := Call{Method: MethodAct, Act: a}
 	if e, ok := el.(*elem); ok && e != nil {
@@ -482,10 +498,25 @@ func (d *Driver) Act(ctx context.Context, el runtime.Element, a runtime.Act) err
 			return err
 		}
 		if d.dialog != nil {
-			return d.dialogErr() // the action opened a native dialog
+			// The action opened a native dialog: its input reached the
+			// page, as a browser's click or key press would have.
+			if dispatches(a.Kind) {
+				return &runtime.DispatchError{Err: d.dialogErr()}
+			}
+			return d.dialogErr()
 		}
 		return nil
 	})
+}
+
+// dispatches reports whether an act kind sends real input (a click or a
+// key press) whose effect the page may act on.
+func dispatches(k runtime.ActKind) bool {
+	switch k {
+	case runtime.ActClick, runtime.ActPress, runtime.ActCheck, runtime.ActUncheck:
+		return true
+	}
+	return false
 }
 
 // notInteractable says why e cannot take an action now, "" when it can.
