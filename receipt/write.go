@@ -33,6 +33,10 @@ type writeConfig struct {
 // accident.
 func AllowGitWorkTree() WriteOption { return func(c *writeConfig) { c.allowGit = true } }
 
+// ErrInvalidArgument is returned for a nil argument a function needs (a
+// nil *OutputValue for [OutputHash]); it is never a panic.
+var ErrInvalidArgument = errors.New("receipt: invalid argument")
+
 // ErrWrite is wrapped by every failure to write a run.
 var ErrWrite = errors.New("receipt: write run")
 
@@ -158,7 +162,12 @@ func HashInput(executionHash, name string, value any) (string, error) {
 // length outside [0, download.MaxSafeBytes] or a malformed digest; for
 // every other kind, the sha256 of the canonical JSON of the value (null
 // when not produced).
+//
+// A nil o is refused with [ErrInvalidArgument].
 func OutputHash(o *OutputValue) (string, error) {
+	if o == nil {
+		return "", fmt.Errorf("%w: nil output value", ErrInvalidArgument)
+	}
 	if o.Kind == "download_set" {
 		files := make([]download.File, len(o.Files))
 		for i, f := range o.Files {
@@ -172,7 +181,12 @@ func OutputHash(o *OutputValue) (string, error) {
 // OutputCount is the receipt count of one output: the number of files of
 // a download set, of records of a record set, and 1 or 0 for a produced or
 // missing text or record.
+//
+// A nil o counts 0.
 func OutputCount(o *OutputValue) int {
+	if o == nil {
+		return 0
+	}
 	switch o.Kind {
 	case "download_set":
 		return len(o.Files)

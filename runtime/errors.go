@@ -20,6 +20,11 @@ var (
 	// ErrInputs: inputs are missing, unknown or mistyped. The error is an
 	// *[InputError] listing every problem.
 	ErrInputs = errors.New("runtime: invalid inputs")
+	// ErrInvalidArgument: a nil context, or a nil argument a function
+	// needs. Execute and [Preflight] return it for a nil ctx; drivers
+	// (runtime/browser, runtime/runtimetest) wrap it for a nil ctx or a nil
+	// element. It is never a panic.
+	ErrInvalidArgument = errors.New("runtime: invalid argument")
 	// ErrNoDriver: Execute was called without [WithDriver].
 	ErrNoDriver = errors.New("runtime: no driver")
 	// ErrInvalidProposal: a recovery proposal breaks the recovery rules. The

@@ -20,7 +20,7 @@ var errRunTimeout = errors.New("run timeout")
 // with [WithDriver] and returns the typed [Result].
 //
 // Before touching the driver it refuses, with a typed error and no
-// evidence: a capability whose state is not executable ([ErrNotExecutable]),
+// evidence: a nil ctx ([ErrInvalidArgument]), a capability whose state is not executable ([ErrNotExecutable]),
 // an invalid capability ([ErrInvalidCapability]; the executor's own safety
 // checks run even with [WithSkipValidationUnsafe]), an invalid recovery
 // proposal ([ErrInvalidProposal]), missing, unknown or mistyped inputs
@@ -41,6 +41,9 @@ var errRunTimeout = errors.New("run timeout")
 // false, and an error wrapping [ErrEvidence]. Execute never closes the
 // driver and never modifies the capability.
 func Execute(ctx context.Context, c *capability.Capability, inputs map[string]any, opts ...Option) (*Result, error) {
+	if ctx == nil {
+		return nil, fmt.Errorf("%w: nil context", ErrInvalidArgument)
+	}
 	cfg := config{poll: DefaultPollInterval}
 	for _, o := range opts {
 		if o != nil {
