@@ -13,7 +13,7 @@
 //	rep, err := discovery.SealPack(ctx, dir, ev, rec, draft)          // hash-linked developer pack
 //	a, err := discovery.ApproveTransfer(ctx, dir, "operator", now)    // transfer approval (not authoring)
 //	// ... a developer authors the actions of the draft ...
-//	c, err := discovery.Promote(authored, rec, review)                // discovered, if within the review
+//	c, err := discovery.Promote(authored, rec, review)                // discovered, if within the review (and bound to rec.Review)
 //
 // The live page is the [Page] interface; runtime/browser implements it
 // (and [Actor]) for the go-rod driver. discovery never imports runtime.
@@ -138,6 +138,14 @@
 //   - Promotion requires an interactive action's semantic locator to match a
 //     control recorded in its milestone, in the runtime's frame path, and a
 //     navigate target's path to have been observed.
+//   - The record hash excludes the review member, so promotion binds the
+//     review itself: the review given to [Promote] must name the record's
+//     own reviewer and reviewed_at ([PromotionReviewSwapped] otherwise), a
+//     review_hash given with it must be [ReviewHash] of the record
+//     ([PromotionReviewHash]), and the promoted capability always carries
+//     review_hash. A record whose review member was swapped is refused.
+//   - Nil arguments never panic: a nil ctx is [ErrInvalidArgument], nil
+//     documents are refused with the function's own typed error.
 //   - The pack hash a transfer approval names is the file digest of
 //     pack.lock.json, as a bundle is identified by its lock's file digest;
 //     the lock is canonical, so no reader can disagree about its bytes.
