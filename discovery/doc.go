@@ -124,6 +124,12 @@
 //     heading, is not recognised and stays in the evidence. That is why a
 //     pack needs a reviewed record and a separate transfer approval before
 //     it leaves the operator's machine.
+//   - URL paths are redacted segment by segment as well: a segment with two
+//     or more digits, or digits and no letter (a client code C00103, a
+//     numeric id, an invoice number INV-2024-0042), becomes [Marker] whole
+//     and is counted as path_segment; ordinary words and versions
+//     (/clients/search, /invoices/new, /api/v2) stay. [Evidence.Validate]
+//     and record validation refuse a recorded path that still holds one.
 //   - Redaction counts are per snapshot processed.
 //   - Diffs pair controls by reference (frame, role, name, label,
 //     placeholder, test id) and occurrence; [Evidence.Replay] reconstructs
