@@ -161,3 +161,8 @@ func (e *VerifyError) Is(target error) bool { return target == ErrVerify }
 // [ErrClaim] (and the receipt package's error), content the bundle rules
 // forbid [ErrForbidden].
 var ErrSeal = errors.New("bundle: seal")
+
+// ErrInvalidArgument is returned (by [Verify]) or wrapped (by [Seal], with
+// [ErrSeal]) for a nil context. It is never a panic and is not a
+// verification failure: it does not match [ErrVerify].
+var ErrInvalidArgument = errors.New("bundle: invalid argument")

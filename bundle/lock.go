@@ -75,8 +75,11 @@ type LockFile struct {
 // Marshal returns the lock's canonical JSON bytes, as Seal writes them.
 func (l *Lock) Marshal() ([]byte, error) { return canonjson.Marshal(l) }
 
-// File returns the entry for path.
+// File returns the entry for path (none for a nil lock).
 func (l *Lock) File(path string) (LockFile, bool) {
+	if l == nil {
+		return LockFile{}, false
+	}
 	for _, f := range l.Files {
 		if f.Path == path {
 			return f, true

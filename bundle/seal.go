@@ -45,9 +45,13 @@ import (
 // rules' own errors), then renamed to dst without replacing anything that
 // appeared there meanwhile (renameat2 RENAME_NOREPLACE on Linux). A crash
 // leaves at most the sibling directory, never a partial bundle at dst; on
-// any error the sibling is removed. Errors wrap [ErrSeal] and the cause.
+// any error the sibling is removed. Errors wrap [ErrSeal] and the cause; a
+// nil ctx wraps [ErrInvalidArgument] and touches nothing.
 func Seal(ctx context.Context, dst string, c *capability.Capability, runDirs []string, opts ...Option) (*Lock, error) {
 	cfg := newConfig(opts)
+	if ctx == nil {
+		return nil, fmt.Errorf("%w: %w: nil context", ErrSeal, ErrInvalidArgument)
+	}
 	lock, err := seal(ctx, cfg, dst, c, runDirs)
 	if err != nil {
 		cfg.logger.Warn("bundle: seal refused", "dst", dst, "err", err)

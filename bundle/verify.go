@@ -141,7 +141,13 @@ func (r *Report) Has(target error) bool {
 //     two its validation names, each named by its own hash, and
 //     receipt.CheckClaim accepts them; a discovered capability carries no
 //     receipts ([ErrClaim]).
+//
+// A nil ctx returns an empty Report for dir and [ErrInvalidArgument],
+// without reading anything.
 func Verify(ctx context.Context, dir string, opts ...Option) (*Report, error) {
+	if ctx == nil {
+		return &Report{Dir: dir}, fmt.Errorf("%w: nil context", ErrInvalidArgument)
+	}
 	return verify(ctx, dir, newConfig(opts))
 }
 

@@ -10,6 +10,10 @@ import (
 // the contract, so callers can test with errors.Is(err, ErrInvalid).
 var ErrInvalid = errors.New("capability: invalid")
 
+// ErrInvalidArgument is wrapped when a function is called with a nil
+// argument it needs (a nil io.Reader for [Parse]); it is never a panic.
+var ErrInvalidArgument = errors.New("capability: invalid argument")
+
 // ErrParse is wrapped by every parsing error (syntax, unknown field,
 // duplicate key, size limit, wrong schema).
 var ErrParse = errors.New("capability: parse error")

@@ -25,8 +25,12 @@ var ErrSchema = errors.New("unsupported schema")
 // exactly, case included), values of the declared JSON types, no trailing
 // data, the exact schema string, at most [MaxDocumentBytes]. It does not
 // validate the contract rules; call [Capability.Validate] for that. Errors
-// wrap [ErrParse] and are *ParseError with a [ParseError.Code].
+// wrap [ErrParse] and are *ParseError with a [ParseError.Code]. A nil r is
+// a *ParseError (code read) wrapping [ErrInvalidArgument].
 func Parse(r io.Reader) (*Capability, error) {
+	if r == nil {
+		return nil, &ParseError{Code: ParseCodeRead, Offset: -1, Err: fmt.Errorf("%w: nil reader", ErrInvalidArgument)}
+	}
 	raw, err := io.ReadAll(io.LimitReader(r, MaxDocumentBytes+1))
 	if err != nil {
 		return nil, &ParseError{Code: ParseCodeRead, Offset: -1, Err: err}

@@ -166,6 +166,11 @@ type Review struct {
 	// AuthoringApproved is the capability-authoring approval; transfer
 	// approval of a developer pack never implies it.
 	AuthoringApproved bool `json:"authoring_approved" validate:"-"`
+	// ReviewHash binds this review to the discovery record's own review
+	// member (reviewer and time), which the record hash excludes:
+	// value_digest({"record_hash": record_hash, "review": record.review}).
+	// discovery.Promote checks it when given and always sets it.
+	ReviewHash string `json:"review_hash,omitempty" validate:"omitempty,sha256digest"`
 }
 
 // Site names the target application and the origins the run may reach.

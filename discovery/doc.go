@@ -13,7 +13,7 @@
 //	rep, err := discovery.SealPack(ctx, dir, ev, rec, draft)          // hash-linked developer pack
 //	a, err := discovery.ApproveTransfer(ctx, dir, "operator", now)    // transfer approval (not authoring)
 //	// ... a developer authors the actions of the draft ...
-//	c, err := discovery.Promote(authored, rec, review)                // discovered, if within the review
+//	c, err := discovery.Promote(authored, rec, review)                // discovered, if within the review (and bound to rec.Review)
 //
 // The live page is the [Page] interface; runtime/browser implements it
 // (and [Actor]) for the go-rod driver. discovery never imports runtime.
@@ -124,6 +124,12 @@
 //     heading, is not recognised and stays in the evidence. That is why a
 //     pack needs a reviewed record and a separate transfer approval before
 //     it leaves the operator's machine.
+//   - URL paths are redacted segment by segment as well: a segment with two
+//     or more digits, or digits and no letter (a client code C00103, a
+//     numeric id, an invoice number INV-2024-0042), becomes [Marker] whole
+//     and is counted as path_segment; ordinary words and versions
+//     (/clients/search, /invoices/new, /api/v2) stay. [Evidence.Validate]
+//     and record validation refuse a recorded path that still holds one.
 //   - Redaction counts are per snapshot processed.
 //   - Diffs pair controls by reference (frame, role, name, label,
 //     placeholder, test id) and occurrence; [Evidence.Replay] reconstructs
@@ -138,6 +144,14 @@
 //   - Promotion requires an interactive action's semantic locator to match a
 //     control recorded in its milestone, in the runtime's frame path, and a
 //     navigate target's path to have been observed.
+//   - The record hash excludes the review member, so promotion binds the
+//     review itself: the review given to [Promote] must name the record's
+//     own reviewer and reviewed_at ([PromotionReviewSwapped] otherwise), a
+//     review_hash given with it must be [ReviewHash] of the record
+//     ([PromotionReviewHash]), and the promoted capability always carries
+//     review_hash. A record whose review member was swapped is refused.
+//   - Nil arguments never panic: a nil ctx is [ErrInvalidArgument], nil
+//     documents are refused with the function's own typed error.
 //   - The pack hash a transfer approval names is the file digest of
 //     pack.lock.json, as a bundle is identified by its lock's file digest;
 //     the lock is canonical, so no reader can disagree about its bytes.

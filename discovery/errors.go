@@ -12,6 +12,9 @@ var (
 	// ErrInvalidOption: an option is out of its documented range, or a
 	// mode lacks what it needs (an explorer, allowed origins).
 	ErrInvalidOption = errors.New("discovery: invalid option")
+	// ErrInvalidArgument: a nil context given to [Observe], [SealPack],
+	// [VerifyPack] or [ApproveTransfer]. It is never a panic.
+	ErrInvalidArgument = errors.New("discovery: invalid argument")
 	// ErrSnapshot: the page failed to produce snapshots too many times in a
 	// row.
 	ErrSnapshot = errors.New("discovery: snapshot failed")

@@ -321,6 +321,8 @@ func (e *Evidence) validate(ps *problems) {
 			}
 			if !validPath(o.URLPath) {
 				ps.add(p+".url_path", CodeFormat, "a query-free path starting with /")
+			} else if redact.ContainsPathIdentifier(o.URLPath) {
+				ps.add(p+".url_path", CodeIdentifier, "a path segment is identifier-shaped")
 			}
 			if o.Kind == KindBaseline && len(o.Frames) == 0 {
 				ps.add(p+".frames", CodeRequired, "the baseline lists its frames")
@@ -331,6 +333,8 @@ func (e *Evidence) validate(ps *problems) {
 		}
 		if o.PrevURLPath != "" && (!o.PathChanged || !validPath(o.PrevURLPath)) {
 			ps.add(p+".prev_url_path", CodeFormat, "set only with path_changed, a query-free path")
+		} else if redact.ContainsPathIdentifier(o.PrevURLPath) {
+			ps.add(p+".prev_url_path", CodeIdentifier, "a path segment is identifier-shaped")
 		}
 		if len(o.Frames) > max(l.MaxFrames, 1) {
 			ps.add(p+".frames", CodeRange, "more frames than limits.max_frames")
@@ -410,7 +414,7 @@ func (e *Evidence) validate(ps *problems) {
 		validateStepRecord(ps, p+".step", &r.Step, maxStr)
 	}
 	for k, n := range e.Redactions.Identifiers {
-		if !slices.Contains(redact.Kinds(), k) || n < 0 {
+		if !slices.Contains(redact.Kinds(), k) && k != redact.KindPathSegment || n < 0 {
 			ps.add("redactions.identifiers", CodeUnknown, "unknown identifier kind or negative count")
 		}
 	}

@@ -134,7 +134,9 @@ func ExamplePromote() {
 	rec, _ = rec.Reviewed("Operator One", time.Now())
 	draft, _ := discovery.DraftFromRecord(rec)
 	h, _ := rec.Hash()
-	review := capability.Review{Reviewer: "Operator One", ReviewedAt: "2026-03-30T09:00:00Z", RecordHash: h, AuthoringApproved: true}
+	bound, _ := discovery.ReviewHash(rec) // binds the record's own review
+	review := capability.Review{Reviewer: rec.Review.Reviewer, ReviewedAt: rec.Review.ReviewedAt,
+		RecordHash: h, ReviewHash: bound, AuthoringApproved: true}
 
 	search := locator.Candidate{Strategy: locator.Role, Role: "button", Name: "Search", Exact: true}
 	authored, _ := draft.Clone()

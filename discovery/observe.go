@@ -40,6 +40,9 @@ import (
 // matching end reason) together with the error. Invalid options return
 // (nil, [ErrInvalidOption]).
 func Observe(ctx context.Context, page Page, opts ...Option) (*Evidence, error) {
+	if ctx == nil {
+		return nil, fmt.Errorf("%w: nil context", ErrInvalidArgument)
+	}
 	cfg, err := buildConfig(opts)
 	if err != nil {
 		return nil, err

@@ -323,6 +323,9 @@ func SealPack(ctx context.Context, dst string, ev *Evidence, rec *Record, draft 
 	cfg := buildPackConfig(opts)
 	rep := &PackReport{Dir: dst, Files: []PackFile{}, Problems: []Problem{}}
 	fail := func() (*PackReport, error) { return rep, &PackError{Report: rep} }
+	if ctx == nil {
+		return rep, fmt.Errorf("%w: nil context", ErrInvalidArgument)
+	}
 	if err := ctx.Err(); err != nil {
 		return rep, err
 	}
@@ -472,6 +475,9 @@ func writePack(dir string, docs map[string][]byte) error {
 func VerifyPack(ctx context.Context, dir string, opts ...PackOption) (*PackReport, error) {
 	cfg := buildPackConfig(opts)
 	rep := &PackReport{Dir: dir, Files: []PackFile{}, Problems: []Problem{}}
+	if ctx == nil {
+		return rep, fmt.Errorf("%w: nil context", ErrInvalidArgument)
+	}
 	done := func() (*PackReport, error) {
 		rep.Problems = dedupeProblems(rep.Problems)
 		if len(rep.Problems) > 0 {

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/vera-run/vera/capability"
+	"github.com/vera-run/vera/internal/canonjson"
 	"github.com/vera-run/vera/locator"
 )
 
@@ -26,12 +27,33 @@ const (
 	BoundaryCapability  = "capability"  // the promoted capability breaks a capability rule
 )
 
+// Stable codes of the review refusals ([PromotionError.Code]).
+const (
+	// PromotionUnreviewed: the record carries no operator review.
+	PromotionUnreviewed = "review_missing"
+	// PromotionReviewRecord: review.record_hash is not the record's hash.
+	PromotionReviewRecord = "review_record_mismatch"
+	// PromotionReviewSwapped: the review's reviewer or time is not the
+	// record's own review (a record whose review member was replaced).
+	PromotionReviewSwapped = "review_mismatch"
+	// PromotionReviewHash: review.review_hash is not [ReviewHash] of the
+	// record.
+	PromotionReviewHash = "review_hash_mismatch"
+	// PromotionReviewIncomplete: the review names no reviewer, has no RFC
+	// 3339 time, or does not approve authoring.
+	PromotionReviewIncomplete = "review_incomplete"
+)
+
 // PromotionError is one reason a draft cannot be promoted: the boundary
 // that differs from the reviewed record and how. It matches
 // [ErrPromotion].
 type PromotionError struct {
 	Boundary string
-	Detail   string
+	// Code is a stable code for the review boundary's refusals
+	// (Promotion* constants); empty for the other boundaries, whose
+	// Boundary is their code.
+	Code   string
+	Detail string
 }
 
 // Error names the boundary and how it differs.
@@ -82,6 +104,28 @@ func (l PromotionErrors) Boundaries() []string {
 	return out
 }
 
+// HasCode reports whether a refusal carries the code.
+func (l PromotionErrors) HasCode(code string) bool {
+	return slices.ContainsFunc(l, func(e *PromotionError) bool { return e.Code == code })
+}
+
+// ReviewHash is the binding between a promotion and the record's own
+// review member, which the record hash excludes:
+// value_digest({"record_hash": record hash, "review": record.review}).
+// [Promote] checks review.review_hash against it (when set) and writes it
+// into the promoted capability's provenance.review.review_hash. A record
+// without a review has no review hash.
+func ReviewHash(r *Record) (string, error) {
+	if r == nil || r.Review == nil {
+		return "", fmt.Errorf("%w: the record has no review", ErrInvalid)
+	}
+	h, err := r.Hash()
+	if err != nil {
+		return "", err
+	}
+	return canonjson.Digest(map[string]any{"record_hash": h, "review": r.Review})
+}
+
 // Has reports whether a refusal names the boundary.
 func (l PromotionErrors) Has(boundary string) bool {
 	return slices.ContainsFunc(l, func(e *PromotionError) bool { return e.Boundary == boundary })
@@ -93,9 +137,12 @@ func (l PromotionErrors) Has(boundary string) bool {
 // each naming its boundary:
 //
 //   - review: the record carries an operator review; review.record_hash is
-//     the record's hash; the review names a reviewer and an RFC 3339 time;
-//     review.authoring_approved is true (transfer approval of a developer
-//     pack never stands in for it);
+//     the record's hash; the review's reviewer and reviewed_at are the
+//     record's own review (so a record that differs only in its review
+//     member, which the record hash excludes, is refused); review_hash,
+//     when given, is [ReviewHash] of the record; the review names a
+//     reviewer and an RFC 3339 time; review.authoring_approved is true
+//     (transfer approval of a developer pack never stands in for it);
 //   - state and provenance: the capability is a draft whose
 //     provenance.discovery_hash is the record's hash and whose mode, model
 //     and run id are the record's;
@@ -111,11 +158,15 @@ func (l PromotionErrors) Has(boundary string) bool {
 //   - capability: the promoted capability passes capability.Validate.
 //
 // A review of a narrower record therefore never authorizes a broader
-// capability.
+// capability. The promoted capability's review carries review_hash, so
+// the promotion commits to the record's review as well as to its hash.
 func Promote(draft *capability.Capability, reviewed *Record, review capability.Review) (*capability.Capability, error) {
 	var errs PromotionErrors
 	refuse := func(boundary, format string, args ...any) {
 		errs = append(errs, &PromotionError{Boundary: boundary, Detail: fmt.Sprintf(format, args...)})
+	}
+	refuseReview := func(code, format string, args ...any) {
+		errs = append(errs, &PromotionError{Boundary: BoundaryReview, Code: code, Detail: fmt.Sprintf(format, args...)})
 	}
 	if draft == nil || reviewed == nil {
 		refuse(BoundaryInput, "a draft and a reviewed record are required")
@@ -132,20 +183,32 @@ func Promote(draft *capability.Capability, reviewed *Record, review capability.R
 	}
 
 	// Review.
+	var binding string
 	if reviewed.Review == nil {
-		refuse(BoundaryReview, "the record has not been reviewed by the operator")
+		refuseReview(PromotionUnreviewed, "the record has not been reviewed by the operator")
+	} else {
+		if review.Reviewer != reviewed.Review.Reviewer || review.ReviewedAt != reviewed.Review.ReviewedAt {
+			refuseReview(PromotionReviewSwapped, "the review (%q at %s) is not the record's own review", review.Reviewer, review.ReviewedAt)
+		}
+		if binding, err = ReviewHash(reviewed); err != nil {
+			refuse(BoundaryRecord, "the record's review cannot be hashed: %v", err)
+			return nil, errs
+		}
+		if review.ReviewHash != "" && review.ReviewHash != binding {
+			refuseReview(PromotionReviewHash, "review_hash %s does not bind the record's review %s", short(review.ReviewHash), short(binding))
+		}
 	}
 	if review.RecordHash != h {
-		refuse(BoundaryReview, "the review covers record %s, not the reviewed record %s", short(review.RecordHash), short(h))
+		refuseReview(PromotionReviewRecord, "the review covers record %s, not the reviewed record %s", short(review.RecordHash), short(h))
 	}
 	if strings.TrimSpace(review.Reviewer) == "" {
-		refuse(BoundaryReview, "the review names no reviewer")
+		refuseReview(PromotionReviewIncomplete, "the review names no reviewer")
 	}
 	if _, ok := parseTime(review.ReviewedAt); !ok {
-		refuse(BoundaryReview, "reviewed_at is not an RFC 3339 timestamp")
+		refuseReview(PromotionReviewIncomplete, "reviewed_at is not an RFC 3339 timestamp")
 	}
 	if !review.AuthoringApproved {
-		refuse(BoundaryReview, "capability-authoring approval is required (transfer approval never implies it)")
+		refuseReview(PromotionReviewIncomplete, "capability-authoring approval is required (transfer approval never implies it)")
 	}
 
 	// State and provenance.
@@ -289,6 +352,7 @@ func Promote(draft *capability.Capability, reviewed *Record, review capability.R
 		return nil, errs
 	}
 	rv := review
+	rv.ReviewHash = binding
 	out.State = capability.StateDiscovered
 	out.Provenance.Review = &rv
 	for _, e := range out.Validate() {

@@ -221,3 +221,64 @@ func fill64(c byte) string {
 	}
 	return string(b)
 }
+
+// TestPromoteBindsTheRecordReview: the record hash excludes the review
+// member, so Promote binds the review itself: a record that differs from
+// the reviewed one only in its review (another reviewer and date) is
+// refused with a typed code, and the promoted capability commits to the
+// record's review through review_hash.
+func TestPromoteBindsTheRecordReview(t *testing.T) {
+	_, rec, draft := reviewedLedger(t)
+	c := authored(t, draft)
+	bound, err := ReviewHash(rec)
+	if err != nil {
+		t.Fatal(err)
+	}
+	out, err := Promote(c, rec, approval(t, rec))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if out.Provenance.Review.ReviewHash != bound {
+		t.Fatalf("review_hash = %q, want %q", out.Provenance.Review.ReviewHash, bound)
+	}
+	if errs := out.Validate(); len(errs) > 0 {
+		t.Fatal(errs)
+	}
+
+	swapped := rec.Clone()
+	swapped.Review = &RecordReview{Reviewer: "Someone Else", ReviewedAt: "2026-04-01T10:00:00Z"}
+	if mustHash(t, swapped) != mustHash(t, rec) {
+		t.Fatal("the record hash covers the review; the test premise is gone")
+	}
+	if _, err := ReviewHash(&Record{}); !errors.Is(err, ErrInvalid) {
+		t.Errorf("ReviewHash of an unreviewed record: %v", err)
+	}
+	withHash := func(rv capability.Review, h string) capability.Review { rv.ReviewHash = h; return rv }
+	asSwapped := capability.Review{Reviewer: "Someone Else", ReviewedAt: "2026-04-01T10:00:00Z",
+		RecordHash: mustHash(t, rec), AuthoringApproved: true}
+	tests := []struct {
+		name   string
+		rec    *Record
+		review capability.Review
+		code   string
+	}{
+		{"the approved review against a swapped record", swapped, approval(t, rec), PromotionReviewSwapped},
+		{"bound to the original, fields and record swapped", swapped, withHash(asSwapped, bound), PromotionReviewHash},
+		{"a review hash that binds nothing", rec, withHash(approval(t, rec), "sha256:"+fill64('3')), PromotionReviewHash},
+		{"another reviewer than the record's", rec, func() capability.Review { rv := approval(t, rec); rv.Reviewer = "Operator Two"; return rv }(), PromotionReviewSwapped},
+		{"unreviewed record", func() *Record { r := rec.Clone(); r.Review = nil; return r }(), approval(t, rec), PromotionUnreviewed},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			_, err := Promote(c, tt.rec, tt.review)
+			var pe PromotionErrors
+			if !errors.As(err, &pe) || !pe.HasCode(tt.code) || !pe.Has(BoundaryReview) || !errors.Is(err, ErrPromotion) {
+				t.Fatalf("err = %v, want code %s", err, tt.code)
+			}
+		})
+	}
+	// The binding given explicitly and right is accepted.
+	if _, err := Promote(c, rec, withHash(approval(t, rec), bound)); err != nil {
+		t.Fatalf("explicit review_hash: %v", err)
+	}
+}

@@ -13,6 +13,7 @@ import (
 
 	"github.com/vera-run/vera/capability"
 	"github.com/vera-run/vera/internal/canonjson"
+	"github.com/vera-run/vera/internal/redact"
 )
 
 // RecordSchema is the schema of the reviewed discovery record.
@@ -416,6 +417,8 @@ func (r *Record) validate(ps *problems) {
 		for j, path := range m.Paths {
 			if !validPath(path) {
 				ps.add(fmt.Sprintf("%s.paths[%d]", p, j), CodeFormat, "a query-free path starting with /")
+			} else if redact.ContainsPathIdentifier(path) {
+				ps.add(fmt.Sprintf("%s.paths[%d]", p, j), CodeIdentifier, "a path segment is identifier-shaped")
 			}
 		}
 	}

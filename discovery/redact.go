@@ -219,7 +219,7 @@ func (z *sanitizer) path(p string) string {
 		}
 		return r
 	}, p)
-	p = z.identifiers(p)
+	p = z.pathIdentifiers(p)
 	if _, secret := redact.FindSecret(p); secret {
 		z.counts.SecretsWithheld++
 		return "/" + Marker
@@ -227,6 +227,23 @@ func (z *sanitizer) path(p string) string {
 	if len(p) > capability.MaxURLLen {
 		p = cutRunes(p, capability.MaxURLLen/4)
 		z.counts.StringsTruncated++
+		// A cut can leave a shorter segment that is identifier-shaped.
+		p = z.pathIdentifiers(p)
+	}
+	return p
+}
+
+// pathIdentifiers redacts identifier-shaped substrings and whole
+// identifier-shaped segments of a path (redact.PathIdentifiers: a client
+// code such as /clients/C00103, a numeric id, a UUID), counting them by
+// kind (path_segment for a segment redacted whole).
+func (z *sanitizer) pathIdentifiers(p string) string {
+	p, kinds := redact.PathIdentifiers(p)
+	if len(kinds) > 0 && z.counts.Identifiers == nil {
+		z.counts.Identifiers = map[string]int{}
+	}
+	for k, n := range kinds {
+		z.counts.Identifiers[k] += n
 	}
 	return p
 }

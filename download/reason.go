@@ -150,6 +150,10 @@ func (e *Error) Is(target error) bool {
 	return t.Reason == e.Reason && (t.Op == "" || t.Op == e.Op)
 }
 
+// errNilContext is the local detail of the [ErrInvalidRequest] that
+// [Begin], [VerifyPath] and [Watch.Wait] return for a nil context.
+var errNilContext = errors.New("nil context")
+
 // Sentinel errors, one per reason code, for use with errors.Is. They carry
 // only a Reason; errors returned by this package carry the same Reason plus
 // an operation and local detail.

@@ -25,6 +25,9 @@ import (
 func VerifyPath(ctx context.Context, dir, guid string, opts ...Option) (*File, error) {
 	const op = "verify"
 	o := buildOptions(opts)
+	if ctx == nil {
+		return nil, newError(ReasonInvalidRequest, op, errNilContext)
+	}
 	if err := ctx.Err(); err != nil {
 		return nil, newError(ReasonInterrupted, op, err)
 	}

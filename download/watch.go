@@ -52,6 +52,9 @@ type preEntry struct {
 func Begin(ctx context.Context, dir string, opts ...Option) (*Watch, error) {
 	const op = "begin"
 	o := buildOptions(opts)
+	if ctx == nil {
+		return nil, newError(ReasonInvalidRequest, op, errNilContext)
+	}
 	if err := ctx.Err(); err != nil {
 		return nil, newError(ReasonInterrupted, op, err)
 	}
@@ -267,6 +270,9 @@ func (w *Watch) Wait(ctx context.Context) (*File, error) {
 	const op = "wait"
 	if w == nil || w.f == nil {
 		return nil, newError(ReasonInvalidRequest, op, errors.New("nil Watch"))
+	}
+	if ctx == nil {
+		return nil, newError(ReasonInvalidRequest, op, errNilContext)
 	}
 	select {
 	case <-w.done:

@@ -90,6 +90,9 @@ var (
 	ErrAmbiguous = errors.New("locator: candidate matched several elements")
 	// ErrNoCandidates: the candidate list is empty.
 	ErrNoCandidates = errors.New("locator: no candidates")
+	// ErrInvalidArgument: a nil context or a nil finder (a nil interface
+	// or a nil FinderFunc). It is returned as is, never a panic.
+	ErrInvalidArgument = errors.New("locator: invalid argument")
 )
 
 // ResolveError reports a resolution that produced no winner. It lists every
@@ -149,7 +152,7 @@ func (e *ResolveError) Unwrap() error { return e.Err }
 // is done before the first try. With no winner the error is a
 // *ResolveError matching [ErrNotFound] (and [ErrAmbiguous] when some
 // candidate matched several elements). The returned Resolution is filled in
-// every case.
+// every case. A nil ctx or finder is refused with [ErrInvalidArgument].
 func Resolve[E any](ctx context.Context, f Finder[E], cs []Candidate) (Resolution[E], error) {
 	i, els, tried, err := resolve(ctx, f, cs, false)
 	res := Resolution[E]{Index: i, Tried: tried}
@@ -172,6 +175,12 @@ func ResolveAll[E any](ctx context.Context, f Finder[E], cs []Candidate) (ListRe
 // one match wins, or with at least one match when list is set. It returns
 // the winner's index (-1 for none) and elements, and the losers.
 func resolve[E any](ctx context.Context, f Finder[E], cs []Candidate, list bool) (int, []E, []Attempt, error) {
+	if ctx == nil {
+		return -1, nil, nil, fmt.Errorf("%w: nil context", ErrInvalidArgument)
+	}
+	if ff, ok := f.(FinderFunc[E]); f == nil || ok && ff == nil {
+		return -1, nil, nil, fmt.Errorf("%w: nil finder", ErrInvalidArgument)
+	}
 	if len(cs) == 0 {
 		return -1, nil, nil, ErrNoCandidates
 	}

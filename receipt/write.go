@@ -33,24 +33,47 @@ type writeConfig struct {
 // accident.
 func AllowGitWorkTree() WriteOption { return func(c *writeConfig) { c.allowGit = true } }
 
+// ErrInvalidArgument is returned for a nil argument a function needs (a
+// nil *OutputValue for [OutputHash]); it is never a panic.
+var ErrInvalidArgument = errors.New("receipt: invalid argument")
+
 // ErrWrite is wrapped by every failure to write a run.
 var ErrWrite = errors.New("receipt: write run")
 
-// WriteRun creates a fresh owner-only directory (0700) under parent and
-// writes the run's documents as RFC 8785 canonical JSON, each atomically
-// (temporary file, fsync, rename, files 0600), in this order:
-// outputs.json, recovery.proposals.json (only when present),
-// run.receipt.json, and last run.lock.json (v1, or v2 when proposals are
-// present) hashing the others. The lock is the commit marker: a directory
-// without it is an incomplete run, which [VerifyRun] reports as such. It
-// returns the directory and the receipt's hash.
+// WriteRun reserves a fresh owner-only directory (0700) under parent with
+// [ReserveRunDir] (all its checks apply; a refusal wraps both [ErrWrite]
+// and [ErrRunDir]) and writes the run's documents into it as RFC 8785
+// canonical JSON, each atomically (temporary file, fsync, rename, files
+// 0600), in this order: outputs.json, recovery.proposals.json (only when
+// present), run.receipt.json, and last run.lock.json (v1, or v2 when
+// proposals are present) hashing the others. The lock is the commit
+// marker: a directory without it is an incomplete run, which [VerifyRun]
+// reports as such. It returns the directory and the receipt's hash.
+//
+// A caller that must refuse before doing anything else (the runtime,
+// before its first browser call) uses [ReserveRunDir] first and
+// [WriteReserved] at the end instead.
 func WriteRun(parent string, run *Run, opts ...WriteOption) (dir, receiptHash string, err error) {
-	var cfg writeConfig
-	for _, o := range opts {
-		o(&cfg)
+	if err := prepareRun(run); err != nil {
+		return "", "", err
 	}
+	dir, err = ReserveRunDir(parent, opts...)
+	if err != nil {
+		return "", "", fmt.Errorf("%w: %w", ErrWrite, err)
+	}
+	root, err := os.OpenRoot(dir)
+	if err != nil {
+		return dir, "", fmt.Errorf("%w: %w", ErrWrite, err)
+	}
+	defer root.Close()
+	h, err := writeFiles(root, run)
+	return dir, h, err
+}
+
+// prepareRun checks the run and fills its defaults (schemas, run id).
+func prepareRun(run *Run) error {
 	if run == nil || run.Receipt == nil || run.Outputs == nil {
-		return "", "", fmt.Errorf("%w: receipt and outputs are required", ErrWrite)
+		return fmt.Errorf("%w: receipt and outputs are required", ErrWrite)
 	}
 	if run.Receipt.Schema == "" {
 		run.Receipt.Schema = SchemaReceipt
@@ -68,23 +91,12 @@ func WriteRun(parent string, run *Run, opts ...WriteOption) (dir, receiptHash st
 		}
 		run.Proposals.RunID = run.Receipt.RunID
 	}
-	if err := os.MkdirAll(parent, 0o700); err != nil {
-		return "", "", fmt.Errorf("%w: %w", ErrWrite, err)
-	}
-	var sopts []safefs.Option
-	if cfg.allowGit {
-		sopts = append(sopts, safefs.AllowGitWorkTree())
-	}
-	dir, err = safefs.NewRunDir(parent, "run-", sopts...)
-	if err != nil {
-		return "", "", fmt.Errorf("%w: %w", ErrWrite, err)
-	}
-	root, err := os.OpenRoot(dir)
-	if err != nil {
-		return dir, "", fmt.Errorf("%w: %w", ErrWrite, err)
-	}
-	defer root.Close()
+	return nil
+}
 
+// writeFiles writes the run's files into root in commit order and returns
+// the receipt's hash.
+func writeFiles(root *os.Root, run *Run) (string, error) {
 	put := func(name string, v any) (string, error) {
 		b, err := canonjson.Marshal(v)
 		if err != nil {
@@ -100,23 +112,24 @@ func WriteRun(parent string, run *Run, opts ...WriteOption) (dir, receiptHash st
 		}
 		return canonjson.SumBytes(b), nil
 	}
+	var err error
 	lock := Lock{Schema: SchemaLockV1, Algorithm: "sha256", RunID: run.Receipt.RunID}
 	if lock.Outputs, err = put(FileOutputs, run.Outputs); err != nil {
-		return dir, "", err
+		return "", err
 	}
 	if run.Proposals != nil {
 		lock.Schema = SchemaLockV2
 		if lock.RecoveryProposals, err = put(FileProposals, run.Proposals); err != nil {
-			return dir, "", err
+			return "", err
 		}
 	}
 	if lock.Receipt, err = put(FileReceipt, run.Receipt); err != nil {
-		return dir, "", err
+		return "", err
 	}
 	if _, err = put(FileLock, &lock); err != nil {
-		return dir, "", err
+		return "", err
 	}
-	return dir, lock.Receipt, nil
+	return lock.Receipt, nil
 }
 
 // testHookPut, set only by this package's tests, runs before each file
@@ -149,7 +162,12 @@ func HashInput(executionHash, name string, value any) (string, error) {
 // length outside [0, download.MaxSafeBytes] or a malformed digest; for
 // every other kind, the sha256 of the canonical JSON of the value (null
 // when not produced).
+//
+// A nil o is refused with [ErrInvalidArgument].
 func OutputHash(o *OutputValue) (string, error) {
+	if o == nil {
+		return "", fmt.Errorf("%w: nil output value", ErrInvalidArgument)
+	}
 	if o.Kind == "download_set" {
 		files := make([]download.File, len(o.Files))
 		for i, f := range o.Files {
@@ -163,7 +181,12 @@ func OutputHash(o *OutputValue) (string, error) {
 // OutputCount is the receipt count of one output: the number of files of
 // a download set, of records of a record set, and 1 or 0 for a produced or
 // missing text or record.
+//
+// A nil o counts 0.
 func OutputCount(o *OutputValue) int {
+	if o == nil {
+		return 0
+	}
 	switch o.Kind {
 	case "download_set":
 		return len(o.Files)

@@ -14,8 +14,11 @@
 //   - Refusals come first. A scaffold or draft ([ErrNotExecutable]), an
 //     invalid capability ([ErrInvalidCapability]), an invalid recovery
 //     proposal ([ErrInvalidProposal]), missing, unknown or mistyped inputs
-//     ([ErrInputs], listing every problem) and a missing driver
-//     ([ErrNoDriver]) are refused before any driver call, with no evidence.
+//     ([ErrInputs], listing every problem), a missing driver
+//     ([ErrNoDriver]) and a run folder that cannot take the evidence
+//     ([ErrRunDir]: Git work tree, symbolic link, not a directory,
+//     permission, reservation, probe write) are refused before any driver
+//     call, with no evidence and nothing left behind.
 //   - The executor's own checks cannot be skipped: known effects, the
 //     confirmation mode each effect requires (action_time for consequential,
 //     none otherwise), effects within the authority ceiling, well-formed
@@ -331,4 +334,16 @@
 // into [WithRunDir] (default os.UserCacheDir()/vera/runs). A run is clean
 // only when it completed with no recovery proposal, no handoff and no
 // blocked request.
+//
+// The run folder is checked before the first driver call, with
+// receipt.ReserveRunDir: its location, the Git work tree rule
+// ([WithAllowGitWorkTree] opts out), symbolic links (a dangling link
+// anywhere in the path, or the folder itself a link), a regular file or
+// other non-directory on the path, permission to create entries, and a
+// probe write. The fresh run directory is reserved then, and the evidence
+// is written into exactly that directory at the end. A refused folder is
+// [ErrRunDir] with no driver call and nothing left behind (folders the
+// check created are removed). If writing still fails at the end, the
+// Result comes with [ErrEvidence], is never Clean, and the reserved
+// directory is removed when it is empty.
 package runtime

@@ -183,8 +183,11 @@ type PendingDownload interface {
 //
 // A Driver drives one page in its own browser context. Every method takes
 // ctx first, honours cancellation promptly and returns an error wrapping one
-// of the sentinel errors below where one applies. A Driver is not safe for
-// concurrent use.
+// of the sentinel errors below where one applies. A nil ctx, and a nil
+// element for Act, Read and Visible, fail with an error wrapping
+// [ErrInvalidArgument], never a panic (a nil scope and a nil root are
+// valid: the top-level document, the whole scope). A Driver is not safe
+// for concurrent use.
 type Driver interface {
 	// Info describes the driver; it never blocks and never changes.
 	Info() DriverInfo

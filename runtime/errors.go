@@ -20,13 +20,31 @@ var (
 	// ErrInputs: inputs are missing, unknown or mistyped. The error is an
 	// *[InputError] listing every problem.
 	ErrInputs = errors.New("runtime: invalid inputs")
+	// ErrInvalidArgument: a nil context, or a nil argument a function
+	// needs. Execute and [Preflight] return it for a nil ctx; drivers
+	// (runtime/browser, runtime/runtimetest) wrap it for a nil ctx or a nil
+	// element. It is never a panic.
+	ErrInvalidArgument = errors.New("runtime: invalid argument")
 	// ErrNoDriver: Execute was called without [WithDriver].
 	ErrNoDriver = errors.New("runtime: no driver")
 	// ErrInvalidProposal: a recovery proposal breaks the recovery rules. The
 	// error is a *[ProposalError].
 	ErrInvalidProposal = errors.New("runtime: invalid recovery proposal")
-	// ErrEvidence: the run finished but its evidence could not be written.
-	// Execute returns the Result together with this error.
+	// ErrRunDir: the run folder ([WithRunDir], or the default) was refused
+	// before the run: inside a Git work tree without
+	// [WithAllowGitWorkTree], a dangling symbolic link or a symbolic link
+	// as the folder itself, a regular file (or another non-directory) as
+	// the folder or an ancestor, no permission to create entries, or no
+	// fresh run directory could be reserved or written. The error wraps a
+	// *[receipt.RunDirError] whose Check names the failed check. The
+	// driver was not called and nothing was written or left behind.
+	ErrRunDir = errors.New("runtime: run folder refused")
+	// ErrEvidence: the run finished but its evidence could not be written
+	// into the reserved run directory (a full disk, a directory removed
+	// during the run). Execute returns the Result together with this
+	// error; the Result is then never Clean, and its RunDir names the
+	// incomplete run directory (no run.lock.json) or is empty when nothing
+	// was written.
 	ErrEvidence = errors.New("runtime: evidence not written")
 	// ErrCanceled is wrapped, together with the context's error, when the
 	// caller's context ended the run. Execute returns the Result (state

@@ -2,6 +2,7 @@ package runtime
 
 import (
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	goruntime "runtime"
@@ -68,7 +69,7 @@ func (r *run) outputValue(o *outState) receipt.OutputValue {
 }
 
 // writeEvidence builds the receipt, outputs and proposals and writes them
-// into a fresh run directory.
+// into the run directory reserved before the run ([reserveRunDir]).
 func (r *run) writeEvidence(res *Result, term *stop) (string, string, error) {
 	rc := &receipt.Receipt{
 		Schema: receipt.SchemaReceipt,
@@ -147,21 +148,52 @@ func (r *run) writeEvidence(res *Result, term *stop) (string, string, error) {
 		run.Proposals = &receipt.Proposals{Schema: receipt.SchemaProposals, RunID: r.runID, Proposals: []receipt.Proposal{prop}}
 	}
 	if err := errors.Join(errs...); err != nil {
-		return "", "", err
+		return r.dropEmptyRunDir(), "", err
 	}
-	parent := r.cfg.runDir
+	h, err := receipt.WriteReserved(r.runDir, run)
+	if err != nil {
+		return r.dropEmptyRunDir(), "", err
+	}
+	return r.runDir, h, nil
+}
+
+// reserveRunDir checks the run folder and reserves the run directory,
+// before the first driver call: a refusal wraps [ErrRunDir] and the
+// [*receipt.RunDirError] naming the check, and leaves nothing behind.
+func reserveRunDir(cfg *config) (string, error) {
+	parent := cfg.runDir
 	if parent == "" {
 		cache, err := os.UserCacheDir()
 		if err != nil {
-			return "", "", err
+			return "", fmt.Errorf("%w: no default run folder: %w", ErrRunDir,
+				&receipt.RunDirError{Check: receipt.RunDirLocation, Detail: "no user cache directory", Err: err})
 		}
 		parent = filepath.Join(cache, "vera", "runs")
 	}
 	var wopts []receipt.WriteOption
-	if r.cfg.allowGit {
+	if cfg.allowGit {
 		wopts = append(wopts, receipt.AllowGitWorkTree())
 	}
-	return receipt.WriteRun(parent, run, wopts...)
+	dir, err := receipt.ReserveRunDir(parent, wopts...)
+	if err != nil {
+		return "", fmt.Errorf("%w: %w", ErrRunDir, err)
+	}
+	return dir, nil
+}
+
+// dropEmptyRunDir removes the reserved run directory when nothing was
+// written into it and returns what is left: the directory of an
+// incomplete run, or "".
+func (r *run) dropEmptyRunDir() string {
+	fi, err := os.Lstat(r.runDir)
+	if err != nil || !fi.IsDir() {
+		// Gone or replaced by something that is not ours.
+		return ""
+	}
+	if os.Remove(r.runDir) == nil { // fails unless empty
+		return ""
+	}
+	return r.runDir
 }
 
 func nonNil[T any](s []T) []T {

@@ -129,36 +129,3 @@ func TestEvidenceOfAFailureHoldsNoRawError(t *testing.T) {
 		t.Error("raw detail not logged at debug level")
 	}
 }
-
-func TestEvidenceWriteFailure(t *testing.T) {
-	c := loadCap(t, "teller.json")
-	d := runtimetest.NewDriver(tellerSite())
-	defer d.Close()
-	parent := filepath.Join(t.TempDir(), "file")
-	if err := os.WriteFile(parent, nil, 0o600); err != nil {
-		t.Fatal(err)
-	}
-	res, err := runtime.Execute(t.Context(), c, tellerInputs, runtime.WithDriver(d), runtime.WithRunDir(parent))
-	if err == nil || !errorsIs(err, runtime.ErrEvidence) || res == nil || res.State != receipt.TerminalCompleted || res.ReceiptHash != "" {
-		t.Fatalf("res %v err %v", res, err)
-	}
-}
-
-func TestEvidenceRefusesGitWorkTree(t *testing.T) {
-	repo := t.TempDir()
-	if err := os.Mkdir(filepath.Join(repo, ".git"), 0o700); err != nil {
-		t.Fatal(err)
-	}
-	runs := filepath.Join(repo, "runs")
-	c := loadCap(t, "teller.json")
-	d := runtimetest.NewDriver(tellerSite())
-	defer d.Close()
-	res, err := runtime.Execute(t.Context(), c, tellerInputs, runtime.WithDriver(d), runtime.WithRunDir(runs))
-	if !errorsIs(err, runtime.ErrEvidence) || res == nil || res.RunDir != "" {
-		t.Fatalf("inside a work tree: %v %v", res, err)
-	}
-	res, err = runtime.Execute(t.Context(), c, tellerInputs, runtime.WithDriver(d), runtime.WithRunDir(runs), runtime.WithAllowGitWorkTree())
-	if err != nil || res.RunDir == "" || !strings.HasPrefix(res.RunDir, runs) {
-		t.Fatalf("allowed: %v %v", res, err)
-	}
-}

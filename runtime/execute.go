@@ -20,20 +20,30 @@ var errRunTimeout = errors.New("run timeout")
 // with [WithDriver] and returns the typed [Result].
 //
 // Before touching the driver it refuses, with a typed error and no
-// evidence: a capability whose state is not executable ([ErrNotExecutable]),
+// evidence: a nil ctx ([ErrInvalidArgument]), a capability whose state is not executable ([ErrNotExecutable]),
 // an invalid capability ([ErrInvalidCapability]; the executor's own safety
 // checks run even with [WithSkipValidationUnsafe]), an invalid recovery
 // proposal ([ErrInvalidProposal]), missing, unknown or mistyped inputs
-// ([ErrInputs]) and a missing driver ([ErrNoDriver]).
+// ([ErrInputs]), a missing driver ([ErrNoDriver]) and, last, a run folder
+// that cannot take the evidence ([ErrRunDir], wrapping a
+// *[receipt.RunDirError] that names the check: location, git_work_tree,
+// symlink, not_directory, permission, reserve or writable). The run
+// directory is reserved at that point, so the evidence written at the end
+// cannot collide; a refusal leaves nothing behind, and the driver (Info
+// included), the approver and the hooks are never called.
 //
 // Once the run starts, every terminal state, failures included, is data in
 // the Result and the error is nil, with two exceptions: when the caller's
 // ctx ends the run, Execute returns the Result (state failed, category
 // canceled) and an error wrapping [ErrCanceled] and ctx.Err(); when the
-// evidence cannot be written it returns the Result and an error wrapping
-// [ErrEvidence]. Execute never closes the driver and never modifies the
-// capability.
+// evidence still cannot be written at the end (a full disk, the reserved
+// directory removed during the run) it returns the Result, with Clean
+// false, and an error wrapping [ErrEvidence]. Execute never closes the
+// driver and never modifies the capability.
 func Execute(ctx context.Context, c *capability.Capability, inputs map[string]any, opts ...Option) (*Result, error) {
+	if ctx == nil {
+		return nil, fmt.Errorf("%w: nil context", ErrInvalidArgument)
+	}
 	cfg := config{poll: DefaultPollInterval}
 	for _, o := range opts {
 		if o != nil {
@@ -78,6 +88,12 @@ func Execute(ctx context.Context, c *capability.Capability, inputs map[string]an
 	if err != nil {
 		return nil, &CapabilityError{Problems: capability.ErrorList{{Code: codeSchema, Message: "execution hash: " + err.Error()}}}
 	}
+	// The last check before the first driver call: the run folder, with
+	// the run directory reserved now so the evidence cannot collide later.
+	runDir, err := reserveRunDir(&cfg)
+	if err != nil {
+		return nil, err
+	}
 	r := &run{
 		cfg:       cfg,
 		log:       cfg.logger,
@@ -89,6 +105,7 @@ func Execute(ctx context.Context, c *capability.Capability, inputs map[string]an
 		vals:      vals,
 		execHash:  execHash,
 		runID:     receipt.NewRunID(),
+		runDir:    runDir,
 		pollEvery: cfg.poll,
 		visits:    map[string]int{},
 		outs:      map[string]*outState{},
@@ -129,6 +146,7 @@ type run struct {
 	vals     map[string]inputValue
 	execHash string
 	runID    string
+	runDir   string // reserved before the run, filled by writeEvidence
 	proposal *RecoveryProposal
 
 	parent, ctx       context.Context
@@ -529,6 +547,8 @@ func (r *run) finish(term *stop) (*Result, error) {
 	dir, hash, err := r.writeEvidence(res, term)
 	res.RunDir, res.ReceiptHash = dir, hash
 	if err != nil {
+		// Without evidence the run cannot count: never clean.
+		res.Clean = false
 		return res, errors.Join(runErr, fmt.Errorf("%w: %w", ErrEvidence, err))
 	}
 	return res, runErr

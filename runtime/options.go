@@ -68,7 +68,9 @@ func WithDownloadOptions(opts ...download.Option) Option {
 
 // WithRunDir sets the parent directory of run directories (default
 // os.UserCacheDir()/vera/runs). It must be outside a Git work tree unless
-// [WithAllowGitWorkTree] is given.
+// [WithAllowGitWorkTree] is given, must be (or be creatable as) a real,
+// writable directory, and is checked before the run: a refusal is
+// [ErrRunDir] with no driver call.
 func WithRunDir(parent string) Option { return func(c *config) { c.runDir = parent } }
 
 // WithAllowGitWorkTree allows the run directory inside a Git work tree.

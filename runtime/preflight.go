@@ -38,6 +38,7 @@ var ErrPreflight = errors.New("runtime: preflight failed")
 // versions, the execution mode and the runtime limits, and closes the
 // driver. Errors wrap [ErrPreflight] and the driver's sentinel (for
 // example [ErrBrowserUnavailable]); the report is returned in every case.
+// A nil ctx wraps [ErrInvalidArgument], a nil open [ErrNoDriver].
 func Preflight(ctx context.Context, open func(ctx context.Context) (Driver, error)) (*PreflightReport, error) {
 	rep := &PreflightReport{
 		Library:   "vera/" + Version,
@@ -48,6 +49,9 @@ func Preflight(ctx context.Context, open func(ctx context.Context) (Driver, erro
 		Limits:    DefaultLimits(),
 	}
 	defer func() { rep.Duration = time.Since(rep.CheckedAt) }()
+	if ctx == nil {
+		return rep, fmt.Errorf("%w: %w: nil context", ErrPreflight, ErrInvalidArgument)
+	}
 	if open == nil {
 		rep.Failure = newFailure(receipt.CategoryInternal, ReasonNoDriverFactory, "no driver factory")
 		return rep, fmt.Errorf("%w: %w", ErrPreflight, ErrNoDriver)

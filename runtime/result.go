@@ -97,7 +97,8 @@ type Result struct {
 	Started, Finished time.Time
 
 	// RunDir is the run directory holding the evidence, when evidence was
-	// written.
+	// written. With [ErrEvidence] it is the incomplete run directory (no
+	// run.lock.json), or empty when nothing could be written.
 	RunDir string
 	// ReceiptHash is the sha256 of run.receipt.json, when written.
 	ReceiptHash string

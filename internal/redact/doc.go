@@ -29,6 +29,12 @@
 //     test ID) without keeping the value.
 //   - Only the digits of a digit run inside a word are replaced, so a test
 //     ID keeps its readable part ("row-⟦redacted⟧").
+//   - URL paths get one more rule ([PathIdentifiers]): a segment with two
+//     or more digits, or with digits and no letter, is a record key and is
+//     replaced whole ("/clients/C00103" -> "/clients/⟦redacted⟧", kind
+//     path_segment); a single digit among letters ("v2", "2fa", "utf-8")
+//     stays. Free text keeps the six-digit threshold: "Room 12" is not an
+//     identifier, "/rooms/12" is.
 //   - A Luhn-invalid 16-digit number written in groups is not redacted (it
 //     is not card-shaped in the strict sense and nothing else matches it);
 //     written as one run it is still a digit run.

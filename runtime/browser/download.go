@@ -76,6 +76,9 @@ func (p *pendingDownload) finish(ev runtime.DownloadEvent) {
 // [runtime.ErrDownloadEventMissing]; when one began but did not finish, it
 // fails with ctx's error.
 func (p *pendingDownload) Wait(ctx context.Context) (runtime.DownloadEvent, error) {
+	if ctx == nil {
+		return runtime.DownloadEvent{}, errNilContext
+	}
 	select {
 	case <-p.done:
 		p.mu.Lock()

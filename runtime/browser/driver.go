@@ -77,8 +77,12 @@ var _ runtime.Driver = (*Driver)(nil)
 // happens only with [WithAutoDownloadUnsafe]. Without a browser the error
 // wraps [runtime.ErrBrowserUnavailable] and names what to install; a
 // browser that does not start gives [runtime.ErrBrowserLaunchFailed].
-// ctx bounds the start only, not the driver's life.
+// ctx bounds the start only, not the driver's life. A nil ctx is refused
+// with [runtime.ErrInvalidArgument].
 func Launch(ctx context.Context, opts ...Option) (*Driver, error) {
+	if ctx == nil {
+		return nil, errNilContext
+	}
 	o := buildOptions(opts)
 	if err := ctx.Err(); err != nil {
 		return nil, fmt.Errorf("%w: %w", runtime.ErrBrowserLaunchFailed, err)
@@ -119,7 +123,11 @@ func Launch(ctx context.Context, opts ...Option) (*Driver, error) {
 // else is an [*EndpointError]. The driver opens its page in a new browser
 // context of that browser and never changes the browser's settings; Close
 // closes only that context and disconnects, leaving the browser running.
+// A nil ctx is refused with [runtime.ErrInvalidArgument].
 func Connect(ctx context.Context, endpointURL string, opts ...Option) (*Driver, error) {
+	if ctx == nil {
+		return nil, errNilContext
+	}
 	o := buildOptions(opts)
 	ep, err := parseEndpoint(endpointURL, o.remote)
 	if err != nil {
@@ -275,6 +283,9 @@ func (d *Driver) Info() runtime.DriverInfo { return d.info }
 // crashed or blocked by a native dialog, and derives a context that those
 // events cancel with their sentinel as the cause.
 func (d *Driver) begin(ctx context.Context) (context.Context, func(), error) {
+	if ctx == nil {
+		return nil, nil, errNilContext
+	}
 	d.mu.Lock()
 	defer d.mu.Unlock()
 	switch {

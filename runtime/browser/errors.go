@@ -3,6 +3,8 @@ package browser
 import (
 	"errors"
 	"fmt"
+
+	"github.com/vera-run/vera/runtime"
 )
 
 // ErrEndpointNotAllowed is wrapped by every [EndpointError]: the CDP
@@ -37,3 +39,7 @@ func (e *EndpointError) Error() string {
 
 // Unwrap returns [ErrEndpointNotAllowed].
 func (e *EndpointError) Unwrap() error { return ErrEndpointNotAllowed }
+
+// errNilContext is returned, wrapping [runtime.ErrInvalidArgument], by
+// Launch, Connect and every driver call given a nil context.
+var errNilContext = fmt.Errorf("browser: %w: nil context", runtime.ErrInvalidArgument)

@@ -102,6 +102,9 @@ func (d *Driver) asScope(s runtime.Scope) (*scope, error) {
 }
 
 func (d *Driver) asElement(e runtime.Element) (*element, error) {
+	if e == nil {
+		return nil, fmt.Errorf("%w: nil element", runtime.ErrInvalidArgument)
+	}
 	el, ok := e.(*element)
 	if !ok || el == nil || el.d != d {
 		return nil, fmt.Errorf("%w: element %T was not returned by this driver", runtime.ErrUnsupported, e)

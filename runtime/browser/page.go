@@ -60,6 +60,9 @@ func (d *Driver) RestrictOrigins(ctx context.Context, s runtime.OriginScope) err
 // Violations returns the requests blocked since the last call, in the
 // order the browser issued them, and clears the list.
 func (d *Driver) Violations(ctx context.Context) ([]runtime.Violation, error) {
+	if ctx == nil {
+		return nil, errNilContext
+	}
 	d.mu.Lock()
 	defer d.mu.Unlock()
 	if d.closed {

@@ -51,6 +51,10 @@ const (
 // [runtime.ErrNativeDialog], but the next Find must fail with the latter.
 func TestDriver(t *testing.T, open func(t *testing.T, site *Site) runtime.Driver) {
 	t.Helper()
+	if open == nil {
+		t.Fatal("runtimetest: TestDriver: nil open func")
+		return
+	}
 	site, m := serve(t, ConformanceSite())
 	s := &suite{
 		open: open, site: site,
@@ -92,6 +96,7 @@ func TestDriver(t *testing.T, open func(t *testing.T, site *Site) runtime.Driver
 		{"DownloadMissing", s.testDownloadMissing},
 		{"NativeDialog", s.testDialog},
 		{"Cancellation", s.testCancellation},
+		{"NilArguments", s.testNilArguments},
 		{"Close", s.testClose},
 	} {
 		t.Run(c.name, func(t *testing.T) {
@@ -853,6 +858,54 @@ func (s *suite) testCancellation(t *testing.T, x *session) {
 	}
 	if took := time.Since(start); took > 100*time.Millisecond+promptness {
 		t.Errorf("Act returned %v after start; cancellation must be honoured within %v", took, promptness)
+	}
+}
+
+// testNilArguments: a nil ctx on every call and a nil element on every
+// element call fail with runtime.ErrInvalidArgument, never a panic, and
+// leave the driver usable.
+func (s *suite) testNilArguments(t *testing.T, x *session) {
+	x.at("/")
+	var nilCtx context.Context
+	want := func(what string, err error) {
+		t.Helper()
+		if !errors.Is(err, runtime.ErrInvalidArgument) {
+			t.Errorf("%s = %v, want ErrInvalidArgument", what, err)
+		}
+	}
+	want("RestrictOrigins(nil ctx)", x.d.RestrictOrigins(nilCtx, runtime.OriginScope{Allowed: []string{s.app}}))
+	_, err := x.d.Violations(nilCtx)
+	want("Violations(nil ctx)", err)
+	want("Navigate(nil ctx)", x.d.Navigate(nilCtx, s.app+"/act"))
+	_, err = x.d.URL(nilCtx)
+	want("URL(nil ctx)", err)
+	_, _, err = x.d.Frame(nilCtx, nil)
+	want("Frame(nil ctx)", err)
+	_, err = x.d.Find(nilCtx, nil, nil, css("#save"))
+	want("Find(nil ctx)", err)
+	el := x.byID("save")
+	want("Act(nil ctx)", x.d.Act(nilCtx, el, runtime.Act{Kind: runtime.ActClick}))
+	_, err = x.d.Read(nilCtx, el, runtime.Read{Kind: runtime.ReadText})
+	want("Read(nil ctx)", err)
+	_, err = x.d.Visible(nilCtx, el)
+	want("Visible(nil ctx)", err)
+	_, err = x.d.ArmDownload(nilCtx)
+	want("ArmDownload(nil ctx)", err)
+	want("Act(nil element)", x.d.Act(x.ctx, nil, runtime.Act{Kind: runtime.ActClick}))
+	_, err = x.d.Read(x.ctx, nil, runtime.Read{Kind: runtime.ReadText})
+	want("Read(nil element)", err)
+	_, err = x.d.Visible(x.ctx, nil)
+	want("Visible(nil element)", err)
+	pd, err := x.d.ArmDownload(x.ctx)
+	if err != nil {
+		t.Fatalf("ArmDownload: %v", err)
+	}
+	_, err = pd.Wait(nilCtx)
+	want("PendingDownload.Wait(nil ctx)", err)
+	_ = pd.Close()
+	// Still usable.
+	if u, err := x.d.URL(x.ctx); err != nil || u != s.app+"/" {
+		t.Errorf("URL after the nil calls = %q, %v", u, err)
 	}
 }
 

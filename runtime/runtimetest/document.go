@@ -777,6 +777,9 @@ func (p *pendingDownload) deliver(ev runtime.DownloadEvent) {
 // first or at once when the listener was closed, and with the driver's
 // error when the driver is closed or crashes.
 func (p *pendingDownload) Wait(ctx context.Context) (runtime.DownloadEvent, error) {
+	if ctx == nil {
+		return runtime.DownloadEvent{}, fmt.Errorf("runtimetest: %w: nil context", runtime.ErrInvalidArgument)
+	}
 	select {
 	case <-p.arrived:
 		return p.event(), nil

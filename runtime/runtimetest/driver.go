@@ -198,6 +198,9 @@ func (d *Driver) do(ctx context.Context, c Call, fn func() error) error {
 
 // enter returns with d.mu held and nil, or without the lock and an error.
 func (d *Driver) enter(ctx context.Context) error {
+	if ctx == nil {
+		return fmt.Errorf("runtimetest: %w: nil context", runtime.ErrInvalidArgument)
+	}
 	d.mu.Lock()
 	err := d.stateErr()
 	d.mu.Unlock()
@@ -422,6 +425,9 @@ func (d *Driver) scopeDoc(s runtime.Scope) (*document, error) {
 
 // element validates an element handle and reports it attached.
 func (d *Driver) element(el runtime.Element) (*elem, error) {
+	if el == nil {
+		return nil, fmt.Errorf("runtimetest: %w: nil element", runtime.ErrInvalidArgument)
+	}
 	e, ok := el.(*elem)
 	if !ok || e == nil || e.doc == nil || e.doc.driver != d {
 		return nil, fmt.Errorf("%w: %T is not an element of this driver", runtime.ErrStaleElement, el)
@@ -576,6 +582,9 @@ func (d *Driver) Visible(ctx context.Context, el runtime.Element) (bool, error) 
 	err := d.do(ctx, c, func() error {
 		if d.dialog != nil {
 			return d.dialogErr()
+		}
+		if el == nil {
+			return fmt.Errorf("runtimetest: %w: nil element", runtime.ErrInvalidArgument)
 		}
 		e, ok := el.(*elem)
 		if !ok || e == nil || e.doc == nil || e.doc.driver != d {

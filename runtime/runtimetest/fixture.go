@@ -194,8 +194,12 @@ var ErrInvalidFixture = errors.New("invalid fixture")
 
 // LoadSite reads a JSON site fixture strictly: at most [MaxSiteBytes], no
 // unknown fields, no duplicate object keys, no trailing data, and a site
-// that passes [Site.Validate]. Errors wrap [ErrInvalidFixture].
+// that passes [Site.Validate]. Errors wrap [ErrInvalidFixture]; a nil r
+// wraps [runtime.ErrInvalidArgument] as well.
 func LoadSite(r io.Reader) (*Site, error) {
+	if r == nil {
+		return nil, fmt.Errorf("%w: %w: nil reader", ErrInvalidFixture, runtime.ErrInvalidArgument)
+	}
 	raw, err := io.ReadAll(io.LimitReader(r, MaxSiteBytes+1))
 	if err != nil {
 		return nil, fmt.Errorf("%w: read: %w", ErrInvalidFixture, err)

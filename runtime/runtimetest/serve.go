@@ -140,6 +140,10 @@ func Serve(t testing.TB, site *Site) *Site {
 // serve is Serve returning also the origin mapping.
 func serve(t testing.TB, site *Site) (*Site, map[string]string) {
 	t.Helper()
+	if site == nil {
+		t.Fatal("runtimetest: Serve: nil site")
+		return nil, nil
+	}
 	origins := site.Origins()
 	m := make(map[string]string, len(origins))
 	lns := make(map[string]net.Listener, len(origins))

@@ -1,0 +1,7 @@
+//go:build !unix
+
+package receipt
+
+// canCreateIn has no portable permission check outside Unix; the probe
+// file of [ReserveRunDir] still proves the directory writable.
+func canCreateIn(dir string) error { return nil }

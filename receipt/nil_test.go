@@ -1,0 +1,41 @@
+package receipt_test
+
+import (
+	"errors"
+	"testing"
+
+	"github.com/vera-run/vera/receipt"
+)
+
+// TestNilArguments: nil arguments give typed errors (or a documented zero
+// value), never a panic.
+func TestNilArguments(t *testing.T) {
+	tests := []struct {
+		name string
+		call func() error
+		want error
+	}{
+		{"OutputHash(nil)", func() error { _, err := receipt.OutputHash(nil); return err }, receipt.ErrInvalidArgument},
+		{"WriteRun(nil run)", func() error { _, _, err := receipt.WriteRun(t.TempDir(), nil); return err }, receipt.ErrWrite},
+		{"WriteReserved(nil run)", func() error { _, err := receipt.WriteReserved(t.TempDir(), nil); return err }, receipt.ErrWrite},
+		{"Compare(nil, nil)", func() error { _, err := receipt.Compare(nil, nil); return err }, receipt.ErrCompare},
+		{"Finalize(nil capability)", func() error { _, err := receipt.Finalize(nil, []string{"a", "b"}); return err }, receipt.ErrFinalize},
+		{"CheckClaim(nil capability)", func() error { return receipt.CheckClaim(nil, nil) }, receipt.ErrClaim},
+		{"VerifyRun(nil capability)", func() error { _, err := receipt.VerifyRun(t.TempDir(), nil); return err }, receipt.ErrVerify},
+		{"nil WriteOption", func() error {
+			_, err := receipt.ReserveRunDir(t.TempDir(), nil)
+			return err
+		}, nil},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			err := tt.call()
+			if tt.want == nil && err != nil || tt.want != nil && !errors.Is(err, tt.want) {
+				t.Errorf("err = %v, want %v", err, tt.want)
+			}
+		})
+	}
+	if n := receipt.OutputCount(nil); n != 0 {
+		t.Errorf("OutputCount(nil) = %d", n)
+	}
+}
