@@ -301,6 +301,13 @@ func (d *Driver) begin(ctx context.Context) (context.Context, func(), error) {
 		return nil, nil, runtime.ErrClosed
 	case d.crashErr != nil:
 		return nil, nil, d.crashErr
+	}
+	if cerr := d.connErr(); cerr != nil {
+		// The connection is gone and the event loop has not marked the
+		// crash yet: fail the same way it will.
+		return nil, nil, fmt.Errorf("%w: %w", runtime.ErrBrowserCrashed, cerr)
+	}
+	switch {
 	case d.dialog != "":
 		return nil, nil, fmt.Errorf("%w: %s", runtime.ErrNativeDialog, d.dialog)
 	}

@@ -2,8 +2,10 @@ package browser
 
 import (
 	"errors"
+	"math"
 	"strings"
 	"testing"
+	"time"
 )
 
 // TestLocalEndpointHosts: exactly the three documented hosts are local
@@ -53,6 +55,26 @@ func TestLocalEndpointHosts(t *testing.T) {
 		}
 		if ep.local != c.local {
 			t.Errorf("%q: local = %v, want %v", c.in, ep.local, c.local)
+		}
+	}
+}
+
+// TestMaxMessageBytesRange: values outside the documented range are
+// refused by Launch and Connect with ErrInvalidOption, before anything
+// starts.
+func TestMaxMessageBytesRange(t *testing.T) {
+	ctx := tctx(t, 5*time.Second)
+	for _, n := range []int64{-1, 0, MinMaxMessageBytes - 1, MaxMaxMessageBytes + 1, math.MaxInt64} {
+		if _, err := Connect(ctx, "http://127.0.0.1:1", WithMaxMessageBytes(n)); !errors.Is(err, ErrInvalidOption) {
+			t.Errorf("Connect with WithMaxMessageBytes(%d): %v", n, err)
+		}
+		if _, err := Launch(ctx, WithMaxMessageBytes(n), WithBrowserPath("/nonexistent")); !errors.Is(err, ErrInvalidOption) {
+			t.Errorf("Launch with WithMaxMessageBytes(%d): %v", n, err)
+		}
+	}
+	for _, n := range []int64{MinMaxMessageBytes, DefaultMaxMessageBytes, MaxMaxMessageBytes} {
+		if err := buildOptions([]Option{WithMaxMessageBytes(n)}).check(); err != nil {
+			t.Errorf("WithMaxMessageBytes(%d): %v", n, err)
 		}
 	}
 }

@@ -22,6 +22,7 @@ import (
 	"time"
 
 	"github.com/coder/websocket"
+	"github.com/go-rod/rod/lib/proto"
 	"go.uber.org/goleak"
 
 	"github.com/vera-run/vera/internal/testsite"
@@ -670,4 +671,54 @@ func readClientFrame(r *bufio.Reader) (fin bool, op byte, payload []byte, err er
 		payload[i] ^= key[i%4]
 	}
 	return
+}
+
+// TestLaunchReadLimit: Launch runs on the same transport: a message above
+// WithMaxMessageBytes ends the connection, every call then fails with
+// ErrBrowserCrashed carrying the *ProtocolError, and Close still cleans up.
+func TestLaunchReadLimit(t *testing.T) {
+	requireBrowser(t)
+	ctx := tctx(t, 60*time.Second)
+	d, err := Launch(ctx, WithMaxMessageBytes(MinMaxMessageBytes))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer d.Close()
+	var small proto.RuntimeEvaluateResult
+	if err := d.call(ctx, d.pageSID, proto.RuntimeEvaluate{Expression: `"x".repeat(512 << 10)`, ReturnByValue: true}, &small); err != nil {
+		t.Fatalf("a message under the limit: %v", err)
+	}
+	var big proto.RuntimeEvaluateResult
+	if err := d.call(ctx, d.pageSID, proto.RuntimeEvaluate{Expression: `"x".repeat(2 << 20)`, ReturnByValue: true}, &big); err == nil {
+		t.Fatal("a message above the limit was read")
+	}
+	_, err = d.URL(ctx)
+	var pe *ProtocolError
+	if !errors.Is(err, runtime.ErrBrowserCrashed) || !errors.As(err, &pe) || !strings.Contains(pe.Reason, "read limit") {
+		t.Fatalf("after the limit: %v", err)
+	}
+	if err := d.Close(); err != nil {
+		t.Fatalf("Close: %v", err)
+	}
+	if d.proc.alive() {
+		t.Fatal("the launched browser survived Close")
+	}
+}
+
+// TestConnectContextBoundsDialOnly: Connect's ctx bounds the connection's
+// start, not its life.
+func TestConnectContextBoundsDialOnly(t *testing.T) {
+	ext := startExternal(t)
+	s := sites(t)
+	cctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	d, err := Connect(cctx, ext.Endpoint())
+	cancel()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer d.Close()
+	ctx := tctx(t, 30*time.Second)
+	if err := d.Navigate(ctx, s.Teller.URL()+"/login"); err != nil {
+		t.Fatalf("Navigate after Connect's ctx ended: %v", err)
+	}
 }
