@@ -106,9 +106,9 @@ type Conn struct {
 	err     error
 	pending map[int64]struct{} // ids sent and not answered yet
 
-	lastIn  atomic.Int64 // unix nanoseconds of the last frame read
-	reading atomic.Bool  // Read is waiting on the network
-	readGen atomic.Int64 // incremented by every message read
+	lastIn   atomic.Int64 // unix nanoseconds of the last bytes read
+	reading  atomic.Bool  // Read is waiting on the network
+	progress atomic.Int64 // incremented by every read that returned bytes
 }
 
 // Dial opens a WebSocket to wsURL (ws or wss). It never uses a proxy
@@ -241,13 +241,11 @@ func (c *Conn) Read() ([]byte, error) {
 			return nil, err
 		}
 		c.reading.Store(true)
-		_, b, err := c.ws.Read(c.ctx)
+		b, err := c.readMessage()
 		c.reading.Store(false)
 		if err != nil {
 			return nil, c.fail(c.readError(err))
 		}
-		c.lastIn.Store(time.Now().UnixNano())
-		c.readGen.Add(1)
 		kind, id, err := Validate(b)
 		if err != nil {
 			return nil, c.fail(&ProtocolError{Reason: err.Error()})
@@ -262,6 +260,37 @@ func (c *Conn) Read() ([]byte, error) {
 		}
 		return b, nil
 	}
+}
+
+// readMessage reads one data message, noting progress on every chunk so
+// that a large message arriving slowly (during which a pong cannot be
+// read) never looks like a stall.
+func (c *Conn) readMessage() ([]byte, error) {
+	_, r, err := c.ws.Reader(c.ctx)
+	if err != nil {
+		return nil, err
+	}
+	c.seen()
+	return io.ReadAll(progressReader{c, r})
+}
+
+// seen notes that bytes arrived.
+func (c *Conn) seen() {
+	c.lastIn.Store(time.Now().UnixNano())
+	c.progress.Add(1)
+}
+
+type progressReader struct {
+	c *Conn
+	r io.Reader
+}
+
+func (p progressReader) Read(b []byte) (int, error) {
+	n, err := p.r.Read(b)
+	if n > 0 {
+		p.c.seen()
+	}
+	return n, err
 }
 
 // readError classifies an error of the WebSocket layer.
@@ -294,7 +323,7 @@ func isNetError(err error) bool {
 
 // keepalive pings the endpoint while a call waits and nothing has
 // arrived for a second; a ping without a pong within the stall timeout,
-// while the reader waits on the network the whole time, ends the
+// while the reader waits on the network and no byte arrives, ends the
 // connection with a [*StallError].
 func (c *Conn) keepalive() {
 	defer c.wg.Done()
@@ -332,7 +361,7 @@ func (c *Conn) check() error {
 	if !c.reading.Load() {
 		return nil
 	}
-	gen := c.readGen.Load()
+	gen := c.progress.Load()
 	ctx, cancel := context.WithTimeout(c.ctx, c.stall)
 	defer cancel()
 	err := c.ws.Ping(ctx)
@@ -342,7 +371,7 @@ func (c *Conn) check() error {
 		return nil
 	case c.ctx.Err() != nil:
 		return c.Err()
-	case ctx.Err() != nil && c.readGen.Load() == gen && c.reading.Load():
+	case ctx.Err() != nil && c.progress.Load() == gen && c.reading.Load():
 		return c.fail(&StallError{Timeout: c.stall, What: "no pong to a ping"})
 	}
 	return c.Err()

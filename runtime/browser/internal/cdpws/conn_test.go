@@ -2,7 +2,12 @@ package cdpws
 
 import (
 	"context"
+	"crypto/sha1"
+	"encoding/base64"
+	"encoding/binary"
 	"errors"
+	"fmt"
+	"io"
 	"net/http"
 	"net/http/httptest"
 	"strings"
@@ -185,4 +190,46 @@ func TestDialRefusesNonWebSocket(t *testing.T) {
 	if err == nil || !strings.Contains(err.Error(), "403") {
 		t.Fatalf("Dial = %v", err)
 	}
+}
+
+// TestSlowLargeFrameIsNotAStall: one large frame that arrives slowly
+// (pongs cannot be read while it streams) is progress, not a stall.
+func TestSlowLargeFrameIsNotAStall(t *testing.T) {
+	const size = 1 << 20
+	body := append([]byte(`{"id":1,"result":{"x":"`), strings.Repeat("x", size-26)...)
+	body = append(body, `"}}`...)
+	s := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		sum := sha1.Sum([]byte(r.Header.Get("Sec-WebSocket-Key") + "258EAFA5-E914-47DA-95CA-C5AB0DC85B11"))
+		conn, buf, err := http.NewResponseController(w).Hijack()
+		if err != nil {
+			return
+		}
+		defer conn.Close()
+		fmt.Fprintf(buf, "HTTP/1.1 101 Switching Protocols\r\nUpgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Accept: %s\r\n\r\n",
+			base64.StdEncoding.EncodeToString(sum[:]))
+		_ = buf.Flush()
+		hdr := binary.BigEndian.AppendUint64([]byte{0x81, 127}, uint64(len(body)))
+		_, _ = conn.Write(hdr)
+		// 2 s for the frame, four times the stall timeout.
+		for chunk := len(body) / 20; len(body) > 0; {
+			n := min(chunk, len(body))
+			if _, err := conn.Write(body[:n]); err != nil {
+				return
+			}
+			body = body[n:]
+			time.Sleep(100 * time.Millisecond)
+		}
+		_, _ = io.Copy(io.Discard, buf) // until the client closes
+	}))
+	defer s.Close()
+	c := dial(t, "ws"+strings.TrimPrefix(s.URL, "http"), Options{StallTimeout: 500 * time.Millisecond})
+	if err := c.Send([]byte(`{"id":1,"method":"A.b"}`)); err != nil {
+		t.Fatal(err)
+	}
+	b, err := c.Read()
+	if err != nil || len(b) != size {
+		t.Fatalf("Read = %d bytes, %v", len(b), err)
+	}
+	c.Close()
+	s.CloseClientConnections()
 }
