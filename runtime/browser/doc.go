@@ -170,7 +170,7 @@
 //     [0:0:0:0:0:0:0:1], localhost.) included, is remote: it needs
 //     [WithRemoteEndpoint] and a ws:// or wss:// URL. An http(s)
 //     endpoint is resolved through /json/version (no proxy, no
-//     redirect) and the websocket URL it returns is re-pointed at the
+//     redirect, 10 s at most) and the websocket URL it returns is re-pointed at the
 //     endpoint's host and port.
 //   - Connected mode attaches at browser level so that popups can be
 //     paused before their first request; the operator's own new tabs are

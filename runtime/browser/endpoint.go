@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/vera-run/vera/runtime"
+	"github.com/vera-run/vera/runtime/browser/internal/cdpws"
 )
 
 // maxVersionBody bounds the /json/version answer Connect reads.
@@ -77,6 +78,9 @@ func (e endpoint) webSocketURL(ctx context.Context) (string, error) {
 	if e.u.Scheme == "ws" || e.u.Scheme == "wss" {
 		return e.u.String(), nil
 	}
+	// The discovery is bounded like the dial, whatever ctx allows.
+	ctx, cancel := context.WithTimeout(ctx, cdpws.DefaultDialTimeout)
+	defer cancel()
 	v := *e.u
 	v.Path = "/json/version"
 	v.RawQuery = ""
