@@ -96,7 +96,7 @@ var injections = []injection{
 	}, detail: "close frame, status 1001"},
 	{name: "fragmented", legal: true},
 	{name: "header_2p62", limit: smallLimit, check: isSentinel(ErrDisconnected), detail: "CDP connection ended"},
-	{name: "header_1gib", limit: smallLimit, check: isProtocol("read limit"), detail: "read limit"},
+	{name: "header_1gib", limit: smallLimit, check: isProtocol(fmt.Sprintf("read limit of %d bytes", smallLimit)), detail: "read limit"},
 	{name: "truncated_frame", check: isSentinel(ErrDisconnected), detail: "CDP connection ended"},
 	{name: "stall", check: isSentinel(ErrEndpointStalled), detail: "stalled"},
 	{name: "stall_close", runOnly: true},

@@ -97,6 +97,7 @@ func (e *LostError) Unwrap() error { return e.Err }
 type Conn struct {
 	ws    *websocket.Conn
 	stall time.Duration
+	max   int64 // read limit of one message
 
 	ctx    context.Context // ends at Close or on failure
 	cancel context.CancelFunc
@@ -148,7 +149,7 @@ func Dial(ctx context.Context, wsURL string, o Options) (*Conn, error) {
 		return nil, err
 	}
 	ws.SetReadLimit(o.MaxMessageBytes)
-	c := &Conn{ws: ws, stall: o.StallTimeout, pending: map[int64]struct{}{}}
+	c := &Conn{ws: ws, stall: o.StallTimeout, max: o.MaxMessageBytes, pending: map[int64]struct{}{}}
 	c.ctx, c.cancel = context.WithCancel(context.Background())
 	c.lastIn.Store(time.Now().UnixNano())
 	c.wg.Add(1)
@@ -230,7 +231,7 @@ func requestID(b []byte) (int64, bool) {
 }
 
 // Read returns the next message, which [Validate] accepted. A response
-// whose id 0 (rod never sends it) is dropped, as rod drops responses to
+// whose id is 0 (rod never sends it) is dropped, as rod drops responses to
 // ids it does not wait for. Pings are answered and fragmented messages
 // reassembled by the WebSocket layer. Anything that is not a CDP message
 // ends the connection with a [*ProtocolError]; a close frame with a
@@ -303,7 +304,7 @@ func (c *Conn) readError(err error) error {
 	case errors.As(err, &ce):
 		return &CloseError{Code: int(ce.Code), Reason: ce.Reason}
 	case errors.Is(err, websocket.ErrMessageTooBig):
-		return &ProtocolError{Reason: "a message exceeds the read limit: " + err.Error()}
+		return &ProtocolError{Reason: fmt.Sprintf("a message exceeds the read limit of %d bytes", c.max)}
 	case isNetError(err):
 		return &LostError{Err: err}
 	}

@@ -83,7 +83,7 @@ func TestReadLimit(t *testing.T) {
 	}
 	_, err = c.Read()
 	var pe *ProtocolError
-	if !errors.As(err, &pe) || !strings.Contains(pe.Reason, "read limit") {
+	if !errors.As(err, &pe) || !strings.Contains(pe.Reason, "read limit of 1048576 bytes") {
 		t.Fatalf("message above the limit: %v", err)
 	}
 	if err2 := c.Send([]byte(`{"id":1,"method":"A.b"}`)); err2 != err {
