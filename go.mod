@@ -3,6 +3,7 @@ module github.com/vera-run/vera
 go 1.26.8
 
 require (
+	github.com/coder/websocket v1.8.15
 	github.com/go-playground/validator/v10 v10.30.6
 	github.com/go-rod/rod v0.116.2
 	github.com/gofrs/flock v0.13.2

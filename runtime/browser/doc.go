@@ -1,6 +1,8 @@
 // Package browser is the go-rod [runtime.Driver]: it runs capabilities in
 // a real Chrome or Chromium through the Chrome DevTools Protocol, using
-// go-rod's CDP client, protocol types and browser lookup.
+// go-rod's CDP client, protocol types and browser lookup, over a
+// WebSocket transport of its own (internal/cdpws, on
+// github.com/coder/websocket) for Launch and Connect alike.
 //
 // [Launch] starts a provider-owned headless Chromium with a fresh
 // temporary profile (mode live_launched_browser, download route
@@ -99,6 +101,51 @@
 //     every later call fails promptly with [runtime.ErrBrowserCrashed]; no
 //     call hangs or panics. After Close every call fails with
 //     [runtime.ErrClosed]. No goroutine outlives Close.
+//   - The CDP endpoint is not trusted. go-rod's reader goroutine panics on
+//     any message it cannot decode, so the transport hands it only
+//     messages that passed a shape check: one JSON object, no repeated
+//     member and no case variant of a CDP member name ("ID"; encoding/json
+//     matches names case-insensitively), "id" an integer from 0 to the
+//     largest int, "method" and "sessionId" strings, "params" and
+//     "result" objects, "error" an object with an integer "code", a
+//     string "message" and an optional string "data", and exactly one of
+//     a response (id with result or error) or an event (a non-empty
+//     method). A response with id 0, which the client never sends, is
+//     dropped. The first message that fails ends the connection with a
+//     [*ProtocolError] (it says what was wrong, never quotes the message).
+//   - WebSocket: pings are answered, fragmented messages reassembled,
+//     control frames between fragments handled; a close frame ends the
+//     connection with a [*CloseError] (status and reason); a dropped
+//     connection or a truncated frame with [ErrDisconnected]; a frame
+//     that breaks RFC 6455 (reserved bits, a bad opcode, a continuation
+//     without a start) with a [*ProtocolError]. No compression is
+//     negotiated. The dial uses no proxy from the environment and
+//     follows no redirect; it is bounded by ctx and 10 s. Connect's ctx
+//     bounds the start only, not the connection's life.
+//   - Read limit: one message, all its fragments together, is read up
+//     to [WithMaxMessageBytes] ([DefaultMaxMessageBytes], 256 MiB) into
+//     a buffer that grows with the bytes actually received. A frame
+//     header claiming 2^62 bytes allocates nothing; a message that
+//     passes the limit closes the connection there with a
+//     [*ProtocolError].
+//   - Stalls: while a call waits and nothing has arrived for a second,
+//     the driver pings the endpoint; no pong within [StallTimeout] (5 s),
+//     or a write that does not complete within it, ends the connection
+//     with [ErrEndpointStalled]. A call whose own deadline passes first
+//     pings once before it returns, so a stalled endpoint is reported as
+//     a crash, not as the page's timeout. A ping is a WebSocket
+//     control frame the endpoint answers without any page work, so a
+//     slow page does not look stalled; nor does the driver's own reader
+//     while it is busy handing a message on.
+//   - Every connection failure above is the cause of the driver's crash:
+//     during a run calls fail with [runtime.ErrBrowserCrashed] wrapping
+//     it (runs end browser_crashed with it as the local detail); during
+//     Connect or Launch the error wraps [runtime.ErrBrowserUnavailable]
+//     and it. Both are usable with errors.Is and errors.As.
+//   - Close never waits on the endpoint past [CloseTimeout] (5 s): the
+//     clean-up calls of a connected driver share that deadline and the
+//     socket is dropped without the WebSocket close handshake. A
+//     launched browser's processes get up to CloseTimeout more to exit.
 //
 // Decisions where the contract is silent:
 //   - Before the first RestrictOrigins the driver blocks nothing.
@@ -154,10 +201,14 @@
 //     OS metadata name, or a folder without hard links keeps the GUID
 //     name. The directory route's file attribution is the runtime's
 //     (package download).
-//   - Connect accepts loopback endpoints with an explicit port; remote
-//     ws:// and wss:// endpoints need [WithRemoteEndpoint]. An http(s)
-//     endpoint is resolved through /json/version and the websocket URL it
-//     returns is re-pointed at the endpoint's host and port.
+//   - Connect accepts local endpoints with an explicit port: exactly the
+//     hosts 127.0.0.1, localhost (any case) and [::1]. Every other host,
+//     other loopback addresses and spellings (127.0.0.2, 127.1,
+//     [0:0:0:0:0:0:0:1], localhost.) included, is remote: it needs
+//     [WithRemoteEndpoint] and a ws:// or wss:// URL. An http(s)
+//     endpoint is resolved through /json/version (no proxy, no
+//     redirect, 10 s at most) and the websocket URL it returns is re-pointed at the
+//     endpoint's host and port.
 //   - Connected mode attaches at browser level so that popups can be
 //     paused before their first request; the operator's own new tabs are
 //     paused for one round trip while the driver resumes and detaches them.

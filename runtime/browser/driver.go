@@ -8,6 +8,7 @@ import (
 	"io"
 	"log/slog"
 	"net"
+	"net/url"
 	"os"
 	"strings"
 	"sync"
@@ -17,10 +18,15 @@ import (
 	"github.com/go-rod/rod/lib/cdp"
 	"github.com/go-rod/rod/lib/proto"
 	"github.com/vera-run/vera/runtime"
+	"github.com/vera-run/vera/runtime/browser/internal/cdpws"
 )
 
-// closeTimeout bounds the CDP clean-up calls Close makes.
-const closeTimeout = 5 * time.Second
+// CloseTimeout bounds Close: the CDP clean-up calls of a connected
+// driver (disposing its browser context) share one deadline of
+// CloseTimeout, and dropping the connection never waits for the
+// endpoint. A launched browser's process tree gets up to CloseTimeout
+// more to exit after it is killed.
+const CloseTimeout = 5 * time.Second
 
 // Driver drives one page of a real Chrome or Chromium through the Chrome
 // DevTools Protocol. It implements [runtime.Driver]. Create one with
@@ -30,7 +36,8 @@ type Driver struct {
 	info runtime.DriverInfo
 
 	proc        *process // launched browsers only
-	ws          *cdp.WebSocket
+	ws          *cdpws.Conn
+	endpoint    string // scheme://host of the CDP connection, for errors
 	cdp         *cdp.Client
 	downloadDir string // browser_path route only
 
@@ -84,6 +91,9 @@ func Launch(ctx context.Context, opts ...Option) (*Driver, error) {
 		return nil, errNilContext
 	}
 	o := buildOptions(opts)
+	if err := o.check(); err != nil {
+		return nil, err
+	}
 	if err := ctx.Err(); err != nil {
 		return nil, fmt.Errorf("%w: %w", runtime.ErrBrowserLaunchFailed, err)
 	}
@@ -129,6 +139,9 @@ func Connect(ctx context.Context, endpointURL string, opts ...Option) (*Driver, 
 		return nil, errNilContext
 	}
 	o := buildOptions(opts)
+	if err := o.check(); err != nil {
+		return nil, err
+	}
 	ep, err := parseEndpoint(endpointURL, o.remote)
 	if err != nil {
 		return nil, err
@@ -152,15 +165,20 @@ func Connect(ctx context.Context, endpointURL string, opts ...Option) (*Driver, 
 
 // open connects to wsURL and prepares the driver's browser context and page.
 func open(ctx context.Context, wsURL string, o options, proc *process, downloads string) (*Driver, error) {
-	ws := &cdp.WebSocket{}
-	if err := ws.Connect(ctx, wsURL, nil); err != nil {
-		return nil, fmt.Errorf("%w: websocket: %v", runtime.ErrBrowserUnavailable, err)
+	endpoint := redactURL(wsURL)
+	ws, err := cdpws.Dial(ctx, wsURL, cdpws.Options{MaxMessageBytes: o.maxMessage})
+	if err != nil {
+		if ctx.Err() != nil {
+			return nil, fmt.Errorf("%w: %s: websocket: %w", runtime.ErrBrowserUnavailable, endpoint, ctx.Err())
+		}
+		return nil, fmt.Errorf("%w: %s: websocket: %v", runtime.ErrBrowserUnavailable, endpoint, err)
 	}
 	lifeCtx, lifeCancel := context.WithCancel(context.Background())
 	d := &Driver{
 		log:         o.logger,
 		proc:        proc,
 		ws:          ws,
+		endpoint:    endpoint,
 		cdp:         cdp.New().Logger(discardLogger{}).Start(ws),
 		downloadDir: downloads,
 		lifeCtx:     lifeCtx,
@@ -200,6 +218,9 @@ func open(ctx context.Context, wsURL string, o options, proc *process, downloads
 // interception that every target of the context goes through.
 func (d *Driver) setup(ctx context.Context) error {
 	fail := func(step string, err error) error {
+		if cerr := d.connErr(); cerr != nil {
+			return fmt.Errorf("%w: %s: %w", runtime.ErrBrowserUnavailable, step, cerr)
+		}
 		if ctx.Err() != nil {
 			return fmt.Errorf("%w: %s: %w", runtime.ErrBrowserUnavailable, step, ctx.Err())
 		}
@@ -293,6 +314,13 @@ func (d *Driver) begin(ctx context.Context) (context.Context, func(), error) {
 		return nil, nil, runtime.ErrClosed
 	case d.crashErr != nil:
 		return nil, nil, d.crashErr
+	}
+	if cerr := d.connErr(); cerr != nil {
+		// The connection is gone and the event loop has not marked the
+		// crash yet: fail the same way it will.
+		return nil, nil, fmt.Errorf("%w: %w", runtime.ErrBrowserCrashed, cerr)
+	}
+	switch {
 	case d.dialog != "":
 		return nil, nil, fmt.Errorf("%w: %s", runtime.ErrNativeDialog, d.dialog)
 	}
@@ -328,7 +356,7 @@ func (d *Driver) fail(ctx context.Context, op string, err error) error {
 	if c := interruption(ctx); c != nil {
 		return fmt.Errorf("browser: %s: %w", op, c)
 	}
-	if ctx.Err() == nil && isConnError(err) {
+	if ctx.Err() == nil && (isConnError(err) || d.ws.Err() != nil) {
 		// The reader has not seen the connection drop yet; give it a
 		// moment so the caller gets ErrBrowserCrashed, not a socket error.
 		select {
@@ -336,11 +364,25 @@ func (d *Driver) fail(ctx context.Context, op string, err error) error {
 		case <-time.After(time.Second):
 		}
 	}
+	if errors.Is(ctx.Err(), context.DeadlineExceeded) && d.ws.Err() == nil {
+		// The call ran out of time: make sure the endpoint itself is not
+		// the one that stopped answering. A live browser answers the
+		// ping at once; a stalled endpoint ends the connection here.
+		if d.ws.Probe() != nil {
+			select {
+			case <-d.loopDone:
+			case <-time.After(time.Second):
+			}
+		}
+	}
 	d.mu.Lock()
 	crash := d.crashErr
 	d.mu.Unlock()
 	if crash != nil {
 		return fmt.Errorf("browser: %s: %w", op, crash)
+	}
+	if cerr := d.connErr(); cerr != nil {
+		return fmt.Errorf("browser: %s: %w: %w", op, runtime.ErrBrowserCrashed, cerr)
 	}
 	if ctx.Err() != nil {
 		return fmt.Errorf("browser: %s: %w", op, ctx.Err())
@@ -372,14 +414,22 @@ func isConnError(err error) bool {
 }
 
 // markCrashed records that the browser or the connection went away and
-// interrupts every call in flight.
+// interrupts every call in flight. When the connection ended with an
+// error of its own (a protocol violation, a close frame, a stall) that
+// error is the cause, reason otherwise.
 func (d *Driver) markCrashed(reason string) {
+	cerr := d.connErr()
 	d.mu.Lock()
 	if d.closing || d.closed || d.crashErr != nil {
 		d.mu.Unlock()
 		return
 	}
-	d.crashErr = fmt.Errorf("%w: %s", runtime.ErrBrowserCrashed, reason)
+	if cerr != nil {
+		d.crashErr = fmt.Errorf("%w: %w", runtime.ErrBrowserCrashed, cerr)
+		reason = cerr.Error()
+	} else {
+		d.crashErr = fmt.Errorf("%w: %s", runtime.ErrBrowserCrashed, reason)
+	}
 	d.interruptLocked(d.crashErr)
 	for _, p := range d.pendings {
 		p.fail(d.crashErr)
@@ -420,7 +470,7 @@ func (d *Driver) Close() error {
 		bc := d.browserCtxID
 		d.mu.Unlock()
 		if d.proc == nil && !crashed && bc != "" {
-			ctx, cancel := context.WithTimeout(context.Background(), closeTimeout)
+			ctx, cancel := context.WithTimeout(context.Background(), CloseTimeout)
 			if err := d.call(ctx, "", proto.TargetDisposeBrowserContext{BrowserContextID: bc}, nil); err != nil {
 				d.closeErr = fmt.Errorf("browser: close browser context: %w", err)
 			}
@@ -444,11 +494,51 @@ func (d *Driver) Close() error {
 // every goroutine.
 func (d *Driver) shutdown() {
 	if d.proc != nil {
-		d.proc.kill(closeTimeout)
+		d.proc.kill(CloseTimeout)
 	}
 	_ = d.ws.Close()
 	d.lifeCancel()
 	d.wg.Wait()
+}
+
+// connErr is the public form of the error that ended the CDP
+// connection, or nil while it lives or after a local Close.
+func (d *Driver) connErr() error {
+	err := d.ws.Err()
+	if err == nil || errors.Is(err, cdpws.ErrClosed) {
+		return nil
+	}
+	return publicConnErr(d.endpoint, err)
+}
+
+// publicConnErr maps a transport error to the package's typed errors.
+func publicConnErr(endpoint string, err error) error {
+	var (
+		pe *cdpws.ProtocolError
+		ce *cdpws.CloseError
+		se *cdpws.StallError
+		le *cdpws.LostError
+	)
+	switch {
+	case errors.As(err, &pe):
+		return &ProtocolError{Endpoint: endpoint, Reason: pe.Reason}
+	case errors.As(err, &ce):
+		return &CloseError{Endpoint: endpoint, Code: ce.Code, Reason: ce.Reason}
+	case errors.As(err, &se):
+		return fmt.Errorf("%w: %s: %s within %v", ErrEndpointStalled, endpoint, se.What, se.Timeout)
+	case errors.As(err, &le):
+		return fmt.Errorf("%w: %s: %v", ErrDisconnected, endpoint, le.Err)
+	}
+	return fmt.Errorf("%w: %s: %v", ErrDisconnected, endpoint, err)
+}
+
+// redactURL is a URL's scheme and host only.
+func redactURL(raw string) string {
+	u, err := url.Parse(raw)
+	if err != nil {
+		return "(unparsable URL)"
+	}
+	return u.Scheme + "://" + u.Host
 }
 
 // discardLogger silences rod's CDP logger.

@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/vera-run/vera/runtime"
+	"github.com/vera-run/vera/runtime/browser/internal/cdpws"
 )
 
 // maxVersionBody bounds the /json/version answer Connect reads.
@@ -17,16 +18,28 @@ const maxVersionBody = 64 << 10
 
 // endpoint is a checked CDP endpoint.
 type endpoint struct {
-	u        *url.URL
-	loopback bool
+	u     *url.URL
+	local bool
+}
+
+// localHostsRule is the endpoint rule as errors state it.
+const localHostsRule = "only 127.0.0.1, localhost and [::1] are local endpoints; any other host (other 127.x addresses included) needs WithRemoteEndpoint"
+
+// isLocalEndpointHost reports whether host (a URL's Hostname: no brackets,
+// no port) is one of the three local endpoint hosts Connect accepts
+// without [WithRemoteEndpoint]: 127.0.0.1, localhost (any case) and ::1,
+// written exactly so. Other loopback spellings and addresses (127.0.0.2,
+// 0:0:0:0:0:0:0:1, 127.1, localhost.) are not local endpoints.
+func isLocalEndpointHost(host string) bool {
+	return host == "127.0.0.1" || host == "::1" || strings.EqualFold(host, "localhost")
 }
 
 // redacted is the endpoint's scheme and host only, for errors and logs.
 func (e endpoint) redacted() string { return e.u.Scheme + "://" + e.u.Host }
 
 // parseEndpoint checks a Connect endpoint: http(s) discovery URLs and
-// ws(s) browser URLs on a loopback host with an explicit port, or, with
-// remote allowed, a ws(s) URL on any host.
+// ws(s) browser URLs on a local host (see isLocalEndpointHost) with an
+// explicit port, or, with remote allowed, a ws(s) URL on any host.
 func parseEndpoint(raw string, remote bool) (endpoint, error) {
 	u, err := url.Parse(strings.TrimSpace(raw))
 	if err != nil || u.Host == "" || u.Opaque != "" {
@@ -39,20 +52,20 @@ func parseEndpoint(raw string, remote bool) (endpoint, error) {
 		return endpoint{}, &EndpointError{Endpoint: red, Reason: "scheme must be http, https, ws or wss"}
 	}
 	host := u.Hostname()
-	if isLoopbackHost(host) {
+	if isLocalEndpointHost(host) {
 		if u.Port() == "" {
-			return endpoint{}, &EndpointError{Endpoint: red, Reason: "a loopback endpoint needs an explicit port"}
+			return endpoint{}, &EndpointError{Endpoint: red, Reason: "a local endpoint needs an explicit port"}
 		}
 		if u.User != nil {
 			return endpoint{}, &EndpointError{Endpoint: red, Reason: "user info is not allowed"}
 		}
-		return endpoint{u: u, loopback: true}, nil
+		return endpoint{u: u, local: true}, nil
 	}
 	if !remote {
-		return endpoint{}, &EndpointError{Endpoint: red, Reason: "only loopback endpoints (127.0.0.1, localhost, [::1]) are allowed without WithRemoteEndpoint"}
+		return endpoint{}, &EndpointError{Endpoint: red, Reason: localHostsRule}
 	}
 	if u.Scheme != "ws" && u.Scheme != "wss" {
-		return endpoint{}, &EndpointError{Endpoint: red, Reason: "a remote endpoint must be a ws:// or wss:// browser URL"}
+		return endpoint{}, &EndpointError{Endpoint: red, Reason: "a remote endpoint (" + localHostsRule + ") must be a ws:// or wss:// browser URL"}
 	}
 	return endpoint{u: u}, nil
 }
@@ -65,6 +78,9 @@ func (e endpoint) webSocketURL(ctx context.Context) (string, error) {
 	if e.u.Scheme == "ws" || e.u.Scheme == "wss" {
 		return e.u.String(), nil
 	}
+	// The discovery is bounded like the dial, whatever ctx allows.
+	ctx, cancel := context.WithTimeout(ctx, cdpws.DefaultDialTimeout)
+	defer cancel()
 	v := *e.u
 	v.Path = "/json/version"
 	v.RawQuery = ""
@@ -73,7 +89,11 @@ func (e endpoint) webSocketURL(ctx context.Context) (string, error) {
 	if err != nil {
 		return "", fmt.Errorf("%w: %s: %v", runtime.ErrBrowserUnavailable, e.redacted(), err)
 	}
-	client := &http.Client{CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
+	// Its own transport: no proxy from the environment, no connection
+	// kept idle after the answer.
+	tr := &http.Transport{Proxy: nil, DisableKeepAlives: true}
+	defer tr.CloseIdleConnections()
+	client := &http.Client{Transport: tr, CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
 	res, err := client.Do(req)
 	if err != nil {
 		return "", fmt.Errorf("%w: %s: %v", runtime.ErrBrowserUnavailable, e.redacted(), err)

@@ -2,6 +2,7 @@ package browser_test
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"log"
 	"time"
@@ -51,6 +52,28 @@ func ExampleConnect() {
 	defer d.Close()
 	fmt.Println(d.Info().Mode) // live_connected_chrome
 	// res, err := runtime.Execute(ctx, capability, inputs, runtime.WithDriver(d))
+}
+
+// Connect to a remote browser grid with a smaller read limit, and tell a
+// connection the endpoint broke from one it closed. (Compile-only.)
+func ExampleWithMaxMessageBytes() {
+	ctx := context.Background()
+	d, err := browser.Connect(ctx, "wss://grid.example.com/devtools/browser/abc",
+		browser.WithRemoteEndpoint(), browser.WithMaxMessageBytes(32<<20))
+	var pe *browser.ProtocolError
+	var ce *browser.CloseError
+	switch {
+	case errors.As(err, &pe):
+		log.Fatalf("the endpoint is not speaking CDP: %s", pe.Reason)
+	case errors.As(err, &ce):
+		log.Fatalf("the endpoint closed the connection: status %d", ce.Code)
+	case errors.Is(err, browser.ErrEndpointStalled):
+		log.Fatal("the endpoint stopped answering")
+	case err != nil:
+		log.Fatal(err)
+	}
+	defer d.Close()
+	// During a run the same errors come wrapped in runtime.ErrBrowserCrashed.
 }
 
 // Resolve a nested cross-origin frame path and search inside it.

@@ -111,7 +111,7 @@ func TestStderrWatcher(t *testing.T) {
 }
 
 func FuzzParseEndpoint(f *testing.F) {
-	for _, s := range []string{"http://127.0.0.1:9222", "ws://localhost:1/devtools/browser/x", "wss://h/x?token=1", "http://[::1]:2", "%", "ws://[::1", ""} {
+	for _, s := range []string{"http://127.0.0.1:9222", "ws://localhost:1/devtools/browser/x", "wss://h/x?token=1", "http://[::1]:2", "http://127.0.0.2:9222", "%", "ws://[::1", ""} {
 		f.Add(s, false)
 		f.Add(s, true)
 	}
@@ -124,13 +124,16 @@ func FuzzParseEndpoint(f *testing.F) {
 			}
 			return
 		}
-		if !ep.loopback && !remote {
+		if !ep.local && !remote {
 			t.Fatalf("remote endpoint %q accepted without the option", raw)
 		}
-		if ep.loopback && ep.u.Port() == "" {
-			t.Fatalf("loopback endpoint %q without a port", raw)
+		if ep.local != isLocalEndpointHost(ep.u.Hostname()) {
+			t.Fatalf("%q: local = %v for host %q", raw, ep.local, ep.u.Hostname())
 		}
-		if !ep.loopback && ep.u.Scheme != "ws" && ep.u.Scheme != "wss" {
+		if ep.local && ep.u.Port() == "" {
+			t.Fatalf("local endpoint %q without a port", raw)
+		}
+		if !ep.local && ep.u.Scheme != "ws" && ep.u.Scheme != "wss" {
 			t.Fatalf("remote endpoint %q is not a websocket", raw)
 		}
 		if strings.Contains(ep.redacted(), "?") || strings.Contains(ep.redacted(), "@") {

@@ -1,21 +1,53 @@
 package browser
 
 import (
+	"fmt"
 	"log/slog"
 	"time"
+
+	"github.com/vera-run/vera/runtime/browser/internal/cdpws"
 )
+
+// DefaultMaxMessageBytes is the read limit of one CDP message (all its
+// WebSocket fragments together) when no [WithMaxMessageBytes] is given:
+// 256 MiB, Puppeteer's limit, which full-page screenshots and DOM
+// snapshots of tens of MiB fit. A message above the limit ends the
+// connection with a [*ProtocolError].
+const DefaultMaxMessageBytes = cdpws.DefaultMaxMessageBytes
+
+// MinMaxMessageBytes and MaxMaxMessageBytes bound [WithMaxMessageBytes].
+const (
+	MinMaxMessageBytes = 1 << 20
+	MaxMaxMessageBytes = 1 << 40
+)
+
+// StallTimeout is how long the driver waits for a CDP endpoint to answer
+// a ping (sent while a call waits and nothing has arrived for a second)
+// or to take a write, before it counts the endpoint as stalled
+// ([ErrEndpointStalled]) and the browser as gone.
+const StallTimeout = cdpws.DefaultStallTimeout
 
 // Option configures [Launch] or [Connect].
 type Option func(*options)
 
 type options struct {
-	logger       *slog.Logger
-	browserPath  string
-	autoDownload bool
-	remote       bool
-	downloadDir  string
-	extraFlags   []string
-	killTimeout  time.Duration
+	logger        *slog.Logger
+	browserPath   string
+	autoDownload  bool
+	remote        bool
+	downloadDir   string
+	extraFlags    []string
+	killTimeout   time.Duration
+	maxMessage    int64 // 0: cdpws default
+	maxMessageSet bool
+}
+
+// check reports an option value outside its range.
+func (o options) check() error {
+	if o.maxMessageSet && (o.maxMessage < MinMaxMessageBytes || o.maxMessage > MaxMaxMessageBytes) {
+		return fmt.Errorf("%w: WithMaxMessageBytes(%d): must be from %d to %d", ErrInvalidOption, o.maxMessage, MinMaxMessageBytes, int64(MaxMaxMessageBytes))
+	}
+	return nil
 }
 
 func buildOptions(opts []Option) options {
@@ -78,4 +110,15 @@ func WithDownloadDir(dir string) Option { return func(o *options) { o.downloadDi
 // temporary profile, the debugging port). Connect ignores it.
 func WithExtraFlags(flags ...string) Option {
 	return func(o *options) { o.extraFlags = append(o.extraFlags, flags...) }
+}
+
+// WithMaxMessageBytes sets the read limit of one incoming CDP message, all
+// its WebSocket fragments together (default [DefaultMaxMessageBytes]).
+// The buffer grows with the bytes actually received, so a frame that
+// only claims to be huge costs nothing; a message that passes the limit
+// ends the connection with a [*ProtocolError]. Values outside
+// [MinMaxMessageBytes]..[MaxMaxMessageBytes] make Launch and Connect fail
+// with [ErrInvalidOption].
+func WithMaxMessageBytes(n int64) Option {
+	return func(o *options) { o.maxMessage, o.maxMessageSet = n, true }
 }
