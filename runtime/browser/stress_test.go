@@ -42,8 +42,10 @@ const (
 )
 
 // defaultStressN keeps the whole tier under about ten minutes on two
-// saturated cores (measured: see .ci/run).
-const defaultStressN = 10
+// saturated cores: measured with stress-ng --cpu 2 on a shared 2-core
+// machine, N=5 took 258 s (about 52 s per iteration of every scenario),
+// so N=8 takes about 7 minutes.
+const defaultStressN = 8
 
 // wantDispatched makes the approved consequential action's "dispatched"
 // record mandatory: the field ActionOutcome.Dispatched and the receipt's
