@@ -6,9 +6,11 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/vera-run/vera/capability"
 	"github.com/vera-run/vera/internal/testsite"
+	"github.com/vera-run/vera/runtime"
 )
 
 // Capabilities of the stress tier. The example processes' own capability
@@ -145,4 +147,26 @@ func TestStressCapabilities(t *testing.T) {
 	escapeCapability(t, s, testsite.EscapePopup, roleCand("button", "Open popup"), roleCand("button", "Open popup"))
 	escapeCapability(t, s, testsite.EscapeLink, roleCand("link", "Leave"), roleCand("heading", "Link escape"))
 	escapeCapability(t, s, testsite.EscapeRedirect, nil, roleCand("heading", "Outside page"))
+}
+
+// TestE2EEscapeRedirectCounted: the start page redirects to the forbidden
+// origin. The run fails navigation_blocked and its evidence counts the
+// blocked redirect (BlockedRequests was 0 when the start navigation
+// itself failed); Outside is never contacted.
+func TestE2EEscapeRedirectCounted(t *testing.T) {
+	d := shared(t)
+	s := sites(t)
+	c := escapeCapability(t, s, testsite.EscapeRedirect, nil, roleCand("heading", "Outside page"))
+	res := execute(t, tctx(t, 60*time.Second), d, c, nil)
+	wantState(t, res, runtime.StateFailed, "")
+	if res.Failure.Reason != string(runtime.ReasonNavigationBlocked) || res.BlockedRequests != 1 || res.Clean {
+		t.Errorf("run %s, clean %v, blocked %d; want navigation_blocked with 1 blocked request", describeResult(res), res.Clean, res.BlockedRequests)
+	}
+	if n, k := s.Outside.TotalHits(), s.Outside.Connections(); n != 0 || k != 0 {
+		t.Errorf("Outside saw %d requests, %d connections", n, k)
+	}
+	rf := runFiles(t, res)
+	if rf.Receipt.BlockedRequests != 1 {
+		t.Errorf("the receipt counts %d blocked requests, want 1", rf.Receipt.BlockedRequests)
+	}
 }
