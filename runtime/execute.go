@@ -287,12 +287,25 @@ func (r *run) execute() *stop {
 	cancel()
 	r.touch()
 	if err != nil {
+		if errors.Is(err, ErrOriginBlocked) {
+			r.countBlocked()
+		}
 		return r.classify(err, receipt.CategoryTargetUnreachable, ReasonStartNavigationFailed)
 	}
 	if st := r.afterNavigation(); st != nil {
 		return st
 	}
 	return r.milestoneLoop()
+}
+
+// countBlocked drains the violations behind a navigation that failed
+// with ErrOriginBlocked (a redirect the browser blocked, a target the
+// driver refused) so the evidence counts the blocked requests; the run
+// ends on the navigation's own error.
+func (r *run) countBlocked() {
+	if vs, err := r.drv.Violations(r.ctx); err == nil {
+		r.blocked += len(vs)
+	}
 }
 
 func (r *run) milestoneLoop() *stop {

@@ -220,8 +220,9 @@
 //
 // # Outside (Outside, http://127.0.0.1:PO)
 //
-// Must never be contacted in origin-escape tests. Answers any method and
-// path with 200 and counts it: /pixel.png (1x1 PNG), /script.js,
+// Must never be contacted in origin-escape tests. Counts every accepted
+// TCP connection ([Server.Connections], a preconnect included) and answers
+// any method and path with 200 and counts it: /pixel.png (1x1 PNG), /script.js,
 // /page (h1 "Outside page"), POST /submit (h1 "Outside received"), anything
 // else text "outside".
 //

@@ -2,8 +2,11 @@ package testsite
 
 import (
 	"bytes"
+	"net"
 	"net/http"
+	"strings"
 	"testing"
+	"time"
 )
 
 func TestOutsideServesAndCounts(t *testing.T) {
@@ -43,6 +46,35 @@ func TestOutsideServesAndCounts(t *testing.T) {
 	}
 	if reqs := o.Requests(); len(reqs) != len(tests) || reqs[3].Method != "POST" || reqs[3].Path != "/submit" {
 		t.Errorf("Requests = %+v", reqs)
+	}
+	if n := o.Connections(); n < 1 || n > len(tests) {
+		t.Errorf("Connections = %d, want 1..%d", n, len(tests))
+	}
+	o.ResetHits()
+	if o.Connections() != 0 || o.TotalHits() != 0 {
+		t.Errorf("after ResetHits: %d connections, %d hits", o.Connections(), o.TotalHits())
+	}
+}
+
+// TestOutsideCountsBareConnections: a connection that never sends a
+// request (a browser's preconnect) is still counted.
+func TestOutsideCountsBareConnections(t *testing.T) {
+	o, err := StartOutside()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer o.Close()
+	conn, err := net.Dial("tcp", strings.TrimPrefix(o.Origin(), "http://"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close()
+	deadline := time.Now().Add(5 * time.Second)
+	for o.Connections() == 0 && time.Now().Before(deadline) {
+		time.Sleep(5 * time.Millisecond)
+	}
+	if o.Connections() != 1 || o.TotalHits() != 0 {
+		t.Errorf("a bare connection: %d connections, %d hits; want 1, 0", o.Connections(), o.TotalHits())
 	}
 }
 

@@ -80,6 +80,7 @@ type Server struct {
 	mu    sync.Mutex
 	hits  map[string]int
 	total int
+	conns int
 	reqs  []Request
 }
 
@@ -101,7 +102,14 @@ func newServer(name, host string, handler http.Handler, logger *slog.Logger) (*S
 	s.origin = "http://" + net.JoinHostPort(host, strconv.Itoa(port))
 	s.srv = &httptest.Server{
 		Listener: ln,
-		Config:   &http.Server{Handler: s.wrap(handler), ReadHeaderTimeout: 10 * time.Second},
+		Config: &http.Server{Handler: s.wrap(handler), ReadHeaderTimeout: 10 * time.Second,
+			ConnState: func(_ net.Conn, st http.ConnState) {
+				if st == http.StateNew {
+					s.mu.Lock()
+					s.conns++
+					s.mu.Unlock()
+				}
+			}},
 	}
 	s.srv.Start()
 	logger.Info("testsite server started", "app", name, "origin", s.origin)
@@ -131,12 +139,23 @@ func (s *Server) TotalHits() int {
 	return s.total
 }
 
-// ResetHits zeroes every counter and clears the request log.
+// Connections returns how many TCP connections the server accepted,
+// including those that never sent a complete request (a browser's
+// preconnect): a forbidden origin must see none.
+func (s *Server) Connections() int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.conns
+}
+
+// ResetHits zeroes every counter (hits and connections) and clears the
+// request log.
 func (s *Server) ResetHits() {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	clear(s.hits)
 	s.total = 0
+	s.conns = 0
 	s.reqs = nil
 }
 

@@ -94,9 +94,12 @@
 //     with id", "Inspected target navigated or closed", ...) is listed in
 //     one place (rpc.go, isStaleError) and reaches the runtime as
 //     [runtime.ErrStaleElement] (re-resolve), never as an internal error.
-//   - Native dialogs are never accepted or dismissed. When one opens every
-//     call in flight fails with [runtime.ErrNativeDialog] and so does every
-//     later call until it closes.
+//   - Native dialogs are never accepted or dismissed by a call. When one
+//     opens every call in flight fails with [runtime.ErrNativeDialog] and
+//     so does every later call until it closes. Only Close of a connected
+//     driver answers one (dismiss, never accept), after asking the
+//     context's scripts to terminate: Chromium exits when a page with an
+//     open dialog is closed, which would take the operator's browser down.
 //   - A dead browser or connection interrupts every call in flight and
 //     every later call fails promptly with [runtime.ErrBrowserCrashed]; no
 //     call hangs or panics. After Close every call fails with

@@ -468,9 +468,13 @@ func (d *Driver) Close() error {
 		}
 		crashed := d.crashErr != nil
 		bc := d.browserCtxID
+		dialog := d.dialog != ""
 		d.mu.Unlock()
 		if d.proc == nil && !crashed && bc != "" {
 			ctx, cancel := context.WithTimeout(context.Background(), CloseTimeout)
+			if dialog {
+				d.releaseDialog(ctx)
+			}
 			if err := d.call(ctx, "", proto.TargetDisposeBrowserContext{BrowserContextID: bc}, nil); err != nil {
 				d.closeErr = fmt.Errorf("browser: close browser context: %w", err)
 			}

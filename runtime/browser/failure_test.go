@@ -6,10 +6,12 @@ import (
 	"net"
 	"os"
 	"strings"
+	"sync"
 	"syscall"
 	"testing"
 	"time"
 
+	"github.com/go-rod/rod/lib/cdp"
 	"github.com/vera-run/vera/locator"
 	"github.com/vera-run/vera/runtime"
 )
@@ -170,6 +172,11 @@ func TestNavigateFailures(t *testing.T) {
 	}
 }
 
+// TestNativeDialog: a click that opens window.confirm. The test waits for
+// the browser's own Page.javascriptDialogOpening event (bounded by ctx),
+// not for a guessed delay: once the driver has seen it, the act in flight
+// and every later call must fail with ErrNativeDialog, and the dialog
+// must stay unanswered.
 func TestNativeDialog(t *testing.T) {
 	d := launchOwn(t)
 	s := sites(t)
@@ -183,17 +190,25 @@ func TestNativeDialog(t *testing.T) {
 		t.Fatal(err)
 	}
 	issue := findOne(t, ctx, d, sc, role("button", "Issue invoice"))
-	err = d.Act(ctx, issue, runtime.Act{Kind: runtime.ActClick})
-	if err == nil {
-		// The click may return before the dialog event; the next call sees it.
-		deadline := time.Now().Add(3 * time.Second)
-		for err == nil && time.Now().Before(deadline) {
-			_, err = d.Find(ctx, sc, nil, role("button", "Issue invoice"))
-			time.Sleep(20 * time.Millisecond)
+	opened := make(chan struct{})
+	var once sync.Once
+	remove := d.addWaiter(func(ev *cdp.Event) {
+		if ev.Method == "Page.javascriptDialogOpening" {
+			once.Do(func() { close(opened) })
 		}
+	})
+	defer remove()
+	actErr := d.Act(ctx, issue, runtime.Act{Kind: runtime.ActClick})
+	select {
+	case <-opened:
+	case <-ctx.Done():
+		t.Fatalf("no dialog opened after the click (Act: %v)", actErr)
 	}
-	if !errors.Is(err, runtime.ErrNativeDialog) {
-		t.Fatalf("after confirm(): %v, want ErrNativeDialog", err)
+	if actErr != nil && !errors.Is(actErr, runtime.ErrNativeDialog) {
+		t.Errorf("Act: %v, want nil or ErrNativeDialog", actErr)
+	}
+	if _, err := d.Find(ctx, sc, nil, role("button", "Issue invoice")); !errors.Is(err, runtime.ErrNativeDialog) {
+		t.Errorf("Find after confirm(): %v, want ErrNativeDialog", err)
 	}
 	if _, err := d.URL(ctx); !errors.Is(err, runtime.ErrNativeDialog) {
 		t.Errorf("URL with a dialog open: %v", err)

@@ -1,0 +1,563 @@
+package browser
+
+// The stress tier: the live end-to-end cases repeated N times, meant to
+// run while stress-ng saturates the CPU (.ci/run starts it). Timing is an
+// input: a run that is misreported only on a loaded machine is a product
+// bug. Every test here skips unless VERA_STRESS=1; VERA_STRESS_N sets the
+// iterations per scenario (default defaultStressN).
+//
+// Each iteration is judged, never stopped at: a misreport is logged with
+// the iteration, the terminal state, the reason and the blocked count, the
+// scenario keeps going, and it fails at the end with the counts. Every
+// scenario prints one line "stress: <scenario> runs=N misreports=M".
+//
+// Launch scenarios reuse one launched driver for all iterations (one
+// page, as runs of a host reuse it); connect scenarios start one
+// operator-style Chromium (internal/chromeproc) and Connect a new driver,
+// so a new browser context and page, per iteration.
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"reflect"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/vera-run/vera/capability"
+	"github.com/vera-run/vera/download"
+	"github.com/vera-run/vera/internal/testsite"
+	"github.com/vera-run/vera/receipt"
+	"github.com/vera-run/vera/runtime"
+)
+
+// Environment of the stress tier.
+const (
+	envStress  = "VERA_STRESS"   // "1" runs the tier
+	envStressN = "VERA_STRESS_N" // iterations per scenario
+)
+
+// defaultStressN keeps the whole tier under about ten minutes on two
+// saturated cores: measured with stress-ng --cpu 2 on a shared 2-core
+// machine, N=5 took 258 s (about 52 s per iteration of every scenario),
+// so N=8 takes about 7 minutes.
+const defaultStressN = 8
+
+// wantDispatched makes the approved consequential action's "dispatched"
+// record mandatory: the field ActionOutcome.Dispatched and the receipt's
+// "dispatched": true. It arrives with the barrier branch; until then the
+// check runs only where the field exists. After that merge set it to true.
+const wantDispatched = false
+
+// stressIterations skips unless the tier is on and returns N.
+func stressIterations(t *testing.T) int {
+	t.Helper()
+	if os.Getenv(envStress) != "1" {
+		t.Skipf("stress tier: set %s=1 (and run stress-ng --cpu 2) to run it", envStress)
+	}
+	requireBrowser(t)
+	n := defaultStressN
+	if v := os.Getenv(envStressN); v != "" {
+		i, err := strconv.Atoi(v)
+		if err != nil || i < 1 {
+			t.Fatalf("%s=%q: want a positive integer", envStressN, v)
+		}
+		n = i
+	}
+	return n
+}
+
+// tally counts one scenario's runs and misreports.
+type tally struct {
+	t          *testing.T
+	name       string
+	runs       int
+	misreports int
+}
+
+// judge records iteration i: problems empty means the run was reported
+// truthfully; otherwise it is one misreport, logged with what the run said.
+func (y *tally) judge(i int, res *runtime.Result, problems []string) {
+	y.t.Helper()
+	y.runs++
+	if len(problems) == 0 {
+		return
+	}
+	y.misreports++
+	y.t.Errorf("%s iteration %d: MISREPORT: %s; run: %s", y.name, i, strings.Join(problems, "; "), summarize(res))
+}
+
+// done prints the scenario's line and fails with the counts.
+func (y *tally) done() {
+	y.t.Helper()
+	line := fmt.Sprintf("stress: %s runs=%d misreports=%d", y.name, y.runs, y.misreports)
+	fmt.Println(line)
+	y.t.Log(line)
+	if y.misreports > 0 {
+		y.t.Errorf("%s: %d of %d runs misreported", y.name, y.misreports, y.runs)
+	}
+}
+
+// summarize is the diagnosable line of a run: terminal state, reason,
+// clean flag and blocked count.
+func summarize(res *runtime.Result) string {
+	if res == nil {
+		return "no result"
+	}
+	return fmt.Sprintf("%s clean=%v blocked=%d", describeResult(res), res.Clean, res.BlockedRequests)
+}
+
+// stressRun executes c with evidence under a fresh folder and checks the
+// evidence with receipt.VerifyRun; errors are problems, not fatal.
+func stressRun(t *testing.T, ctx context.Context, d runtime.Driver, c *capability.Capability, inputs map[string]any, opts ...runtime.Option) (*runtime.Result, []string) {
+	t.Helper()
+	dir, err := os.MkdirTemp(t.TempDir(), "run-")
+	if err != nil {
+		t.Fatal(err)
+	}
+	opts = append([]runtime.Option{runtime.WithDriver(d), runtime.WithRunDir(dir)}, opts...)
+	res, err := runtime.Execute(ctx, c, inputs, opts...)
+	if err != nil {
+		return nil, []string{"Execute: " + err.Error()}
+	}
+	var problems []string
+	if res.RunDir == "" {
+		problems = append(problems, "no evidence written")
+	} else if _, err := receipt.VerifyRun(res.RunDir, c); err != nil {
+		problems = append(problems, "VerifyRun: "+err.Error())
+	}
+	return res, problems
+}
+
+// wantCompleted checks a completed, clean, unblocked run.
+func wantCompleted(res *runtime.Result) []string {
+	if res == nil {
+		return nil
+	}
+	var p []string
+	if res.State != runtime.StateCompleted {
+		p = append(p, "not completed")
+	}
+	if !res.Clean || res.BlockedRequests != 0 {
+		p = append(p, fmt.Sprintf("clean=%v blocked=%d, want a clean run with nothing blocked", res.Clean, res.BlockedRequests))
+	}
+	return p
+}
+
+// stressLaunch launches one driver for a whole scenario.
+func stressLaunch(t *testing.T, opts ...Option) *Driver {
+	t.Helper()
+	d, err := Launch(tctx(t, 60*time.Second), opts...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { d.Close() })
+	return d
+}
+
+// stressConnect connects a new driver (a new browser context and page)
+// to ext for one iteration; the caller closes it.
+func stressConnect(t *testing.T, ext *external, opts ...Option) (*Driver, error) {
+	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	defer cancel()
+	return Connect(ctx, ext.endpoint, opts...)
+}
+
+// TestStressExamples runs the three example processes with the examples'
+// own capability files: the teller lookup, the mail search and the
+// invoice export with its approved consequential issue and browser-path
+// CSV download. Each must complete clean with the right outputs and
+// evidence that receipt.VerifyRun accepts.
+func TestStressExamples(t *testing.T) {
+	n := stressIterations(t)
+	s := sites(t)
+
+	t.Run("teller", func(t *testing.T) {
+		d := stressLaunch(t)
+		c := exampleTeller(t, s)
+		m, _ := testsite.LookupMember("100234")
+		want := map[string]any{"member_name": m.Name, "savings": m.Savings, "checking": m.Checking}
+		y := &tally{t: t, name: "example-teller"}
+		for i := 0; i < n; i++ {
+			ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+			res, p := stressRun(t, ctx, d, c, map[string]any{"username": "teller.demo", "password": "demo-password-not-real", "member_id": "100234"})
+			cancel()
+			p = append(p, wantCompleted(res)...)
+			if res != nil && !reflect.DeepEqual(asJSON(t, res.ModelOutputs["balances"]), want) {
+				p = append(p, fmt.Sprintf("balances = %v, want %v", res.ModelOutputs["balances"], want))
+			}
+			y.judge(i, res, p)
+		}
+		y.done()
+	})
+
+	t.Run("mail", func(t *testing.T) {
+		d := stressLaunch(t)
+		c := exampleMail(t, s)
+		const query = "fattura marzo"
+		want := asJSON(t, testsite.SearchMail(query))
+		y := &tally{t: t, name: "example-mail"}
+		for i := 0; i < n; i++ {
+			ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+			res, p := stressRun(t, ctx, d, c, map[string]any{"query": query})
+			cancel()
+			p = append(p, wantCompleted(res)...)
+			if res != nil && !reflect.DeepEqual(asJSON(t, res.ModelOutputs["messages"]), want) {
+				p = append(p, "messages differ from testsite.SearchMail")
+			}
+			y.judge(i, res, p)
+		}
+		y.done()
+	})
+
+	t.Run("invoices", func(t *testing.T) {
+		inv := s.Invoicing
+		dl := t.TempDir()
+		d := stressLaunch(t, WithDownloadDir(dl))
+		c := exampleInvoices(t, inv)
+		served := sha256Of(inv.ExportCSV())
+		y := &tally{t: t, name: "example-invoices"}
+		for i := 0; i < n; i++ {
+			before := inv.IssuedCount()
+			ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
+			res, p := stressRun(t, ctx, d, c, nil, runtime.WithRequester("clerk@example"), runtime.WithApprover(supervisor))
+			cancel()
+			p = append(p, wantCompleted(res)...)
+			if res != nil {
+				if sum, ok := res.ModelOutputs["invoices"].(runtime.OutputSummary); !ok || sum.Count != len(testsite.Invoices) {
+					p = append(p, fmt.Sprintf("invoices = %#v, want %d records", res.ModelOutputs["invoices"], len(testsite.Invoices)))
+				}
+				p = append(p, wantDownload(res, download.EvidenceBrowserPathBytes, served)...)
+				p = append(p, wantIssued(res, "confirm-issue", inv.IssuedCount()-before)...)
+			}
+			y.judge(i, res, p)
+		}
+		y.done()
+	})
+}
+
+// TestStressGate runs the approved consequential issue alone: it must end
+// completed, its action passed and recorded as dispatched, and the server
+// must count the effect exactly once.
+func TestStressGate(t *testing.T) {
+	n := stressIterations(t)
+	inv := startInvoicing(t)
+	c := issueCapability(t, inv)
+	d := stressLaunch(t)
+	y := &tally{t: t, name: "gate-approved"}
+	for i := 0; i < n; i++ {
+		before := inv.IssuedCount()
+		ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+		res, p := stressRun(t, ctx, d, c, nil, runtime.WithRequester("clerk@example"), runtime.WithApprover(supervisor))
+		cancel()
+		p = append(p, wantCompleted(res)...)
+		if res != nil {
+			p = append(p, wantIssued(res, "confirm-issue", inv.IssuedCount()-before)...)
+		}
+		y.judge(i, res, p)
+	}
+	y.done()
+}
+
+// wantIssued checks the approved consequential action id: passed, approved
+// by someone else, dispatched (see wantDispatched) and counted once by
+// the server (issued is the server's count for this run).
+func wantIssued(res *runtime.Result, id string, issued int) []string {
+	var p []string
+	if issued != 1 {
+		p = append(p, fmt.Sprintf("the server counted %d issues, want exactly 1", issued))
+	}
+	a := action(res, id)
+	if a == nil {
+		return append(p, id+" not recorded")
+	}
+	if a.Status != receipt.ActionPassed {
+		p = append(p, fmt.Sprintf("%s status %s, want passed", id, a.Status))
+	}
+	if a.Approval == nil || !a.Approval.Approved || a.Approval.SelfApproved {
+		p = append(p, fmt.Sprintf("%s approval %+v", id, a.Approval))
+	}
+	return append(p, wantDispatchedRecord(res, a)...)
+}
+
+// wantDispatchedRecord checks that the approved consequential action is
+// recorded as dispatched, in the Result (ActionOutcome.Dispatched) and in
+// run.receipt.json ("dispatched": true). The field is looked up by name so
+// this compiles before the barrier branch adds it; with wantDispatched
+// false a missing field is not a problem.
+func wantDispatchedRecord(res *runtime.Result, a *runtime.ActionOutcome) []string {
+	f := reflect.ValueOf(a).Elem().FieldByName("Dispatched")
+	if !f.IsValid() {
+		if wantDispatched {
+			return []string{"runtime.ActionOutcome has no Dispatched field"}
+		}
+		return nil
+	}
+	var p []string
+	if f.Kind() != reflect.Bool || !f.Bool() {
+		p = append(p, fmt.Sprintf("%s: ActionOutcome.Dispatched = %v, want true", a.ID, f))
+	}
+	raw, err := os.ReadFile(filepath.Join(res.RunDir, receipt.FileReceipt))
+	if err != nil {
+		return append(p, err.Error())
+	}
+	var doc struct {
+		Actions []map[string]any `json:"actions"`
+	}
+	if err := json.Unmarshal(raw, &doc); err != nil {
+		return append(p, "receipt: "+err.Error())
+	}
+	found := false
+	for _, r := range doc.Actions {
+		if r["id"] == a.ID {
+			found = true
+			if r["dispatched"] != true {
+				p = append(p, fmt.Sprintf("the receipt records %s with dispatched=%v, want true", a.ID, r["dispatched"]))
+			}
+		}
+	}
+	if !found {
+		p = append(p, "the receipt has no record of "+a.ID)
+	}
+	return p
+}
+
+// wantDownload checks a verified CSV download: the action's proof, the
+// receipt's record and the file outputs.json names, which must hash to
+// the served bytes.
+func wantDownload(res *runtime.Result, evidence, served string) []string {
+	var p []string
+	a := action(res, "download-csv")
+	if a == nil || a.Download == nil {
+		return []string{"download-csv has no download proof"}
+	}
+	if a.Download.Evidence != evidence || a.Download.SHA256 != served {
+		p = append(p, fmt.Sprintf("download proof %s %s, want %s %s", a.Download.Evidence, a.Download.SHA256, evidence, served))
+	}
+	rf, err := receipt.Load(res.RunDir)
+	if err != nil {
+		return append(p, "receipt.Load: "+err.Error())
+	}
+	recorded := false
+	for _, r := range rf.Receipt.Actions {
+		if r.ID == "download-csv" && r.Download != nil && r.Download.SHA256 == served && r.Download.Evidence == evidence {
+			recorded = true
+		}
+	}
+	if !recorded {
+		p = append(p, "the receipt does not record the download with the served hash")
+	}
+	var files []receipt.DownloadFile
+	for _, o := range rf.Outputs.Outputs {
+		if o.Name == "invoices_csv" {
+			files = o.Files
+		}
+	}
+	if len(files) != 1 {
+		return append(p, fmt.Sprintf("outputs.json lists %d files, want 1", len(files)))
+	}
+	got, err := os.ReadFile(files[0].Path)
+	if err != nil {
+		return append(p, err.Error())
+	}
+	if sha256Of(got) != served {
+		p = append(p, fmt.Sprintf("the attributed file hashes to %s, want the served %s", sha256Of(got), served))
+	}
+	return p
+}
+
+// escapeCase is one origin escape: the capability, and the violation
+// reason the run must end with.
+type escapeCase struct {
+	name   string
+	cap    func(t testing.TB, s *testsite.Sites) *capability.Capability
+	reason runtime.Reason
+}
+
+var escapeCases = []escapeCase{
+	{"popup", func(t testing.TB, s *testsite.Sites) *capability.Capability {
+		return escapeCapability(t, s, testsite.EscapePopup, roleCand("button", "Open popup"), roleCand("button", "Open popup"))
+	}, runtime.ReasonPopupBlocked},
+	{"link", func(t testing.TB, s *testsite.Sites) *capability.Capability {
+		return escapeCapability(t, s, testsite.EscapeLink, roleCand("link", "Leave"), roleCand("heading", "Link escape"))
+	}, runtime.ReasonNavigationBlocked},
+	{"redirect", func(t testing.TB, s *testsite.Sites) *capability.Capability {
+		return escapeCapability(t, s, testsite.EscapeRedirect, nil, roleCand("heading", "Outside page"))
+	}, runtime.ReasonNavigationBlocked},
+}
+
+// wantEscapeReported checks a run whose page tried to reach Outside: not
+// clean, at least one blocked request, ended by the violation's reason,
+// and Outside saw no connection and no request.
+func wantEscapeReported(res *runtime.Result, reason runtime.Reason, out *testsite.Outside) []string {
+	var p []string
+	if n, c := out.TotalHits(), out.Connections(); n != 0 || c != 0 {
+		p = append(p, fmt.Sprintf("the forbidden origin saw %d requests and %d connections", n, c))
+	}
+	if res == nil {
+		return p
+	}
+	if res.Clean || res.State == runtime.StateCompleted {
+		p = append(p, "the escape was recorded as a clean run")
+	}
+	if res.BlockedRequests < 1 {
+		p = append(p, "no blocked request recorded")
+	}
+	if res.State != runtime.StateFailed || res.Failure == nil || res.Failure.Category != receipt.CategoryOriginNotAllowed || res.Failure.Reason != string(reason) {
+		p = append(p, fmt.Sprintf("want failed origin_not_allowed/%s", reason))
+	}
+	return p
+}
+
+// TestStressEscapes: popup, link and redirect escapes to the forbidden
+// Outside origin, on a launched browser and on a connected one; every run
+// must report the violation.
+func TestStressEscapes(t *testing.T) {
+	n := stressIterations(t)
+	s := sites(t)
+	t.Run("launch", func(t *testing.T) {
+		d := stressLaunch(t)
+		for _, ec := range escapeCases {
+			c := ec.cap(t, s)
+			y := &tally{t: t, name: "escape-" + ec.name + "-launch"}
+			for i := 0; i < n; i++ {
+				s.Outside.ResetHits()
+				ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+				res, p := stressRun(t, ctx, d, c, nil)
+				cancel()
+				y.judge(i, res, append(p, wantEscapeReported(res, ec.reason, s.Outside)...))
+			}
+			y.done()
+		}
+	})
+	t.Run("connect", func(t *testing.T) {
+		ext := startExternal(t)
+		for _, ec := range escapeCases {
+			c := ec.cap(t, s)
+			y := &tally{t: t, name: "escape-" + ec.name + "-connect"}
+			for i := 0; i < n; i++ {
+				s.Outside.ResetHits()
+				d, err := stressConnect(t, ext)
+				if err != nil {
+					t.Fatalf("Connect: %v", err)
+				}
+				ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+				res, p := stressRun(t, ctx, d, c, nil)
+				cancel()
+				if err := d.Close(); err != nil {
+					p = append(p, "Close: "+err.Error())
+				}
+				y.judge(i, res, append(p, wantEscapeReported(res, ec.reason, s.Outside)...))
+			}
+			y.done()
+		}
+	})
+}
+
+// TestStressDownloads: the CSV export by both routes. Browser path: one
+// launched driver, the GUID-named file verified by download.VerifyPath.
+// Directory: a connected driver per iteration saving into a fresh folder
+// (WithDownloadDir) watched by the runtime (WithDownloadDirectory), with
+// the served name alternating between a plain one and "../invoices.csv".
+// Every download must be attributed to the file with the served bytes.
+func TestStressDownloads(t *testing.T) {
+	n := stressIterations(t)
+	t.Run("browser_path", func(t *testing.T) {
+		inv := startInvoicing(t)
+		c := exportCapability(t, inv)
+		served := sha256Of(inv.ExportCSV())
+		d := stressLaunch(t)
+		y := &tally{t: t, name: "download-browser-path"}
+		for i := 0; i < n; i++ {
+			ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+			res, p := stressRun(t, ctx, d, c, nil)
+			cancel()
+			p = append(p, wantCompleted(res)...)
+			if res != nil {
+				p = append(p, wantDownload(res, download.EvidenceBrowserPathBytes, served)...)
+			}
+			y.judge(i, res, p)
+		}
+		y.done()
+	})
+	t.Run("directory", func(t *testing.T) {
+		ext := startExternal(t)
+		inv := startInvoicing(t)
+		c := exportCapability(t, inv)
+		y := &tally{t: t, name: "download-directory"}
+		for i := 0; i < n; i++ {
+			name := ""
+			if i%2 == 1 {
+				name = "../invoices.csv"
+			}
+			inv.SetExportFilename(name)
+			served := sha256Of(inv.ExportCSV())
+			dir := filepath.Join(t.TempDir(), "Downloads")
+			if err := os.Mkdir(dir, 0o700); err != nil {
+				t.Fatal(err)
+			}
+			d, err := stressConnect(t, ext, WithDownloadDir(dir))
+			if err != nil {
+				t.Fatalf("Connect: %v", err)
+			}
+			ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+			res, p := stressRun(t, ctx, d, c, nil, runtime.WithDownloadDirectory(dir))
+			cancel()
+			if err := d.Close(); err != nil {
+				p = append(p, "Close: "+err.Error())
+			}
+			p = append(p, wantCompleted(res)...)
+			if res != nil {
+				p = append(p, wantDownload(res, download.EvidenceDirectoryBytes, served)...)
+			}
+			if ents, _ := os.ReadDir(filepath.Dir(dir)); len(ents) != 1 {
+				p = append(p, fmt.Sprintf("%d entries next to the download folder, want only the folder", len(ents)-1))
+			}
+			y.judge(i, res, p)
+		}
+		inv.SetExportFilename("")
+		y.done()
+	})
+}
+
+// TestStressNativeDialog: "Issue invoice" asks with window.confirm. Every
+// run must end blocked_by_unknown_modal / native_dialog without answering
+// it, and nothing may be issued. The dialog stays open, so each iteration
+// connects a new driver (its own browser context) and closes it.
+func TestStressNativeDialog(t *testing.T) {
+	n := stressIterations(t)
+	ext := startExternal(t)
+	inv := startInvoicing(t)
+	inv.ShowNativeDialog(true)
+	c := issueCapability(t, inv)
+	y := &tally{t: t, name: "native-dialog-connect"}
+	for i := 0; i < n; i++ {
+		d, err := stressConnect(t, ext)
+		if err != nil {
+			t.Fatalf("Connect: %v", err)
+		}
+		ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+		res, p := stressRun(t, ctx, d, c, nil, runtime.WithApprover(supervisor))
+		cancel()
+		if err := d.Close(); err != nil {
+			p = append(p, "Close: "+err.Error())
+		}
+		if res != nil {
+			if res.State != runtime.StateBlockedByUnknownModal || res.Failure == nil || res.Failure.Reason != string(runtime.ReasonNativeDialog) {
+				p = append(p, "want blocked_by_unknown_modal/native_dialog")
+			}
+			if res.Clean {
+				p = append(p, "recorded clean")
+			}
+		}
+		if k := inv.IssuedCount(); k != 0 {
+			p = append(p, fmt.Sprintf("the dialog was accepted: %d issued", k))
+		}
+		y.judge(i, res, p)
+	}
+	y.done()
+}
