@@ -222,7 +222,6 @@ func (g *Gate) forward(c *idleConn, br *bufio.Reader, req *http.Request, up *ups
 	return up, true
 }
 
-
 // bodyAllowed reports whether the response to req may carry a body.
 func bodyAllowed(req *http.Request, resp *http.Response) bool {
 	if req.Method == http.MethodHead {
