@@ -17,6 +17,7 @@ import (
 	"github.com/go-rod/rod/lib/cdp"
 	"github.com/go-rod/rod/lib/proto"
 	"github.com/vera-run/vera/runtime"
+	"github.com/vera-run/vera/runtime/browser/internal/netgate"
 )
 
 // closeTimeout bounds the CDP clean-up calls Close makes.
@@ -33,6 +34,7 @@ type Driver struct {
 	ws          *cdp.WebSocket
 	cdp         *cdp.Client
 	downloadDir string // browser_path route only
+	gate        *netgate.Gate // the context's network gate; nil for a remote browser
 
 	lifeCtx    context.Context
 	lifeCancel context.CancelFunc
@@ -133,6 +135,9 @@ func Connect(ctx context.Context, endpointURL string, opts ...Option) (*Driver, 
 			return nil, fmt.Errorf("%w: download folder %q is not a directory", runtime.ErrBrowserUnavailable, o.downloadDir)
 		}
 	}
+	// A remote browser cannot reach a proxy on this host's loopback:
+	// only the first layer (interception and connect policy) applies.
+	o.noGate = !ep.loopback
 	d, err := open(ctx, wsURL, o, nil, o.downloadDir)
 	if err != nil {
 		return nil, err
@@ -179,7 +184,7 @@ func open(ctx context.Context, wsURL string, o options, proc *process, downloads
 			}
 		}()
 	}
-	if err := d.setup(ctx); err != nil {
+	if err := d.setup(ctx, o); err != nil {
 		d.shutdown()
 		return nil, err
 	}
@@ -188,7 +193,7 @@ func open(ctx context.Context, wsURL string, o options, proc *process, downloads
 
 // setup creates the browser context and the page and installs the
 // interception that every target of the context goes through.
-func (d *Driver) setup(ctx context.Context) error {
+func (d *Driver) setup(ctx context.Context, o options) error {
 	fail := func(step string, err error) error {
 		if ctx.Err() != nil {
 			return fmt.Errorf("%w: %s: %w", runtime.ErrBrowserUnavailable, step, ctx.Err())
@@ -211,8 +216,21 @@ func (d *Driver) setup(ctx context.Context) error {
 		d.info.Mode = runtime.ModeLiveConnected
 		d.info.DownloadRoute = runtime.DownloadDirectory
 	}
+	// The context sends all its traffic, loopback included ("<-loopback>"
+	// removes Chromium's implicit loopback bypass), through the network
+	// gate, the second layer of the origin scope (see netgate.go).
+	bcReq := proto.TargetCreateBrowserContext{DisposeOnDetach: true}
+	if !o.noGate {
+		g, err := netgate.New(netgate.WithLogger(d.log), netgate.WithRefusalHandler(d.onRefusal), netgate.WithResolver(o.resolver))
+		if err != nil {
+			return fail("network gate", err)
+		}
+		d.gate = g
+		bcReq.ProxyServer = "http://" + g.Addr()
+		bcReq.ProxyBypassList = "<-loopback>"
+	}
 	var bc proto.TargetCreateBrowserContextResult
-	if err := d.call(ctx, "", proto.TargetCreateBrowserContext{DisposeOnDetach: true}, &bc); err != nil {
+	if err := d.call(ctx, "", bcReq, &bc); err != nil {
 		return fail("browser context", err)
 	}
 	d.mu.Lock()
@@ -436,6 +454,9 @@ func (d *Driver) shutdown() {
 	_ = d.ws.Close()
 	d.lifeCancel()
 	d.wg.Wait()
+	if d.gate != nil {
+		_ = d.gate.Close()
+	}
 }
 
 // discardLogger silences rod's CDP logger.

@@ -3,6 +3,8 @@ package browser
 import (
 	"log/slog"
 	"time"
+
+	"github.com/vera-run/vera/runtime/browser/internal/netgate"
 )
 
 // Option configures [Launch] or [Connect].
@@ -16,7 +18,17 @@ type options struct {
 	downloadDir  string
 	extraFlags   []string
 	killTimeout  time.Duration
+	// noGate: the browser is remote (Connect with a non-loopback
+	// endpoint) and cannot reach a proxy on this host's loopback.
+	noGate bool
+	// resolver replaces the system resolver of the network gate (tests
+	// simulate DNS rebinding with it); nil is the system resolver.
+	resolver netgate.Resolver
 }
+
+// withResolver makes the driver's network gate resolve names with r
+// instead of the system resolver. Unexported: tests only.
+func withResolver(r netgate.Resolver) Option { return func(o *options) { o.resolver = r } }
 
 func buildOptions(opts []Option) options {
 	o := options{killTimeout: 5 * time.Second}

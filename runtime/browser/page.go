@@ -35,6 +35,11 @@ func (d *Driver) RestrictOrigins(ctx context.Context, s runtime.OriginScope) err
 	if err != nil {
 		return err
 	}
+	if d.gate != nil {
+		if err := d.gate.SetScope(gateScope(sc)); err != nil {
+			return err
+		}
+	}
 	d.mu.Lock()
 	d.origins = sc
 	var docs []*target
