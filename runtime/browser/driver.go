@@ -33,7 +33,7 @@ type Driver struct {
 	proc        *process // launched browsers only
 	ws          *cdp.WebSocket
 	cdp         *cdp.Client
-	downloadDir string // browser_path route only
+	downloadDir string        // browser_path route only
 	gate        *netgate.Gate // the context's network gate; nil for a remote browser
 
 	lifeCtx    context.Context
