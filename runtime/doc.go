@@ -55,6 +55,12 @@
 // and action it drains Driver.Violations: a navigation, popup or frame
 // violation fails the run with origin_not_allowed; subresource ones are
 // counted in BlockedRequests. The top-level origin must stay allowed.
+// A run with any blocked request is not clean, even when it completed:
+// the page reached for something outside the declared scope (a worker's
+// WebSocket, a rebinding name, a tracker), so the run is no evidence that
+// the scope is what the process needs. List a needed origin in
+// site.subresource_origins; an unneeded one keeps the runs from counting
+// toward validated_local until the site stops asking for it.
 //
 // Exceeding a milestone's max_visits (default 1) fails the run with
 // limit_exceeded / max_visits_exceeded rather than silently ending a loop;

@@ -460,6 +460,19 @@ func (r *run) where() (origin, path string) {
 	return originOf(u), u.EscapedPath()
 }
 
+// drainBlocked counts the requests blocked since the last drain: a run
+// that ends on a failed navigation or action (a redirect out of the
+// scope) never reached the drain after it, yet what the driver blocked
+// belongs in blocked_requests. One driver call, bounded by a second.
+func (r *run) drainBlocked() {
+	ctx, cancel := context.WithTimeout(context.WithoutCancel(r.parent), time.Second)
+	defer cancel()
+	vs, err := r.drv.Violations(ctx)
+	if err == nil {
+		r.blocked += len(vs)
+	}
+}
+
 // finish turns the terminal stop into the Result and writes the evidence.
 func (r *run) finish(term *stop) (*Result, error) {
 	if term == nil {
@@ -467,6 +480,9 @@ func (r *run) finish(term *stop) (*Result, error) {
 	}
 	if term == nil {
 		term = &stop{state: receipt.TerminalCompleted}
+	}
+	if term.state != receipt.TerminalCompleted && r.parent.Err() == nil {
+		r.drainBlocked()
 	}
 	finished := time.Now()
 	res := &Result{
@@ -491,7 +507,9 @@ func (r *run) finish(term *stop) (*Result, error) {
 	if r.proposal != nil {
 		res.ProposalOutcome = r.proposalOutcome
 	}
-	res.Clean = term.state == receipt.TerminalCompleted && r.proposal == nil && !r.handedOff
+	// A run whose pages reached outside the scope (even blocked) is not
+	// clean evidence: see "Run semantics" in doc.go.
+	res.Clean = term.state == receipt.TerminalCompleted && r.proposal == nil && !r.handedOff && r.blocked == 0
 	res.ModelOutputs, res.ArtifactOutputs = r.exposedOutputs()
 	var runErr error
 	if term.failure != nil && term.failure.Category == receipt.CategoryCanceled {

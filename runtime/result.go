@@ -69,15 +69,17 @@ type Result struct {
 	// HandedOff is true when a person took over the page.
 	HandedOff bool
 	// Clean is true for a completed run from the declared start with no
-	// recovery, handoff or locator change: the only kind that can count
-	// toward validation.
+	// recovery, handoff or locator change and no blocked request
+	// (BlockedRequests == 0): the only kind that can count toward
+	// validation.
 	Clean bool
 
 	// Origins are the query-free origins the page and its frames reached,
 	// sorted.
 	Origins []string
-	// BlockedRequests counts the requests the browser blocked by origin
-	// scope.
+	// BlockedRequests counts the requests and connections the driver
+	// blocked by origin scope (the browser's request interception and
+	// connect policy, and the rod driver's network gate).
 	BlockedRequests int
 
 	// Mode is the execution mode the driver reported.

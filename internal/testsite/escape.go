@@ -17,19 +17,24 @@ const (
 	EscapeSubresource = "/escape/subresource" // img + script from outside
 	EscapeLink        = "/escape/link"        // link "Leave"
 	// EscapeWorkerWS starts a dedicated worker loaded over http
-	// (/assets/escape-worker.js) that opens ws://<outside>/ws.
+	// (/assets/escape-worker.js) that opens ws://<outside>/ws; the status
+	// reads "Worker WebSocket: open" or "Worker WebSocket: error" after.
 	EscapeWorkerWS = "/escape/worker-ws"
 	// EscapeServiceWorker registers the service worker /escape/sw.js
-	// (scope /escape/), which opens ws://<outside>/ws and fetches
-	// <outside>/sw-fetch when it activates; the status reads "Service
-	// worker ready" once navigator.serviceWorker.ready resolved.
+	// (scope /escape/), which fetches <outside>/sw-fetch and opens
+	// ws://<outside>/ws when it activates; the status reads "Service
+	// worker ready" once navigator.serviceWorker.ready resolved, then
+	// "Service worker ready, WebSocket open" (or "error").
 	EscapeServiceWorker = "/escape/service-worker"
 	// EscapePreconnect carries <link rel=preconnect> to <outside> and to
 	// its https twin, and <link rel=dns-prefetch> to <outside>.
 	EscapePreconnect = "/escape/preconnect"
-	// EscapeRebind fetches /escape/rebind/data/1..4 from its own origin
-	// in parallel once loaded (the moves of a DNS-rebinding page, whose
-	// name switches to another address after the first load).
+	// EscapeRebind has a button "Fetch data" that fetches
+	// /escape/rebind/data/1..4 from the page's own origin in parallel and
+	// shows the outcome in its status; the page and the data answer with
+	// Connection: close. These are the moves of a DNS-rebinding page: a
+	// fresh connection per request, so that a name switched to another
+	// address after the first load is resolved again.
 	EscapeRebind = "/escape/rebind"
 )
 
@@ -61,6 +66,9 @@ func (t *Teller) escapeRoutes(mux *http.ServeMux) {
 				http.Error(w, "testsite: no outside origin configured", http.StatusServiceUnavailable)
 				return
 			}
+			if path == EscapeRebind {
+				w.Header().Set("Connection", "close")
+			}
 			render(w, http.StatusOK, "escape.html", escapeData{Kind: kind, Title: title, Outside: out,
 				OutsideTLS: "https://" + strings.TrimPrefix(out, "http://")})
 		})
@@ -78,6 +86,7 @@ func (t *Teller) escapeRoutes(mux *http.ServeMux) {
 	mux.HandleFunc("GET /escape/rebind/data/{n}", func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Content-Type", "text/plain; charset=utf-8")
 		w.Header().Set("Cache-Control", "no-store")
+		w.Header().Set("Connection", "close")
 		_, _ = w.Write([]byte("data " + r.PathValue("n") + "\n"))
 	})
 	mux.HandleFunc("GET "+EscapeRedirect, func(w http.ResponseWriter, r *http.Request) {

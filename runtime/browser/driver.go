@@ -220,7 +220,7 @@ func (d *Driver) setup(ctx context.Context, o options) error {
 	// removes Chromium's implicit loopback bypass), through the network
 	// gate, the second layer of the origin scope (see netgate.go).
 	bcReq := proto.TargetCreateBrowserContext{DisposeOnDetach: true}
-	if !o.noGate {
+	if !o.noGate && !o.forceNoGate {
 		g, err := netgate.New(netgate.WithLogger(d.log), netgate.WithRefusalHandler(d.onRefusal), netgate.WithResolver(o.resolver))
 		if err != nil {
 			return fail("network gate", err)

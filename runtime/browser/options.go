@@ -20,11 +20,16 @@ type options struct {
 	killTimeout  time.Duration
 	// noGate: the browser is remote (Connect with a non-loopback
 	// endpoint) and cannot reach a proxy on this host's loopback.
-	noGate bool
+	noGate      bool
+	forceNoGate bool // withoutGate
 	// resolver replaces the system resolver of the network gate (tests
 	// simulate DNS rebinding with it); nil is the system resolver.
 	resolver netgate.Resolver
 }
+
+// withoutGate turns the network gate off, leaving only the first layer.
+// Unexported: tests use it as the control that shows what the gate stops.
+func withoutGate() Option { return func(o *options) { o.forceNoGate = true } }
 
 // withResolver makes the driver's network gate resolve names with r
 // instead of the system resolver. Unexported: tests only.

@@ -302,6 +302,7 @@ func (g *Gate) serve(c net.Conn) {
 			return
 		}
 		lr.N = math.MaxInt64
+		g.log.Debug("proxy request", "method", req.Method, "target", req.URL.Host)
 		if req.Method == http.MethodConnect {
 			g.tunnel(ic, br, req, act)
 			return
