@@ -101,6 +101,13 @@
 // cancellation keep their own failure (the record still says dispatched):
 // the security reason is the more important fact.
 //
+// A run with any blocked request is not clean, even when it completed:
+// the page reached for something outside the declared scope (a worker's
+// WebSocket, a rebinding name, a tracker), so the run is no evidence that
+// the scope is what the process needs. List a needed origin in
+// site.subresource_origins; an unneeded one keeps the runs from counting
+// toward validated_local until the site stops asking for it.
+//
 // Exceeding a milestone's max_visits (default 1) fails the run with
 // limit_exceeded / max_visits_exceeded rather than silently ending a loop;
 // runtime.max_actions (default [DefaultMaxActions]) likewise fails with

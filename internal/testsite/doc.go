@@ -112,6 +112,23 @@
 //	GET /escape/subresource  h1 "Subresources"; img <outside>/pixel.png and script <outside>/script.js
 //	GET /escape/link         h1 "Link escape"; link "Leave" href <outside>/page
 //	GET /escape/redirect-link h1 "Redirect escape"; link "Continue" href /escape/redirect
+//	GET /escape/worker-ws    h1 "Worker WebSocket escape"; a dedicated worker loaded over http
+//	                         (/assets/escape-worker.js) opens ws://<outside>/ws; status (role
+//	                         status) "Worker started", then "Worker WebSocket: open" or ": error"
+//	GET /escape/service-worker  h1 "Service worker escape"; registers /escape/sw.js (scope /escape/),
+//	                         which on activation fetches <outside>/sw-fetch and opens
+//	                         ws://<outside>/ws; status "Service worker ready" once
+//	                         navigator.serviceWorker.ready resolved, then "Service worker ready,
+//	                         WebSocket open" or "..., WebSocket error"
+//	GET /escape/sw.js        the service worker script (JavaScript, no-store)
+//	GET /escape/preconnect   h1 "Preconnect escape"; <link rel=preconnect> to <outside> and to
+//	                         https://<outside host:port>, <link rel=dns-prefetch> to <outside>;
+//	                         status "Hints given"
+//	GET /escape/rebind       h1 "Rebinding page"; button "Fetch data" fetches
+//	                         /escape/rebind/data/1..4 from the page's own origin in parallel; status
+//	                         "Loaded", then "Rebind done: " and one result per fetch ("ok",
+//	                         "status <code>" or "error"); answers with Connection: close
+//	GET /escape/rebind/data/<n>  text "data <n>", Connection: close
 //
 // # Transfer (on the Teller origin, public)
 //
@@ -221,6 +238,11 @@
 // # Outside (Outside, http://127.0.0.1:PO)
 //
 // Must never be contacted in origin-escape tests. Counts every accepted
+// Must never be contacted in origin-escape tests. Its listener counts the
+// TCP connections it accepts ([Server.Connections]: a preconnect that
+// sends nothing counts too). [StartOutsideAt] starts one on a given
+// address, e.g. 127.0.0.2 and an allowed origin's port, the target of a
+// DNS-rebinding test. Answers any method and path with 200 and counts it: /pixel.png (1x1 PNG), /script.js,
 // TCP connection ([Server.Connections], a preconnect included) and answers
 // any method and path with 200 and counts it: /pixel.png (1x1 PNG), /script.js,
 // /page (h1 "Outside page"), POST /submit (h1 "Outside received"), anything

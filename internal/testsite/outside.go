@@ -8,8 +8,8 @@ import (
 
 // Outside is an origin that must never be contacted by a capability scoped
 // to the other apps. It answers every method and path with 200 and counts
-// every request (see the embedded [Server]'s Hits, TotalHits and
-// Requests). It serves GET /pixel.png (1x1 PNG), GET /script.js, GET /page
+// every request and connection (see the embedded [Server]'s Hits,
+// TotalHits, Requests and Connections). It serves GET /pixel.png (1x1 PNG), GET /script.js, GET /page
 // (h1 "Outside page"), POST /submit (h1 "Outside received") and text
 // "outside" for anything else, including /favicon.ico.
 type Outside struct {
@@ -22,8 +22,16 @@ var pixelPNG, _ = base64.StdEncoding.DecodeString(
 
 // StartOutside starts only the outside origin on http://127.0.0.1:<random>.
 func StartOutside(opts ...Option) (*Outside, error) {
+	return StartOutsideAt("127.0.0.1:0", opts...)
+}
+
+// StartOutsideAt starts an outside origin listening on addr, e.g.
+// "127.0.0.2:41234" to stand for the address a DNS-rebinding name
+// switches to: same port as an allowed origin, another loopback address.
+// Its origin names the listening address.
+func StartOutsideAt(addr string, opts ...Option) (*Outside, error) {
 	o := buildOptions(opts)
-	srv, err := newServer("outside", "127.0.0.1", http.HandlerFunc(serveOutside), o.Logger)
+	srv, err := newServerAt("outside", "", addr, http.HandlerFunc(serveOutside), o.Logger)
 	if err != nil {
 		return nil, err
 	}

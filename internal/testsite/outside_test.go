@@ -128,3 +128,79 @@ func TestEscapePagesWithoutOutside(t *testing.T) {
 	wantStatus(t, r, http.StatusOK)
 	wantContains(t, r, `href="http://127.0.0.1:9/page"`)
 }
+
+func TestOutsideCountsConnections(t *testing.T) {
+	o, err := StartOutside()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer o.Close()
+	// A connection that never sends a request (a preconnect) counts.
+	conn, err := net.Dial("tcp", strings.TrimPrefix(o.URL(), "http://"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close()
+	deadline := time.Now().Add(5 * time.Second)
+	for o.Connections() != 1 && time.Now().Before(deadline) {
+		time.Sleep(10 * time.Millisecond)
+	}
+	if n := o.Connections(); n != 1 || o.TotalHits() != 0 {
+		t.Fatalf("connections %d, hits %d; want 1, 0", n, o.TotalHits())
+	}
+	o.ResetHits()
+	if o.Connections() != 0 {
+		t.Error("ResetHits kept the connection count")
+	}
+}
+
+func TestStartOutsideAt(t *testing.T) {
+	o, err := StartOutsideAt("127.0.0.2:0")
+	if err != nil {
+		t.Skipf("no 127.0.0.2: %v", err)
+	}
+	defer o.Close()
+	if !strings.HasPrefix(o.Origin(), "http://127.0.0.2:") {
+		t.Fatalf("origin %s", o.Origin())
+	}
+	r := newClient(t).get(o.URL() + "/page")
+	wantStatus(t, r, http.StatusOK)
+	if o.Connections() != 1 || o.Hits("/page") != 1 {
+		t.Errorf("connections %d hits %d", o.Connections(), o.Hits("/page"))
+	}
+}
+
+func TestNetworkEscapePages(t *testing.T) {
+	o, err := StartOutside()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer o.Close()
+	tl := startTeller(t, WithOutsideOrigin(o.Origin()))
+	c := newClient(t)
+	hp := strings.TrimPrefix(o.Origin(), "http://")
+	for path, frags := range map[string][]string{
+		EscapeWorkerWS:      {"<h1>Worker WebSocket escape</h1>", `data-escape="worker-ws"`, `role="status"`},
+		EscapeServiceWorker: {"<h1>Service worker escape</h1>", `data-escape="service-worker"`},
+		EscapePreconnect:    {`<link rel="preconnect" href="` + o.Origin() + `">`, `<link rel="preconnect" href="https://` + hp + `">`, `<link rel="dns-prefetch" href="` + o.Origin() + `">`},
+		EscapeRebind:        {"<h1>Rebinding page</h1>", `<button type="button" id="fetch-data">Fetch data</button>`},
+	} {
+		r := c.get(tl.URL() + path)
+		wantStatus(t, r, http.StatusOK)
+		wantContains(t, r, frags...)
+	}
+	r := c.get(tl.URL() + "/escape/sw.js")
+	wantStatus(t, r, http.StatusOK)
+	wantContains(t, r, "WebSocket", "clients.claim")
+	if got := r.header.Get("Content-Type"); got != "text/javascript; charset=utf-8" {
+		t.Errorf("sw.js Content-Type %q", got)
+	}
+	r = c.get(tl.URL() + "/escape/rebind/data/3")
+	wantStatus(t, r, http.StatusOK)
+	wantContains(t, r, "data 3")
+	r = c.get(tl.URL() + "/assets/escape-worker.js")
+	wantStatus(t, r, http.StatusOK)
+	if o.TotalHits() != 0 || o.Connections() != 0 {
+		t.Errorf("serving the pages touched Outside: %d hits, %d connections", o.TotalHits(), o.Connections())
+	}
+}

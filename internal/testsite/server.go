@@ -80,7 +80,7 @@ type Server struct {
 	mu    sync.Mutex
 	hits  map[string]int
 	total int
-	conns int
+	conns int // TCP connections accepted
 	reqs  []Request
 }
 
@@ -88,7 +88,12 @@ type Server struct {
 // host name used in the reported origin: "127.0.0.1" or "localhost" (the
 // listener is always 127.0.0.1, which "localhost" resolves to).
 func newServer(name, host string, handler http.Handler, logger *slog.Logger) (*Server, error) {
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	return newServerAt(name, host, "127.0.0.1:0", handler, logger)
+}
+
+// newServerAt is newServer listening on addr.
+func newServerAt(name, host, addr string, handler http.Handler, logger *slog.Logger) (*Server, error) {
+	ln, err := net.Listen("tcp", addr)
 	if err != nil {
 		return nil, fmt.Errorf("testsite: %s: listen: %w", name, err)
 	}
@@ -99,17 +104,13 @@ func newServer(name, host string, handler http.Handler, logger *slog.Logger) (*S
 		hits:   make(map[string]int),
 	}
 	port := ln.Addr().(*net.TCPAddr).Port
+	if host == "" {
+		host = ln.Addr().(*net.TCPAddr).IP.String()
+	}
 	s.origin = "http://" + net.JoinHostPort(host, strconv.Itoa(port))
 	s.srv = &httptest.Server{
-		Listener: ln,
-		Config: &http.Server{Handler: s.wrap(handler), ReadHeaderTimeout: 10 * time.Second,
-			ConnState: func(_ net.Conn, st http.ConnState) {
-				if st == http.StateNew {
-					s.mu.Lock()
-					s.conns++
-					s.mu.Unlock()
-				}
-			}},
+		Listener: &countingListener{Listener: ln, s: s},
+		Config:   &http.Server{Handler: s.wrap(handler), ReadHeaderTimeout: 10 * time.Second},
 	}
 	s.srv.Start()
 	logger.Info("testsite server started", "app", name, "origin", s.origin)
@@ -139,16 +140,16 @@ func (s *Server) TotalHits() int {
 	return s.total
 }
 
-// Connections returns how many TCP connections the server accepted,
-// including those that never sent a complete request (a browser's
-// preconnect): a forbidden origin must see none.
+// Connections returns how many TCP connections the server's listener
+// accepted: a connection that never sends a request (a preconnect) counts
+// here and nowhere else.
 func (s *Server) Connections() int {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return s.conns
 }
 
-// ResetHits zeroes every counter (hits and connections) and clears the
+// ResetHits zeroes every counter (connections included) and clears the
 // request log.
 func (s *Server) ResetHits() {
 	s.mu.Lock()
@@ -157,6 +158,22 @@ func (s *Server) ResetHits() {
 	s.total = 0
 	s.conns = 0
 	s.reqs = nil
+}
+
+// countingListener counts the connections its server accepts.
+type countingListener struct {
+	net.Listener
+	s *Server
+}
+
+func (l *countingListener) Accept() (net.Conn, error) {
+	c, err := l.Listener.Accept()
+	if err == nil {
+		l.s.mu.Lock()
+		l.s.conns++
+		l.s.mu.Unlock()
+	}
+	return c, err
 }
 
 // Requests returns a copy of the last [MaxRecordedRequests] requests, oldest

@@ -46,6 +46,41 @@
 //     the browser reports (an Audits issue) whose origin is outside the
 //     scope is recorded as a subresource [runtime.Violation] with the
 //     ws:// or wss:// origin.
+//   - A second, network-level layer holds what the first cannot see:
+//     every Driver (every browser context) has its own network gate, a
+//     forward HTTP proxy on 127.0.0.1 with a random port
+//     (internal/netgate), started before the context is created and
+//     closed by Close. The context is created with it as proxyServer
+//     (Target.createBrowserContext, so launch and connect mode alike)
+//     and proxyBypassList "<-loopback>" (without it Chromium sends
+//     loopback hosts directly). Every TCP connection of the context goes
+//     through it: plain http requests, CONNECT tunnels (https, and
+//     ws/wss, which Chromium always tunnels), from pages, frames, popups,
+//     dedicated, shared and service workers, and preconnects. The gate
+//     gets the scope in RestrictOrigins and admits a connection only to
+//     the host and effective port of a scope origin (tunnels for https
+//     origins and for ws to an http origin's port; plain requests for
+//     http origins; navigations, which the browser marks with Sec-Fetch
+//     headers, only for Allowed origins). It resolves a name once per
+//     connection and dials exactly an address from that answer; a
+//     non-public address (loopback, private, link-local, unspecified) is
+//     dialled only when a scope origin names that address and port
+//     literally (or is localhost), so a name that rebinds to 127.0.0.2
+//     or 10.0.0.5 is refused before any connection. Each refusal is a
+//     [runtime.Violation]: navigation or frame when the request says so,
+//     else subresource, every refused tunnel included (a CONNECT does not
+//     say what it carries; its origin is https://host on port 443,
+//     http://host:port otherwise).
+//   - What each layer covers. Interception (first layer) sees requests
+//     with their frame and resource type, so it names navigations,
+//     popups and frames, closes blocked popups and never lets a request
+//     out of scope leave; the connect policy refuses WebSockets of
+//     documents. The gate (second layer) sees connections, not
+//     documents: it holds worker and service-worker WebSockets and
+//     fetches, the TCP connection Chromium opens (preconnect) before
+//     interception pauses a blocked navigation, popup or frame, and DNS
+//     rebinding, which no URL check can see. A request blocked by the
+//     first layer never reaches the gate, so nothing is counted twice.
 //   - Roles and accessible names are the browser's: a role candidate is
 //     answered from Chromium's accessibility tree, never by computing names
 //     by hand (see Find). Ignored nodes and invisible elements never match.
@@ -232,20 +267,53 @@
 //     loopback and private hosts (the invoicing ledger frame stopped
 //     loading). RestrictOrigins replaces the script on every target; pages
 //     loaded before it keep the policy they had.
+//   - Service workers: a paused service_worker target answers
+//     Audits.enable only once it runs, so waiting for that answer before
+//     resuming it kept every registration pending forever. A service
+//     worker is resumed right after Fetch.enable (which it answers while
+//     paused) and gets Audits after; its connections are the gate's.
+//   - The gate's trust model: it has no authentication. Its address is
+//     a random loopback port, and it grants nothing: whoever connects is
+//     held to the same scope, so a local process reaches nothing through
+//     it that it could not reach directly (it could also drive the
+//     browser through its DevTools port). The worst it can do is add
+//     violations to the run. Only the driver's own browser context is
+//     configured to use it (per context, never --proxy-server), so an
+//     operator's tabs and other drivers' contexts never pass through it,
+//     and a driver's scope never applies to them.
+//   - Connect with a remote endpoint ([WithRemoteEndpoint] to a
+//     non-loopback host) runs without the gate: the remote browser cannot
+//     reach a proxy on this host's loopback. Only the first layer applies
+//     there.
 //   - Chromium's TMPDIR must be short (its singleton socket path is
 //     limited to 108 bytes); when the temporary folder's path is too long
 //     a short folder under /tmp is used and deleted with the profile.
 //
 // Known limits: the connect policy is a document policy. Dedicated,
 // shared and service workers loaded from an http(s) URL take the policy of
-// their own script response, so such a worker can still open a WebSocket
-// to an origin outside the scope (blob: workers inherit the page's
-// policy; a script injected into a paused worker crashed the renderer).
-// A document without <head> (XML, SVG) gets no policy. As in every CSP, a
-// source also allows its secure upgrade (ws://h:p allows wss://h:p).
-// WebRTC (ICE over UDP) and other non-HTTP transports are outside both
-// Fetch and connect-src. Workers of the driver's context are attached and
-// get the same interception where the browser supports Fetch on them; the
-// tests cover pages, frames, popups, and WebSockets from pages, frames and
-// blob: workers.
+// their own script response, so the first layer does not stop their
+// WebSockets (blob: workers inherit the page's policy; a script injected
+// into a paused worker crashed the renderer); the gate does. A document
+// without <head> (XML, SVG) gets no policy, and again the gate holds its
+// connections. As in every CSP, a source also allows its secure upgrade
+// (ws://h:p allows wss://h:p); the gate allows both too (same host and
+// port). The gate cannot look inside a tunnel: any protocol to an allowed
+// host and port passes. The gate sees TCP only. A launched browser runs
+// with --disable-quic and
+// --force-webrtc-ip-handling-policy=disable_non_proxied_udp, so HTTP/3
+// and WebRTC UDP are off and WebRTC can only go through the proxy (TURN
+// over TCP, a checked tunnel). A connected browser's flags are its
+// owner's: if it allows WebRTC over UDP (the default), a page can still
+// reach any host with ICE/STUN/TURN over UDP, which no CDP setting of a
+// context can stop; proxied HTTP never uses QUIC. Preconnect and
+// dns-prefetch hints (<link rel=preconnect>, dns-prefetch) opened no
+// connection and no request through the gate in Chromium 156 (nothing to
+// refuse, so nothing is reported; the tests assert that the forbidden
+// server accepted no connection). A refusal by the gate is a 403 from the
+// proxy, which the page sees as a failed response (plain http) or a
+// tunnel error (https, WebSocket). The tests cover, in launch and connect
+// mode, every page of the testsite escape corpus plus a dedicated
+// worker's and a service worker's WebSocket, preconnect hints and DNS
+// rebinding to 127.0.0.2, each with zero connections accepted by the
+// forbidden servers.
 package browser

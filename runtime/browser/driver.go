@@ -19,6 +19,7 @@ import (
 	"github.com/go-rod/rod/lib/proto"
 	"github.com/vera-run/vera/runtime"
 	"github.com/vera-run/vera/runtime/browser/internal/cdpws"
+	"github.com/vera-run/vera/runtime/browser/internal/netgate"
 )
 
 // CloseTimeout bounds Close: the CDP clean-up calls of a connected
@@ -39,7 +40,8 @@ type Driver struct {
 	ws          *cdpws.Conn
 	endpoint    string // scheme://host of the CDP connection, for errors
 	cdp         *cdp.Client
-	downloadDir string // browser_path route only
+	downloadDir string        // browser_path route only
+	gate        *netgate.Gate // the context's network gate; nil for a remote browser
 
 	lifeCtx    context.Context
 	lifeCancel context.CancelFunc
@@ -155,6 +157,9 @@ func Connect(ctx context.Context, endpointURL string, opts ...Option) (*Driver, 
 			return nil, fmt.Errorf("%w: download folder %q is not a directory", runtime.ErrBrowserUnavailable, o.downloadDir)
 		}
 	}
+	// A remote browser cannot reach a proxy on this host's loopback:
+	// only the first layer (interception and connect policy) applies.
+	o.noGate = !ep.local
 	d, err := open(ctx, wsURL, o, nil, o.downloadDir)
 	if err != nil {
 		return nil, err
@@ -207,7 +212,7 @@ func open(ctx context.Context, wsURL string, o options, proc *process, downloads
 			}
 		}()
 	}
-	if err := d.setup(ctx); err != nil {
+	if err := d.setup(ctx, o); err != nil {
 		d.shutdown()
 		return nil, err
 	}
@@ -216,7 +221,7 @@ func open(ctx context.Context, wsURL string, o options, proc *process, downloads
 
 // setup creates the browser context and the page and installs the
 // interception that every target of the context goes through.
-func (d *Driver) setup(ctx context.Context) error {
+func (d *Driver) setup(ctx context.Context, o options) error {
 	fail := func(step string, err error) error {
 		if cerr := d.connErr(); cerr != nil {
 			return fmt.Errorf("%w: %s: %w", runtime.ErrBrowserUnavailable, step, cerr)
@@ -242,8 +247,21 @@ func (d *Driver) setup(ctx context.Context) error {
 		d.info.Mode = runtime.ModeLiveConnected
 		d.info.DownloadRoute = runtime.DownloadDirectory
 	}
+	// The context sends all its traffic, loopback included ("<-loopback>"
+	// removes Chromium's implicit loopback bypass), through the network
+	// gate, the second layer of the origin scope (see netgate.go).
+	bcReq := proto.TargetCreateBrowserContext{DisposeOnDetach: true}
+	if !o.noGate && !o.forceNoGate {
+		g, err := netgate.New(netgate.WithLogger(d.log), netgate.WithRefusalHandler(d.onRefusal), netgate.WithResolver(o.resolver))
+		if err != nil {
+			return fail("network gate", err)
+		}
+		d.gate = g
+		bcReq.ProxyServer = "http://" + g.Addr()
+		bcReq.ProxyBypassList = "<-loopback>"
+	}
 	var bc proto.TargetCreateBrowserContextResult
-	if err := d.call(ctx, "", proto.TargetCreateBrowserContext{DisposeOnDetach: true}, &bc); err != nil {
+	if err := d.call(ctx, "", bcReq, &bc); err != nil {
 		return fail("browser context", err)
 	}
 	d.mu.Lock()
@@ -503,6 +521,9 @@ func (d *Driver) shutdown() {
 	_ = d.ws.Close()
 	d.lifeCancel()
 	d.wg.Wait()
+	if d.gate != nil {
+		_ = d.gate.Close()
+	}
 }
 
 // connErr is the public form of the error that ended the CDP

@@ -272,10 +272,22 @@ func (d *Driver) onAttached(parent proto.TargetSessionID, e *proto.TargetAttache
 			d.log.Debug("request interception not available", "target_type", string(info.Type), "err", err)
 		}
 		// Audits reports the connections the connect-src policy refused
-		// (WebSockets above all), so they become violations.
-		if err := d.call(ctx, sid, proto.AuditsEnable{}, nil); err != nil {
-			d.log.Debug("issue reports not available", "target_type", string(info.Type), "err", err)
+		// (WebSockets above all), so they become violations. A paused
+		// service worker answers Audits.enable only once it runs (waiting
+		// here kept its registration from ever settling): it is resumed
+		// first; its connections are the network gate's to refuse.
+		audits := func() {
+			if err := d.call(ctx, sid, proto.AuditsEnable{}, nil); err != nil {
+				d.log.Debug("issue reports not available", "target_type", string(info.Type), "err", err)
+			}
 		}
+		if info.Type == targetTypeServiceWorker {
+			if waiting {
+				_ = d.call(ctx, sid, proto.RuntimeRunIfWaitingForDebugger{}, nil)
+				waiting = false
+			}
+		}
+		audits()
 		if info.Type == proto.TargetTargetInfoTypePage || info.Type == targetTypeIframe {
 			_ = d.call(ctx, sid, proto.PageEnable{}, nil)
 			d.mu.Lock()
@@ -464,3 +476,6 @@ func (d *Driver) invalidateFrameLocked(frame proto.PageFrameID) {
 // targetTypeIframe is the CDP target type of an out-of-process frame
 // (go-rod's proto package lists no constant for it).
 const targetTypeIframe proto.TargetTargetInfoType = "iframe"
+
+// targetTypeServiceWorker is the CDP target type of a service worker.
+const targetTypeServiceWorker proto.TargetTargetInfoType = "service_worker"

@@ -76,7 +76,12 @@ func launchFlags(profile string, extra []string) []string {
 		"--disable-component-update",
 		"--disable-sync",
 		"--disable-gpu",
+		// QUIC (UDP) and WebRTC's UDP paths would bypass the network
+		// gate, which sees only TCP through the context's proxy: no QUIC,
+		// and WebRTC only through the proxy (TURN over TCP, which the
+		// gate then checks like any tunnel).
 		"--disable-quic",
+		"--force-webrtc-ip-handling-policy=disable_non_proxied_udp",
 		"--disable-breakpad",
 		"--disable-crash-reporter",
 		"--disable-dev-shm-usage",

@@ -102,6 +102,9 @@ func shared(t testing.TB) *Driver {
 		// Leave the page neutral for the next test.
 		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 		defer cancel()
+		if sharedDrv.gate != nil {
+			_ = sharedDrv.gate.SetScope(nil)
+		}
 		sharedDrv.mu.Lock()
 		sharedDrv.origins = nil
 		var docs []*target

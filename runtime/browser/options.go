@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/vera-run/vera/runtime/browser/internal/cdpws"
+	"github.com/vera-run/vera/runtime/browser/internal/netgate"
 )
 
 // DefaultMaxMessageBytes is the read limit of one CDP message (all its
@@ -40,6 +41,13 @@ type options struct {
 	killTimeout   time.Duration
 	maxMessage    int64 // 0: cdpws default
 	maxMessageSet bool
+	// noGate: the browser is remote (Connect with a non-loopback
+	// endpoint) and cannot reach a proxy on this host's loopback.
+	noGate      bool
+	forceNoGate bool // withoutGate
+	// resolver replaces the system resolver of the network gate (tests
+	// simulate DNS rebinding with it); nil is the system resolver.
+	resolver netgate.Resolver
 }
 
 // check reports an option value outside its range.
@@ -49,6 +57,14 @@ func (o options) check() error {
 	}
 	return nil
 }
+
+// withoutGate turns the network gate off, leaving only the first layer.
+// Unexported: tests use it as the control that shows what the gate stops.
+func withoutGate() Option { return func(o *options) { o.forceNoGate = true } }
+
+// withResolver makes the driver's network gate resolve names with r
+// instead of the system resolver. Unexported: tests only.
+func withResolver(r netgate.Resolver) Option { return func(o *options) { o.resolver = r } }
 
 func buildOptions(opts []Option) options {
 	o := options{killTimeout: 5 * time.Second}

@@ -21,8 +21,10 @@ import (
 // Subresources origin. Blocked requests fail as "blocked by client" and
 // are recorded as violations (origin only). Every document loaded from
 // then on also carries the scope's connect-src policy, which holds
-// WebSocket handshakes to the scope (see the package documentation).
-// Entries must be bare http(s) origins, else the error wraps
+// WebSocket handshakes to the scope, and the driver's network gate (the
+// context's proxy) admits connections only to the scope's hosts and ports
+// (see the package documentation); a new scope closes the gate's idle
+// upstream connections. Entries must be bare http(s) origins, else the error wraps
 // [ErrInvalidOrigin] and the old scope stays. Before the first call
 // nothing is blocked.
 func (d *Driver) RestrictOrigins(ctx context.Context, s runtime.OriginScope) error {
@@ -34,6 +36,11 @@ func (d *Driver) RestrictOrigins(ctx context.Context, s runtime.OriginScope) err
 	sc, err := newOriginScope(s)
 	if err != nil {
 		return err
+	}
+	if d.gate != nil {
+		if err := d.gate.SetScope(gateScope(sc)); err != nil {
+			return err
+		}
 	}
 	d.mu.Lock()
 	d.origins = sc
@@ -57,8 +64,9 @@ func (d *Driver) RestrictOrigins(ctx context.Context, s runtime.OriginScope) err
 	return nil
 }
 
-// Violations returns the requests blocked since the last call, in the
-// order the browser issued them, and clears the list.
+// Violations returns the requests and connections blocked since the last
+// call, by interception, the connect policy or the network gate, in the
+// order they were blocked, and clears the list.
 func (d *Driver) Violations(ctx context.Context) ([]runtime.Violation, error) {
 	if ctx == nil {
 		return nil, errNilContext
