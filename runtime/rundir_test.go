@@ -46,6 +46,10 @@ func (d *recordingDriver) Violations(ctx context.Context) ([]runtime.Violation, 
 	d.rec("Violations")
 	return d.inner.Violations(ctx)
 }
+func (d *recordingDriver) Settle(ctx context.Context) error {
+	d.rec("Settle")
+	return d.inner.Settle(ctx)
+}
 func (d *recordingDriver) Navigate(ctx context.Context, url string) error {
 	d.rec("Navigate")
 	return d.inner.Navigate(ctx, url)

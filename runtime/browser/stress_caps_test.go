@@ -79,11 +79,11 @@ func issueCapability(t testing.TB, inv *testsite.Invoicing) *capability.Capabili
 	return parseDoc(t, doc)
 }
 
-// escapeCapability opens start on the teller origin (the only allowed
+// stressEscapeCapability opens start on the teller origin (the only allowed
 // one) and, with a click, clicks it. The postcondition holds on the
 // escape page itself, so a run that does not see the blocked request
 // completes: exactly the misreport the stress tier counts.
-func escapeCapability(t testing.TB, s *testsite.Sites, start string, click map[string]any, stays map[string]any) *capability.Capability {
+func stressEscapeCapability(t testing.TB, s *testsite.Sites, start string, click map[string]any, stays map[string]any) *capability.Capability {
 	t.Helper()
 	raw := fixtureBytes(t, "teller_member_balances.json", tellerPlaceholder, s.Teller.Origin())
 	var doc map[string]any
@@ -144,9 +144,9 @@ func TestStressCapabilities(t *testing.T) {
 	exampleMail(t, s)
 	exampleInvoices(t, s.Invoicing)
 	issueCapability(t, s.Invoicing)
-	escapeCapability(t, s, testsite.EscapePopup, roleCand("button", "Open popup"), roleCand("button", "Open popup"))
-	escapeCapability(t, s, testsite.EscapeLink, roleCand("link", "Leave"), roleCand("heading", "Link escape"))
-	escapeCapability(t, s, testsite.EscapeRedirect, nil, roleCand("heading", "Outside page"))
+	stressEscapeCapability(t, s, testsite.EscapePopup, roleCand("button", "Open popup"), roleCand("button", "Open popup"))
+	stressEscapeCapability(t, s, testsite.EscapeLink, roleCand("link", "Leave"), roleCand("heading", "Link escape"))
+	stressEscapeCapability(t, s, testsite.EscapeRedirect, nil, roleCand("heading", "Outside page"))
 }
 
 // TestE2EEscapeRedirectCounted: the start page redirects to the forbidden
@@ -156,7 +156,7 @@ func TestStressCapabilities(t *testing.T) {
 func TestE2EEscapeRedirectCounted(t *testing.T) {
 	d := shared(t)
 	s := sites(t)
-	c := escapeCapability(t, s, testsite.EscapeRedirect, nil, roleCand("heading", "Outside page"))
+	c := stressEscapeCapability(t, s, testsite.EscapeRedirect, nil, roleCand("heading", "Outside page"))
 	res := execute(t, tctx(t, 60*time.Second), d, c, nil)
 	wantState(t, res, runtime.StateFailed, "")
 	if res.Failure.Reason != string(runtime.ReasonNavigationBlocked) || res.BlockedRequests != 1 || res.Clean {

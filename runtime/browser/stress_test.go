@@ -380,13 +380,13 @@ type escapeCase struct {
 
 var escapeCases = []escapeCase{
 	{"popup", func(t testing.TB, s *testsite.Sites) *capability.Capability {
-		return escapeCapability(t, s, testsite.EscapePopup, roleCand("button", "Open popup"), roleCand("button", "Open popup"))
+		return stressEscapeCapability(t, s, testsite.EscapePopup, roleCand("button", "Open popup"), roleCand("button", "Open popup"))
 	}, runtime.ReasonPopupBlocked},
 	{"link", func(t testing.TB, s *testsite.Sites) *capability.Capability {
-		return escapeCapability(t, s, testsite.EscapeLink, roleCand("link", "Leave"), roleCand("heading", "Link escape"))
+		return stressEscapeCapability(t, s, testsite.EscapeLink, roleCand("link", "Leave"), roleCand("heading", "Link escape"))
 	}, runtime.ReasonNavigationBlocked},
 	{"redirect", func(t testing.TB, s *testsite.Sites) *capability.Capability {
-		return escapeCapability(t, s, testsite.EscapeRedirect, nil, roleCand("heading", "Outside page"))
+		return stressEscapeCapability(t, s, testsite.EscapeRedirect, nil, roleCand("heading", "Outside page"))
 	}, runtime.ReasonNavigationBlocked},
 }
 
