@@ -200,20 +200,7 @@ func (d *Driver) click(ctx context.Context, el *element, ready func(elState) str
 	if err != nil {
 		return st, err
 	}
-	x, y := pt[0], pt[1]
-	for _, ev := range []proto.InputDispatchMouseEvent{
-		{Type: proto.InputDispatchMouseEventTypeMouseMoved, X: x, Y: y},
-		{Type: proto.InputDispatchMouseEventTypeMousePressed, X: x, Y: y, Button: proto.InputMouseButtonLeft, Buttons: intp(1), ClickCount: 1},
-		{Type: proto.InputDispatchMouseEventTypeMouseReleased, X: x, Y: y, Button: proto.InputMouseButtonLeft, Buttons: intp(0), ClickCount: 1},
-	} {
-		if ev.Type == proto.InputDispatchMouseEventTypeMousePressed {
-			*sent = true
-		}
-		if err := d.call(ctx, d.pageSID, ev, nil); err != nil {
-			return st, err
-		}
-	}
-	return st, nil
+	return st, d.dispatchClick(ctx, el, pt[0], pt[1], sent)
 }
 
 func intp(i int) *int { return &i }

@@ -91,7 +91,12 @@
 //     visible, stable (the same box on two polls about a frame apart), enabled and
 //     not covered at its centre; clicks are real mouse events dispatched
 //     to the top-level page at top-level coordinates (frame offsets added),
-//     so out-of-process frames work like any other.
+//     so out-of-process frames work like any other. A click into a frame
+//     is checked: listeners in the element's document and its ancestors
+//     say where the press went; one the browser misrouted to the frame's
+//     own <iframe> element (its hit-test data lags under load) is
+//     released and pressed again after a rendered frame, one that reached
+//     anything else fails as not interactable (see clickroute.go).
 //   - Settle is the causal barrier ([runtime.Driver.Settle]). The event
 //     loop tracks, per session, what the page's input set in motion: a
 //     navigation a frame requested, scheduled or started loading

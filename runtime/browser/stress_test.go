@@ -51,7 +51,7 @@ const defaultStressN = 8
 // record mandatory: the field ActionOutcome.Dispatched and the receipt's
 // "dispatched": true. It arrives with the barrier branch; until then the
 // check runs only where the field exists. After that merge set it to true.
-const wantDispatched = false
+const wantDispatched = true
 
 // stressIterations skips unless the tier is on and returns N.
 func stressIterations(t *testing.T) int {
