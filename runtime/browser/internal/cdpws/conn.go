@@ -157,8 +157,12 @@ func Dial(ctx context.Context, wsURL string, o Options) (*Conn, error) {
 	return c, nil
 }
 
-// Err returns the error that ended the connection, or nil while it lives.
+// Err returns the error that ended the connection, or nil while it lives
+// (and for a nil Conn).
 func (c *Conn) Err() error {
+	if c == nil {
+		return nil
+	}
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	return c.err
@@ -352,6 +356,9 @@ func (c *Conn) keepalive() {
 // message (the endpoint is not the one waiting), and the connection's
 // error when it is over or found stalled.
 func (c *Conn) Probe() error {
+	if c == nil {
+		return ErrClosed
+	}
 	if err := c.Err(); err != nil {
 		return err
 	}
