@@ -240,27 +240,59 @@ func TestStressExamples(t *testing.T) {
 	})
 }
 
-// TestStressGate runs the approved consequential issue alone: it must end
-// completed, its action passed and recorded as dispatched, and the server
-// must count the effect exactly once.
+// TestStressGate runs the approved consequential actions alone: the
+// invoice issue (a click behind a confirmation dialog) and the transfer
+// (a form submission behind a confirmation dialog that stays visible
+// while the submission is in flight). Each must end completed, its
+// action passed and recorded as dispatched, and the server must count
+// the effect exactly once.
 func TestStressGate(t *testing.T) {
 	n := stressIterations(t)
-	inv := startInvoicing(t)
-	c := issueCapability(t, inv)
 	d := stressLaunch(t)
-	y := &tally{t: t, name: "gate-approved"}
-	for i := 0; i < n; i++ {
-		before := inv.IssuedCount()
-		ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
-		res, p := stressRun(t, ctx, d, c, nil, runtime.WithRequester("clerk@example"), runtime.WithApprover(supervisor))
-		cancel()
-		p = append(p, wantCompleted(res)...)
-		if res != nil {
-			p = append(p, wantIssued(res, "confirm-issue", inv.IssuedCount()-before)...)
+	t.Run("issue", func(t *testing.T) {
+		inv := startInvoicing(t)
+		c := issueCapability(t, inv)
+		y := &tally{t: t, name: "gate-approved"}
+		for i := 0; i < n; i++ {
+			before := inv.IssuedCount()
+			ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+			res, p := stressRun(t, ctx, d, c, nil, runtime.WithRequester("clerk@example"), runtime.WithApprover(supervisor))
+			cancel()
+			p = append(p, wantCompleted(res)...)
+			if res != nil {
+				p = append(p, wantIssued(res, "confirm-issue", inv.IssuedCount()-before)...)
+			}
+			y.judge(i, res, p)
 		}
-		y.judge(i, res, p)
-	}
-	y.done()
+		y.done()
+	})
+	t.Run("transfer_form", func(t *testing.T) {
+		s := sites(t)
+		c := transferCap(s.Teller.Origin())
+		y := &tally{t: t, name: "gate-form-submit"}
+		for i := 0; i < n; i++ {
+			before := s.Teller.Transfers()
+			ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+			res, p := stressRun(t, ctx, d, c, nil, approveAll())
+			cancel()
+			p = append(p, wantCompleted(res)...)
+			if res != nil {
+				if got := s.Teller.Transfers() - before; got != 1 {
+					p = append(p, fmt.Sprintf("the server counted %d transfers, want exactly 1", got))
+				}
+				if !res.EffectDispatched || res.Unconfirmed {
+					p = append(p, fmt.Sprintf("effect dispatched %v, unconfirmed %v", res.EffectDispatched, res.Unconfirmed))
+				}
+				if a := action(res, "send"); a == nil {
+					p = append(p, "send not recorded")
+				} else {
+					p = append(p, wantDispatchedRecord(res, a)...)
+				}
+			}
+			y.judge(i, res, p)
+		}
+		y.done()
+	})
 }
 
 // wantIssued checks the approved consequential action id: passed, approved
