@@ -15,7 +15,6 @@ import (
 	"sync"
 	"time"
 
-	"github.com/go-rod/rod/lib/launcher"
 
 	"github.com/vera-run/vera/runtime"
 )
@@ -79,7 +78,7 @@ func WithFlags(flags ...string) Option {
 func WithLogger(l *slog.Logger) Option { return func(o *options) { o.log = l } }
 
 // Find resolves the browser executable: path when not empty, else the
-// VERA_BROWSER environment variable, else rod's launcher.LookPath (the
+// VERA_BROWSER environment variable, else [LookPath] (the
 // usual install locations). It never downloads. The error wraps
 // [ErrNotFound] and names [InstallHint].
 func Find(path string) (string, error) {
@@ -96,7 +95,7 @@ func Find(path string) (string, error) {
 	if p := os.Getenv(EnvBrowser); p != "" {
 		return check(EnvBrowser, p)
 	}
-	if p, ok := launcher.LookPath(); ok {
+	if p, ok := LookPath(); ok {
 		return p, nil
 	}
 	return "", fmt.Errorf("%w: no Chrome or Chromium in the usual locations; %s", ErrNotFound, InstallHint)

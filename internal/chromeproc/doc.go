@@ -6,7 +6,7 @@
 // operator's browser, it does not start one).
 //
 // Start finds the executable ([Find]: an explicit path, else the
-// VERA_BROWSER environment variable, else rod's launcher.LookPath), starts
+// VERA_BROWSER environment variable, else its own list of the usual install locations, LookPath), starts
 // it headless with a fresh profile and --remote-debugging-port=0, waits for
 // the DevTools endpoint and returns a [Process]. [Process.Endpoint] is the
 // browser's ws:// URL and [Process.HTTPEndpoint] its http:// form; both are

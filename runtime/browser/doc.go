@@ -14,8 +14,10 @@
 // Invariants:
 //   - No automatic browser download: the executable comes from
 //     [WithBrowserPath], then VERA_BROWSER, then the usual install
-//     locations; only [WithAutoDownloadUnsafe] lets go-rod fetch one.
-//     go-rod's "leakless" helper binary is never used.
+//     locations (a search list of Vera's own, as chromedp keeps one).
+//     Nothing of go-rod's lib/launcher is linked: no download machinery
+//     and no "leakless" helper binary end up in a program that embeds
+//     Vera (go list -deps shows neither leakless nor fetchup).
 //   - A launched browser runs in its own process group with its profile,
 //     XDG config/cache and TMPDIR inside one temporary folder. Close kills
 //     the group, then every process whose command line still names that

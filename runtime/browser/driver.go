@@ -82,8 +82,8 @@ var _ runtime.Driver = (*Driver)(nil)
 // Launch starts a provider-owned headless Chromium with a fresh temporary
 // profile and returns a driver for one page in its own browser context.
 // The executable comes from [WithBrowserPath], else the VERA_BROWSER
-// environment variable, else the usual install locations; a download
-// happens only with [WithAutoDownloadUnsafe]. Without a browser the error
+// environment variable, else the usual install locations; Vera never
+// downloads a browser. Without a browser the error
 // wraps [runtime.ErrBrowserUnavailable] and names what to install; a
 // browser that does not start gives [runtime.ErrBrowserLaunchFailed].
 // ctx bounds the start only, not the driver's life. A nil ctx is refused

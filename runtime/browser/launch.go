@@ -11,18 +11,16 @@ import (
 	"sync"
 	"time"
 
-	"github.com/go-rod/rod/lib/launcher"
-
 	"github.com/vera-run/vera/internal/chromeproc"
 	"github.com/vera-run/vera/runtime"
 )
 
 // EnvBrowser is the environment variable [Launch] reads for the browser
 // executable when no [WithBrowserPath] is given.
-const EnvBrowser = "VERA_BROWSER"
+const EnvBrowser = chromeproc.EnvBrowser
 
 // InstallHint is the remedy every "no browser" error names.
-const InstallHint = "install Chromium: apt-get install chromium (Debian/Ubuntu), or set VERA_BROWSER to a Chrome/Chromium binary"
+const InstallHint = chromeproc.InstallHint
 
 // maxTmpLen bounds the TMPDIR given to Chromium so that its singleton
 // socket path (TMPDIR + about 50 bytes) fits the 108-byte limit.
@@ -33,34 +31,11 @@ const maxTmpLen = 56
 const DefaultLaunchTimeout = 60 * time.Second
 
 // findBrowser resolves the executable: explicit path, then VERA_BROWSER,
-// then the usual install locations, then (only when opted in) a download.
-func findBrowser(ctx context.Context, o options) (string, error) {
-	check := func(source, p string) (string, error) {
-		abs, err := exec.LookPath(p)
-		if err != nil {
-			return "", fmt.Errorf("%w: %s %q is not an executable: %v; %s", runtime.ErrBrowserUnavailable, source, p, err, InstallHint)
-		}
-		return abs, nil
-	}
-	if o.browserPath != "" {
-		return check("browser path", o.browserPath)
-	}
-	if p := os.Getenv(EnvBrowser); p != "" {
-		return check(EnvBrowser, p)
-	}
-	if p, ok := launcher.LookPath(); ok {
-		return p, nil
-	}
-	if o.autoDownload {
-		b := launcher.NewBrowser()
-		b.Context = ctx
-		p, err := b.Get()
-		if err != nil {
-			return "", fmt.Errorf("%w: download failed: %v; %s", runtime.ErrBrowserUnavailable, err, InstallHint)
-		}
-		return p, nil
-	}
-	return "", fmt.Errorf("%w: no Chrome or Chromium found; %s", runtime.ErrBrowserUnavailable, InstallHint)
+// then the usual install locations (one rule, chromeproc.Find). It never
+// downloads a browser. The error wraps [runtime.ErrBrowserUnavailable]
+// and names [InstallHint].
+func findBrowser(_ context.Context, o options) (string, error) {
+	return chromeproc.Find(o.browserPath)
 }
 
 // launchFlags are the fixed switches of a provider-owned browser.

@@ -34,7 +34,6 @@ type Option func(*options)
 type options struct {
 	logger        *slog.Logger
 	browserPath   string
-	autoDownload  bool
 	remote        bool
 	downloadDir   string
 	extraFlags    []string
@@ -89,11 +88,6 @@ func WithLogger(l *slog.Logger) Option { return func(o *options) { o.logger = l 
 // search of the usual install locations. Connect ignores it.
 func WithBrowserPath(path string) Option { return func(o *options) { o.browserPath = path } }
 
-// WithAutoDownloadUnsafe lets [Launch] download a Chromium build through
-// go-rod's launcher when no browser is installed. It is off by default: a
-// library must not fetch and run a browser binary behind its caller's back,
-// and offline machines would stall on it. Connect ignores it.
-func WithAutoDownloadUnsafe() Option { return func(o *options) { o.autoDownload = true } }
 
 // WithRemoteEndpoint lets [Connect] attach to a non-loopback ws:// or wss://
 // CDP endpoint, such as a browser grid. The risk: whoever runs that
