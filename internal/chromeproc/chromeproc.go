@@ -15,7 +15,6 @@ import (
 	"sync"
 	"time"
 
-
 	"github.com/vera-run/vera/runtime"
 )
 

@@ -88,7 +88,6 @@ func WithLogger(l *slog.Logger) Option { return func(o *options) { o.logger = l 
 // search of the usual install locations. Connect ignores it.
 func WithBrowserPath(path string) Option { return func(o *options) { o.browserPath = path } }
 
-
 // WithRemoteEndpoint lets [Connect] attach to a non-loopback ws:// or wss://
 // CDP endpoint, such as a browser grid. The risk: whoever runs that
 // endpoint sees every page, typed value and cookie of the run, and a
