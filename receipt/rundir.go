@@ -145,8 +145,18 @@ func ReserveRunDir(parent string, opts ...WriteOption) (string, error) {
 		}
 		created = append(created, cur)
 	}
-	sopts := []safefs.Option{safefs.AllowGitWorkTree()} // checked above, with the nearest existing ancestor resolved
-	dir, err := safefs.NewRunDir(abs, "run-", sopts...)
+	var dir string
+	if cfg.name != "" {
+		if !validRunID(cfg.name) || strings.Trim(cfg.name, ".") == "" {
+			undo()
+			return "", &RunDirError{Check: RunDirReserve, Path: abs, Detail: "run directory name is not a run id (1 to 128 bytes of A-Z a-z 0-9 . _ -, not all dots)"}
+		}
+		dir = filepath.Join(abs, cfg.name)
+		err = safefs.MkdirExclusive(dir)
+	} else {
+		sopts := []safefs.Option{safefs.AllowGitWorkTree()} // checked above, with the nearest existing ancestor resolved
+		dir, err = safefs.NewRunDir(abs, "run-", sopts...)
+	}
 	if err != nil {
 		undo()
 		return "", &RunDirError{Check: RunDirReserve, Path: abs, Err: err}

@@ -106,3 +106,28 @@ func TestReserveRunDirUndo(t *testing.T) {
 		t.Errorf("empty: %v", err)
 	}
 }
+
+// TestReserveRunDirNamed: with RunDirName the directory is named after
+// the run id; an existing directory of that name and a name that is not
+// a run id (or only dots) are refused, never reused.
+func TestReserveRunDirNamed(t *testing.T) {
+	parent := t.TempDir()
+	id := receipt.NewRunID()
+	dir, err := receipt.ReserveRunDir(parent, receipt.RunDirName(id))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if dir != filepath.Join(parent, id) {
+		t.Fatalf("reserved %s, want %s", dir, filepath.Join(parent, id))
+	}
+	for _, name := range []string{id, "..", ".", "a/b", "x y"} {
+		_, err := receipt.ReserveRunDir(parent, receipt.RunDirName(name))
+		var rde *receipt.RunDirError
+		if !errors.As(err, &rde) || rde.Check != receipt.RunDirReserve {
+			t.Errorf("RunDirName(%q): %v, want a reserve refusal", name, err)
+		}
+	}
+	if es, _ := os.ReadDir(parent); len(es) != 1 {
+		t.Fatalf("parent holds %d entries, want only %s", len(es), id)
+	}
+}

@@ -26,7 +26,17 @@ type WriteOption func(*writeConfig)
 
 type writeConfig struct {
 	allowGit bool
+	name     string
 }
+
+// RunDirName makes [ReserveRunDir] name the run directory exactly name,
+// a run id (the runtime's are "run_" and 32 lowercase hex digits; any
+// valid run_id that is not all dots is accepted), instead of a fresh
+// "run-…" name; a directory of that name that already exists is a
+// refusal (check reserve), never reused. [WriteRun] names the directory
+// after the receipt's run_id this way, and the runtime after its run id,
+// so a run folder's name is always its run id.
+func RunDirName(name string) WriteOption { return func(c *writeConfig) { c.name = name } }
 
 // AllowGitWorkTree lets [WriteRun] create the run directory inside a Git
 // work tree. By default it refuses, so run outputs are never committed by
@@ -57,7 +67,7 @@ func WriteRun(parent string, run *Run, opts ...WriteOption) (dir, receiptHash st
 	if err := prepareRun(run); err != nil {
 		return "", "", err
 	}
-	dir, err = ReserveRunDir(parent, opts...)
+	dir, err = ReserveRunDir(parent, append([]WriteOption{RunDirName(run.Receipt.RunID)}, opts...)...)
 	if err != nil {
 		return "", "", fmt.Errorf("%w: %w", ErrWrite, err)
 	}

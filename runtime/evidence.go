@@ -159,8 +159,10 @@ func (r *run) writeEvidence(res *Result, term *stop) (string, string, error) {
 
 // reserveRunDir checks the run folder and reserves the run directory,
 // before the first driver call: a refusal wraps [ErrRunDir] and the
-// [*receipt.RunDirError] naming the check, and leaves nothing behind.
-func reserveRunDir(cfg *config) (string, error) {
+// [*receipt.RunDirError] naming the check, and leaves nothing behind. The
+// directory is named after the run id, so a folder and its receipt's
+// run_id never disagree.
+func reserveRunDir(cfg *config, runID string) (string, error) {
 	parent := cfg.runDir
 	if parent == "" {
 		cache, err := os.UserCacheDir()
@@ -170,7 +172,7 @@ func reserveRunDir(cfg *config) (string, error) {
 		}
 		parent = filepath.Join(cache, "vera", "runs")
 	}
-	var wopts []receipt.WriteOption
+	wopts := []receipt.WriteOption{receipt.RunDirName(runID)}
 	if cfg.allowGit {
 		wopts = append(wopts, receipt.AllowGitWorkTree())
 	}

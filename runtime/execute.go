@@ -90,7 +90,8 @@ func Execute(ctx context.Context, c *capability.Capability, inputs map[string]an
 	}
 	// The last check before the first driver call: the run folder, with
 	// the run directory reserved now so the evidence cannot collide later.
-	runDir, err := reserveRunDir(&cfg)
+	runID := receipt.NewRunID()
+	runDir, err := reserveRunDir(&cfg, runID)
 	if err != nil {
 		return nil, err
 	}
@@ -104,7 +105,7 @@ func Execute(ctx context.Context, c *capability.Capability, inputs map[string]an
 		info:      cfg.driver.Info(),
 		vals:      vals,
 		execHash:  execHash,
-		runID:     receipt.NewRunID(),
+		runID:     runID,
 		runDir:    runDir,
 		pollEvery: cfg.poll,
 		visits:    map[string]int{},

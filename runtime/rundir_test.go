@@ -257,6 +257,9 @@ func TestRunDirAllowedAndReserved(t *testing.T) {
 	if len(during) != 1 || filepath.Join(runs, during[0]) != res.RunDir {
 		t.Fatalf("reserved during the run %v, evidence in %s", during, res.RunDir)
 	}
+	if filepath.Base(res.RunDir) != res.RunID {
+		t.Fatalf("run folder %s is not named after the run id %s", filepath.Base(res.RunDir), res.RunID)
+	}
 	if _, err := receipt.VerifyRun(res.RunDir, c); err != nil {
 		t.Fatal(err)
 	}
