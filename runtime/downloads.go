@@ -3,6 +3,7 @@ package runtime
 import (
 	"context"
 	"errors"
+	"fmt"
 	"path/filepath"
 	"time"
 
@@ -16,7 +17,10 @@ import (
 // browser's event, verify exactly one new file) or the browser-path route
 // (arm, click, require the event, verify the GUID-named file with
 // download.VerifyPath). The folder route is used when the driver reports
-// DownloadDirectory or WithDownloadDirectory is given.
+// DownloadDirectory or WithDownloadDirectory is given; its folder is
+// WithDownloadDirectory's, else the driver's DriverInfo.DownloadFolder
+// (browser.WithDownloadDir in connect mode), else the operator's default
+// Downloads folder.
 func (r *run) download(m *capability.Milestone, a *capability.Action, timeout time.Duration, as *actState, out *ActionOutcome) *stop {
 	el, st := r.locateAction(m, a, timeout, out)
 	if st != nil {
@@ -25,12 +29,21 @@ func (r *run) download(m *capability.Milestone, a *capability.Action, timeout ti
 	ctx, cancel := context.WithTimeout(r.ctx, timeout)
 	defer cancel()
 	folder := r.cfg.downloadDir != "" || r.info.DownloadRoute == DownloadDirectory
+	dir := r.cfg.downloadDir
+	if dir == "" {
+		dir = r.info.DownloadFolder
+	}
 	dopts := append(append([]download.Option(nil), r.cfg.downloadOpts...), download.WithTimeout(timeout), download.WithLogger(r.log))
 	var w *download.Watch
 	if folder {
 		var err error
-		w, err = download.Begin(ctx, r.cfg.downloadDir, dopts...)
+		w, err = download.Begin(ctx, dir, dopts...)
 		if err != nil {
+			if dir == "" {
+				// The operator's default Downloads folder: say which
+				// option names another one.
+				err = fmt.Errorf("%w (the driver reports no download folder: give runtime.WithDownloadDirectory, or browser.WithDownloadDir when connecting)", err)
+			}
 			return r.classify(err, receipt.CategoryDownloadFailed, ReasonDownloadBeginFailed)
 		}
 		defer w.Close()

@@ -51,6 +51,12 @@ type DriverInfo struct {
 	ProtocolVersion string        `json:"protocol_version"` // CDP protocol version, "" for fakes
 	UserAgent       string        `json:"user_agent,omitempty"`
 	DownloadRoute   DownloadRoute `json:"download_route"`
+	// DownloadFolder is the folder the browser saves downloads into on
+	// the [DownloadDirectory] route, when the driver knows it (a
+	// connected browser.Driver given browser.WithDownloadDir). The runtime
+	// watches it when no WithDownloadDirectory is given, so the folder is
+	// named once. It is a local path: never serialized, never in evidence.
+	DownloadFolder string `json:"-"`
 }
 
 // Scope is an opaque handle to a document: the top-level page or a frame

@@ -236,6 +236,19 @@ func TestDownloadDirectoryRoute(t *testing.T) {
 		}
 	})
 
+	// The folder named once: WithDownloadDir alone, the driver reports it
+	// (DriverInfo.DownloadFolder) and the runtime watches it.
+	t.Run("folder_named_once", func(t *testing.T) {
+		dir := newDir(t)
+		d := connect(t, dir)
+		if d.Info().DownloadFolder != dir {
+			t.Fatalf("DownloadFolder = %q, want %q", d.Info().DownloadFolder, dir)
+		}
+		res := execute(t, tctx(t, 60*time.Second), d, exportCapability(t, inv), nil)
+		wantState(t, res, runtime.StateCompleted, "")
+		checkDownload(t, res, download.EvidenceDirectoryBytes, inv.ExportCSV(), dir)
+	})
+
 	t.Run("partial_left_untouched", func(t *testing.T) {
 		dir := newDir(t)
 		check := keep(t, filepath.Join(dir, "report.pdf.crdownload"), []byte("half a report"))

@@ -246,6 +246,9 @@ func (d *Driver) setup(ctx context.Context, o options) error {
 	} else {
 		d.info.Mode = runtime.ModeLiveConnected
 		d.info.DownloadRoute = runtime.DownloadDirectory
+		// Named once: the runtime watches the folder the context saves
+		// into (WithDownloadDir) without a second option.
+		d.info.DownloadFolder = d.downloadDir
 	}
 	// The context sends all its traffic, loopback included ("<-loopback>"
 	// removes Chromium's implicit loopback bypass), through the network

@@ -108,8 +108,9 @@ func WithRemoteEndpoint() Option { return func(o *options) { o.remote = true } }
 // driver leaves downloads to the browser's own settings (its Downloads
 // folder or a save prompt; a headless browser cancels them). With this
 // option the driver's own browser context (never the operator's other
-// contexts or settings) saves into the folder, which the runtime then
-// watches: each completed download is named after its suggested name, or
+// contexts or settings) saves into the folder, which the driver reports
+// as [runtime.DriverInfo].DownloadFolder and the runtime then watches (no
+// second runtime.WithDownloadDirectory needed): each completed download is named after its suggested name, or
 // "stem (n).ext" when that name is taken; an existing file is never
 // replaced.
 func WithDownloadDir(dir string) Option { return func(o *options) { o.downloadDir = dir } }
