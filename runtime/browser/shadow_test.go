@@ -2,12 +2,14 @@ package browser
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"slices"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/vera-run/vera/capability"
 	"github.com/vera-run/vera/locator"
 	"github.com/vera-run/vera/runtime"
 )
@@ -164,5 +166,57 @@ func TestShadowDOMLocators(t *testing.T) {
 				t.Errorf("greeting text = %q, %v", v, err)
 			}
 		})
+	}
+}
+
+// componentsCapability opens /stress/components/120 and clicks the web
+// component's "Sincronizza" button (two open shadow roots deep, among
+// more than a hundred buttons); each step's condition holds only through
+// text and elements inside shadow roots.
+func componentsCapability(t *testing.T, origin string) *capability.Capability {
+	t.Helper()
+	raw := fixtureBytes(t, "teller_member_balances.json", tellerPlaceholder, origin)
+	var doc map[string]any
+	if err := json.Unmarshal(raw, &doc); err != nil {
+		t.Fatal(err)
+	}
+	doc["id"] = "stress.components-sync"
+	doc["name"] = "Synchronise the components page"
+	doc["goal"] = "Start a synchronisation from the web component panel and see it complete."
+	doc["runtime"].(map[string]any)["start"] = "/stress/components/120"
+	doc["inputs"] = []any{}
+	doc["outputs"] = []any{}
+	delete(doc, "business_outcomes")
+	doc["milestones"] = []any{map[string]any{
+		"id": "sync", "intent": "Synchronise",
+		"actions": []any{
+			map[string]any{
+				"id": "look", "operation": "wait", "intent": "See the panel", "effect": "read_only", "confirmation": "none",
+				"postcondition": map[string]any{"kind": "text_visible", "text": "Ultima sincronizzazione: mai"},
+			},
+			map[string]any{
+				"id": "sync", "operation": "click", "intent": "Start the synchronisation", "effect": "read_only", "confirmation": "none",
+				"locator_candidates": []any{roleCand("button", "Sincronizza")},
+				"postcondition":      map[string]any{"kind": "text_visible", "text": "Sincronizzazione completata"},
+			},
+		},
+	}}
+	return parseDoc(t, doc)
+}
+
+func TestShadowDOMExecute(t *testing.T) {
+	d := shared(t)
+	s := sites(t)
+	ctx := tctx(t, 90*time.Second)
+	res := execute(t, ctx, d, componentsCapability(t, s.Stress.Origin()), nil)
+	wantState(t, res, runtime.StateCompleted, "")
+	// The status changed only inside the panel's shadow root.
+	top, _, err := d.Frame(ctx, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	st := findOne(t, ctx, d, top, locator.Candidate{Strategy: locator.TestID, TestID: "sync-status"})
+	if v, err := d.Read(ctx, st, runtime.Read{Kind: runtime.ReadText}); err != nil || v != "Sincronizzazione completata" {
+		t.Fatalf("status = %q, %v", v, err)
 	}
 }
