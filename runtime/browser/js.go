@@ -83,13 +83,14 @@ const census = (base, custom) => {
   return { roots, customs };
 };
 // deepQuery is querySelectorAll of a simple selector over base and the
-// shadow roots, in document order.
+// shadow roots: in document order without shadow roots, else tree by
+// tree (callers sort what they keep with docOrder).
 const deepQuery = (base, roots, sel) => {
   const out = Array.from(base.querySelectorAll(sel));
-  if (!roots.length) return out;
   for (const r of roots) for (const e of r.querySelectorAll(sel)) out.push(e);
-  return out.sort(docOrder);
+  return out;
 };
+const inOrder = (roots, els) => roots.length ? els.sort(docOrder) : els;
 // composedSet marks the elements whose flat subtree differs from their
 // light subtree: every host and slot and their flat-tree ancestors. Their
 // text, and so their names, must be composed; every other element's
@@ -168,6 +169,7 @@ const parseSelector = sel => {
 // base.querySelectorAll.
 const deepCSS = (doc, base, roots, sel) => {
   if (!roots.length) return Array.from(base.querySelectorAll(sel));
+  doc.createDocumentFragment().querySelectorAll(sel); // the browser's own syntax check
   const scopeEl = base.nodeType === 1 ? base : doc.documentElement;
   const up = e => e.parentElement || (e.parentNode && e.parentNode.host) || null;
   const one = (e, p) => (!p.scope || e === scopeEl) && (!p.css || e.matches(p.css));
@@ -216,7 +218,6 @@ const jsFind = `function(strategy, value, exact, root) {
   if (strategy === 'css') {
     let sel = value.trim(), vis = false;
     if (sel.endsWith(':visible')) { sel = sel.slice(0, -8).trim() || '*'; vis = true; }
-    doc.createDocumentFragment().querySelectorAll(sel); // the browser's own syntax check
     out = deepCSS(doc, base, census(base, false).roots, sel);
     return vis ? out.filter(visible) : out;
   }
@@ -280,7 +281,7 @@ const jsFind = `function(strategy, value, exact, root) {
   default:
     throw new Error('unknown strategy ' + strategy);
   }
-  return out.filter(visible);
+  return inOrder(roots, out.filter(visible));
 }`
 
 // jsFilter runs with this = the scope's document on elements found through
