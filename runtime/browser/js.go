@@ -67,19 +67,25 @@ const flatParent = n => {
 const inClosed = e => { for (let r = e.getRootNode(); r && r.host; r = r.host.getRootNode()) if (r.mode !== 'open') return true; return false; };
 // deepContains reports whether e is root or inside it, shadow trees included.
 const deepContains = (root, e) => { for (let p = e; p; p = p.parentNode || p.host) if (p === root) return true; return false; };
-// census returns every open shadow root under base (nested ones
-// included) and, with custom, every custom element, both in one walk.
-const census = (base, custom) => {
+// census returns every open shadow root under base, nested ones
+// included, in one walk of each tree; all, when given, is
+// base.querySelectorAll('*') already at hand. With custom it also lists
+// the custom elements of the shadow trees (not of base's own tree).
+const census = (base, custom, all) => {
   const roots = [], customs = [];
-  const visit = scope => {
-    const w = (scope.ownerDocument || scope).createTreeWalker(scope, NodeFilter.SHOW_ELEMENT);
-    let n;
-    if (custom) { while ((n = w.nextNode())) { if (n.shadowRoot) roots.push(n.shadowRoot); if (n.localName.includes('-')) customs.push(n); } }
-    else { while ((n = w.nextNode())) if (n.shadowRoot) roots.push(n.shadowRoot); }
-  };
   if (base.nodeType === 1 && base.shadowRoot) roots.push(base.shadowRoot);
-  visit(base);
-  for (let i = 0; i < roots.length; i++) visit(roots[i]);
+  if (all) { for (let i = 0; i < all.length; i++) { const r = all[i].shadowRoot; if (r) roots.push(r); } }
+  else {
+    const w = (base.ownerDocument || base).createTreeWalker(base, NodeFilter.SHOW_ELEMENT);
+    let n;
+    while ((n = w.nextNode())) { const r = n.shadowRoot; if (r) roots.push(r); }
+  }
+  for (let i = 0; i < roots.length; i++) {
+    for (const n of roots[i].querySelectorAll('*')) {
+      if (n.shadowRoot) roots.push(n.shadowRoot);
+      if (custom && n.localName.includes('-')) customs.push(n);
+    }
+  }
   return { roots, customs };
 };
 // deepQuery is querySelectorAll of a simple selector over base and the
@@ -109,7 +115,7 @@ const makeText = composed => {
   const memo = new Map();
   const skipTags = new Set(['SCRIPT', 'STYLE', 'NOSCRIPT', 'TEMPLATE']);
   const text = el => {
-    if (!composed.has(el)) return el.innerText !== undefined ? el.innerText : (el.textContent || '');
+    if (!composed.size || !composed.has(el)) { const it = el.innerText; return it !== undefined ? it : (el.textContent || ''); }
     let t = memo.get(el);
     if (t !== undefined) return t;
     let kids = el.shadowRoot ? el.shadowRoot.childNodes : el.childNodes;
@@ -221,7 +227,8 @@ const jsFind = `function(strategy, value, exact, root) {
     out = deepCSS(doc, base, census(base, false).roots, sel);
     return vis ? out.filter(visible) : out;
   }
-  const { roots } = census(base, false);
+  const everything = strategy === 'text' ? base.querySelectorAll('*') : null;
+  const { roots } = census(base, false, everything);
   const composed = roots.length ? composedSet(roots) : new Set();
   const text = makeText(composed);
   switch (strategy) {
@@ -232,7 +239,7 @@ const jsFind = `function(strategy, value, exact, root) {
     out = deepQuery(base, roots, '[placeholder]').filter(e => matches(e.getAttribute('placeholder')));
     break;
   case 'label': {
-    const labelText = l => composed.has(l) ? text(l) : (l.innerText || l.textContent);
+    const labelText = l => composed.size && composed.has(l) ? text(l) : (l.innerText || l.textContent);
     const texts = el => {
       const t = [];
       if (el.labels) for (const l of el.labels) t.push(labelText(l));
@@ -263,10 +270,11 @@ const jsFind = `function(strategy, value, exact, root) {
     // once, as itself, and its slot's ancestors count its text.
     const skip = new Set(['SCRIPT', 'STYLE', 'NOSCRIPT', 'TEMPLATE', 'HEAD', 'TITLE', 'META', 'LINK', 'HTML', 'BODY']);
     const cands = [], wantCompact = wantLower.replace(/\s+/g, '');
-    const all = roots.length ? deepQuery(base, roots, '*') : base.querySelectorAll('*');
+    let all = everything;
+    if (roots.length) { all = Array.from(all); for (const r of roots) for (const e of r.querySelectorAll('*')) all.push(e); }
     for (const e of all) {
       if (skip.has(e.tagName)) continue;
-      if (!composed.has(e)) {
+      if (!composed.size || !composed.has(e)) {
         const tc = e.textContent;
         if (!tc || !tc.replace(/\s+/g, '').toLowerCase().includes(wantCompact)) continue;
       } else if (e.localName === 'slot' && !visible(e)) continue; // a slot renders its nodes in its parent's box
@@ -485,16 +493,16 @@ const jsRoleCandidates = `function(role, name, exact, root, limit) {
     marquee: '', timer: '', toolbar: '', feed: '', note: '', radiogroup: '', scrollbar: '',
   };
   if (!(role in implicit)) return null;
-  // One walk finds the open shadow roots (whose elements are candidates
-  // too) and the custom elements, which may take a role from
-  // ElementInternals.
+  // The open shadow roots' elements are candidates too; custom elements
+  // (of every tree) may take a role from ElementInternals.
   const { roots, customs } = census(base, true);
-  const scopes = [base, ...roots];
   const set = new Set();
-  for (const sc of scopes) {
+  for (const sc of [base, ...roots]) {
     if (implicit[role]) for (const e of sc.querySelectorAll(implicit[role])) set.add(e);
     for (const e of sc.querySelectorAll('[role]')) if (e.getAttribute('role').trim().split(/\s+/).includes(role)) set.add(e);
   }
+  const custom = doc.evaluate('.//*[contains(local-name(), "-")]', base, null, XPathResult.ORDERED_NODE_SNAPSHOT_TYPE, null);
+  for (let i = 0; i < custom.snapshotLength; i++) set.add(custom.snapshotItem(i));
   for (const e of customs) set.add(e);
   set.delete(root);
   // Elements whose rendered content differs from their light DOM (hosts,

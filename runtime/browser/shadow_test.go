@@ -3,6 +3,7 @@ package browser
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"slices"
 	"strings"
@@ -218,5 +219,54 @@ func TestShadowDOMExecute(t *testing.T) {
 	st := findOne(t, ctx, d, top, locator.Candidate{Strategy: locator.TestID, TestID: "sync-status"})
 	if v, err := d.Read(ctx, st, runtime.Read{Kind: runtime.ReadText}); err != nil || v != "Sincronizzazione completata" {
 		t.Fatalf("status = %q, %v", v, err)
+	}
+}
+
+// TestShadowCSSAgreesWithNative holds the shadow-piercing CSS engine to
+// the browser's own selector matching: on the components page (which has
+// open shadow roots, so the engine runs), its matches in the light DOM
+// must be exactly document.querySelectorAll's, in the same order, for
+// selectors with every combinator, :scope, escapes, strings holding
+// separators and functional pseudo-classes.
+func TestShadowCSSAgreesWithNative(t *testing.T) {
+	d := shared(t)
+	s := sites(t)
+	ctx := tctx(t, 60*time.Second)
+	openComponents(t, ctx, d, s.Stress.Origin(), 250)
+	doc, err := d.document(ctx, d.top)
+	if err != nil {
+		t.Fatal(err)
+	}
+	const check = `function(sel) {
+` + jsPrelude + jsDeep + `
+  const doc = this;
+  const { roots } = census(doc, false);
+  if (!roots.length) return 'no shadow roots';
+  const native = Array.from(doc.querySelectorAll(sel));
+  const deep = deepCSS(doc, doc, roots, sel).filter(e => e.getRootNode() === doc);
+  if (native.length !== deep.length || native.some((e, i) => e !== deep[i])) return 'native ' + native.length + ', engine ' + deep.length;
+  return 'ok ' + native.length;
+}`
+	for _, sel := range []string{
+		"main > h1", "div.chunk button", "div.chunk > button:nth-child(2n+1)", "button + button",
+		"h1 ~ div button:first-child", ":is(h1, #items) button", ":scope > body > main h1", ":scope",
+		`[id="items"] .chunk:not(:first-child) button`, "action-bar > button#confirm", "main *", "*",
+		`#\69 tems   >   .chunk>button:last-child`, `button[type="button"], h1`, "div:has(> button) > button:last-child",
+		`[class~="chunk"] ~ div`, "main form-field span[slot=label]", `a[title="x, y > z"], p b`, "body > * > sync-panel",
+		"html body main#nope, main div.chunk:nth-of-type(2) button:nth-child(100)",
+	} {
+		var got string
+		if _, err := d.callOn(ctx, d.pageSID, doc, check, true, &got, val(sel)); err != nil {
+			t.Fatalf("%q: %v", sel, err)
+		}
+		if !strings.HasPrefix(got, "ok ") {
+			t.Errorf("%q: %s", sel, got)
+		}
+		t.Logf("%q: %s", sel, got)
+	}
+	// An invalid selector is the browser's error, typed.
+	_, err = d.Find(ctx, d.top, nil, locator.Candidate{Strategy: locator.CSS, CSS: "sync-panel >> button"})
+	if !errors.Is(err, ErrInvalidSelector) {
+		t.Errorf("invalid selector: %v", err)
 	}
 }
