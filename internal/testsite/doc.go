@@ -271,6 +271,36 @@
 //	                           keydown and focusin events (capture phase on window) into
 //	                           window.__veraProbe = {mutations, events}; the script is deferred, so
 //	                           both are 0 once the page has loaded and nothing acted on it
+//	GET /stress/components/<n>  h1 "Componenti", n light-DOM buttons "Voce 1".."Voce n"
+//	                           (0 <= n <= 50000, div.chunk groups of 100), then web components
+//	                           (below, /assets/components.js and declarative shadow roots)
 //
 // Out-of-range or non-decimal path numbers answer 400.
+//
+// /stress/components/<n> web components (every shadow root open unless
+// said otherwise; names checked against Chromium's accessibility tree):
+//
+//	sync-panel#panel     shadow: section > h2#sync-title heading "Sincronizzazione",
+//	                     p.status[data-testid=sync-status] role=status "Ultima sincronizzazione: mai",
+//	                     and a nested sync-action whose own shadow root holds
+//	                     button#sync.primary "Sincronizza"; a click sets the status to
+//	                     "Sincronizzazione in corso", then 150 ms later "Sincronizzazione completata"
+//	icon-button#refresh  role button (ElementInternals), tabindex 0, named "Aggiorna" by its
+//	                     shadow content (an aria-hidden icon and span.label); a click counts
+//	                     into its data-clicks attribute
+//	form-field#customer  shadow <label for=control> whose text is the slotted span "Codice
+//	                     cliente", input#control name=customer (textbox "Codice cliente")
+//	form-field#email     the same with "Email di recapito", name=email, placeholder
+//	                     "nome@esempio.it" (from data-placeholder)
+//	action-bar#actions   shadow div.bar role=toolbar "Azioni" with a slot; the light buttons
+//	                     button#cancel "Annulla" and button#confirm "Conferma" are slotted into it
+//	greeting-card#greeting  declarative shadow root: p.greet renders the slotted light text
+//	                     "Benvenuto, <b>Mario</b>" followed by "!"; a wrapping label "Note" with
+//	                     textarea name=note; span#ref-label "Riferimento" labelling (aria-labelledby)
+//	                     input name=ref
+//	opt-in#optin         declarative shadow root: a <label> holding a slot and the text "Ricevi
+//	                     notifiche"; the light input[type=checkbox][name=optin] is slotted into it
+//	                     (Chromium gives that checkbox no accessible name)
+//	closed-widget#closed-host  a closed shadow root with p "Contenuto riservato" and button
+//	                     "Segreto": in the accessibility tree, unreachable to page scripts
 package testsite

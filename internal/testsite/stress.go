@@ -13,6 +13,9 @@ const (
 	MaxStressNodes    = 200_000
 	MaxStressControls = 50_000
 	MaxStressSlow     = 60_000 // milliseconds
+	// MaxStressComponents bounds the light-DOM buttons of
+	// /stress/components/{n}.
+	MaxStressComponents = 50_000
 )
 
 // Stress serves large pages, a page that never settles, slow responses and
@@ -32,6 +35,7 @@ func StartStress(opts ...Option) (*Stress, error) {
 	}
 	mux.HandleFunc("GET /stress/nodes/{n}", st.nodes)
 	mux.HandleFunc("GET /stress/controls/{n}", st.controls)
+	mux.HandleFunc("GET /stress/components/{n}", st.components)
 	mux.HandleFunc("GET /stress/never-settles", func(w http.ResponseWriter, _ *http.Request) {
 		render(w, http.StatusOK, "never.html", nil)
 	})
@@ -224,6 +228,44 @@ func (st *Stress) controls(w http.ResponseWriter, r *http.Request) {
 	bw.WriteString("</form>\n")
 	pageEnd(bw)
 }
+
+// components renders GET /stress/components/{n}: n light-DOM buttons
+// "Voce 1".."Voce n" in div.chunk groups of 100, then the web components
+// of /assets/components.js and two declarative shadow roots (see the
+// package documentation).
+func (st *Stress) components(w http.ResponseWriter, r *http.Request) {
+	n, ok := pathCount(r.PathValue("n"), 0, MaxStressComponents)
+	if !ok {
+		http.Error(w, fmt.Sprintf("n must be an integer in [0, %d]", MaxStressComponents), http.StatusBadRequest)
+		return
+	}
+	bw := pageStart(w, "Componenti")
+	bw.WriteString("<h1>Componenti</h1>\n<div id=\"items\">\n")
+	for i := 1; i <= n; i++ {
+		if i%100 == 1 {
+			bw.WriteString("<div class=\"chunk\">")
+		}
+		fmt.Fprintf(bw, "<button type=\"button\">Voce %d</button>", i)
+		if i%100 == 0 || i == n {
+			bw.WriteString("</div>\n")
+		}
+	}
+	bw.WriteString("</div>\n")
+	bw.WriteString(componentsHTML)
+	bw.WriteString("<script src=\"/assets/components.js\"></script>\n")
+	pageEnd(bw)
+}
+
+// componentsHTML is the component part of /stress/components/{n}.
+const componentsHTML = `<sync-panel id="panel"></sync-panel>
+<p><icon-button id="refresh" label="Aggiorna"></icon-button></p>
+<form-field id="customer" name="customer"><span slot="label">Codice cliente</span></form-field>
+<form-field id="email" name="email" data-placeholder="nome@esempio.it"><span slot="label">Email di recapito</span></form-field>
+<action-bar id="actions"><button type="button" id="cancel">Annulla</button><button type="button" id="confirm">Conferma</button></action-bar>
+<greeting-card id="greeting"><template shadowrootmode="open"><style>:host { display: block; }</style><p class="greet"><slot></slot>!</p><div class="note"><label>Note <textarea name="note"></textarea></label> <span id="ref-label">Riferimento</span> <input type="text" name="ref" aria-labelledby="ref-label"></div></template>Benvenuto, <b>Mario</b></greeting-card>
+<opt-in id="optin"><template shadowrootmode="open"><label><slot></slot> Ricevi notifiche</label></template><input type="checkbox" name="optin"></opt-in>
+<closed-widget id="closed-host"></closed-widget>
+`
 
 // hang never answers: it returns only when the client goes away or the
 // server closes. /stress/never-settles keeps one such fetch pending.

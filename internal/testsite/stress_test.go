@@ -118,6 +118,29 @@ func TestItalianIBAN(t *testing.T) {
 	}
 }
 
+func TestStressComponents(t *testing.T) {
+	st := startStress(t)
+	c := newClient(t)
+	for _, n := range []int{0, 1, 120} {
+		r := c.get(fmt.Sprintf("%s/stress/components/%d", st.URL(), n))
+		wantStatus(t, r, http.StatusOK)
+		wantContains(t, r, "<h1>Componenti</h1>", `<sync-panel id="panel"></sync-panel>`,
+			`<template shadowrootmode="open">`, `<closed-widget id="closed-host"></closed-widget>`,
+			`<script src="/assets/components.js"></script>`)
+		if got := strings.Count(r.body, "<button type=\"button\">Voce "); got != n {
+			t.Errorf("n=%d: %d light buttons", n, got)
+		}
+		if n > 0 {
+			wantContains(t, r, fmt.Sprintf(">Voce %d</button>", n))
+		}
+		wantNotContains(t, r, fmt.Sprintf(">Voce %d</button>", n+1))
+	}
+	js := c.get(st.URL() + "/assets/components.js")
+	wantStatus(t, js, http.StatusOK)
+	wantContains(t, js, "attachShadow({ mode: 'open' })", "attachShadow({ mode: 'closed' })",
+		"customElements.define('sync-panel'", "'Sincronizzazione completata'", "this._internals.role = 'button'")
+}
+
 func TestStressBadParams(t *testing.T) {
 	st := startStress(t)
 	c := newClient(t)
@@ -125,6 +148,7 @@ func TestStressBadParams(t *testing.T) {
 		"/stress/nodes/0", "/stress/nodes/-1", "/stress/nodes/+5", "/stress/nodes/1e3",
 		"/stress/nodes/200001", "/stress/nodes/99999999999999999999", "/stress/nodes/abc",
 		"/stress/controls/0", "/stress/controls/50001", "/stress/slow/60001", "/stress/slow/x",
+		"/stress/components/-1", "/stress/components/50001", "/stress/components/x",
 	} {
 		wantStatus(t, c.get(st.URL()+p), http.StatusBadRequest)
 	}

@@ -142,11 +142,15 @@ func (d *Driver) knownObject(sid proto.TargetSessionID, backend proto.DOMBackend
 }
 
 // Find returns the elements matching c inside scope (or inside root),
-// in document order. Role candidates are answered by the browser's
-// accessibility tree (Accessibility.queryAXTree scoped to the document or
-// root); label, placeholder, test id and text are computed by a page-side
-// helper over the DOM; CSS uses querySelectorAll. Semantic strategies and
-// ":visible" CSS keep only visible elements.
+// in document order, open shadow roots included (closed ones are never
+// entered). Role candidates are answered by the browser's accessibility
+// tree (Accessibility.getPartialAXTree per pre-filtered node, or
+// Accessibility.queryAXTree scoped to the document or root); label,
+// placeholder, test id and text are computed by a page-side helper over
+// the DOM and its open shadow trees; CSS is querySelectorAll, evaluated
+// per compound across shadow boundaries when the page has open shadow
+// roots. Semantic strategies and ":visible" CSS keep only visible
+// elements. See the package documentation for the shadow DOM rules.
 func (d *Driver) Find(ctx context.Context, s runtime.Scope, root runtime.Element, c locator.Candidate) ([]runtime.Element, error) {
 	cctx, done, err := d.begin(ctx)
 	if err != nil {

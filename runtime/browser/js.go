@@ -16,19 +16,204 @@ const visible = el => {
     if (st0.display !== 'contents') return false;
   }
   const st = el.ownerDocument.defaultView.getComputedStyle(el);
-  if (st.display === 'contents') { for (const c of el.children) if (visible(c)) return true; return false; }
+  if (st.display === 'contents') {
+    // Its box is its flat-tree children's: a host's shadow content, a
+    // slot's assigned elements (or its fallback content).
+    let kids = el.shadowRoot ? el.shadowRoot.children : el.children;
+    if (el.localName === 'slot' && el.assignedElements) { const a = el.assignedElements(); if (el.assignedNodes().length) kids = a; }
+    for (const c of kids) if (visible(c)) return true;
+    return false;
+  }
   if (st.visibility !== 'visible') return false;
   const r = el.getBoundingClientRect();
   return r.width > 0 && r.height > 0;
 };
-const docOrder = (a, b) => a === b ? 0 : (a.compareDocumentPosition(b) & Node.DOCUMENT_POSITION_FOLLOWING ? -1 : 1);
+// docOrder is document order across open shadow roots (Playwright's):
+// a host, then its light descendants, then its shadow tree. Nodes of
+// one tree compare natively.
+const hostChain = n => { const c = [n]; for (let r = n.getRootNode(); r.host; r = r.host.getRootNode()) c.unshift(r.host); return c; };
+const docOrder = (a, b) => {
+  if (a === b) return 0;
+  if (a.getRootNode() !== b.getRootNode()) {
+    const ca = hostChain(a), cb = hostChain(b);
+    let i = 0;
+    while (i < ca.length && i < cb.length && ca[i] === cb[i]) i++;
+    if (i === ca.length) return -1; // a hosts b's tree (or an ancestor of it)
+    if (i === cb.length) return 1;
+    const x = ca[i], y = cb[i]; // the two branches, in one tree
+    if (x.contains(y)) return i === ca.length - 1 ? -1 : 1; // a's branch is x's shadow tree: light first
+    if (y.contains(x)) return i === cb.length - 1 ? 1 : -1;
+    a = x; b = y;
+  }
+  return a.compareDocumentPosition(b) & Node.DOCUMENT_POSITION_FOLLOWING ? -1 : 1;
+};
+`
+
+// jsDeep defines the helpers that see open shadow roots (closed ones stay
+// invisible, as to any page script). census walks the scope once; on a
+// page without open shadow roots every helper below takes the light-DOM
+// path it had before.
+const jsDeep = `
+// flatParent is the parent in the flat (rendered) tree: a slotted node's
+// slot, a shadow root's host; an unslotted child of a host has none.
+const flatParent = n => {
+  const p = n.parentElement;
+  if (p) return p.shadowRoot ? n.assignedSlot : p;
+  return n.parentNode && n.parentNode.host ? n.parentNode.host : null;
+};
+// inClosed reports whether e is inside a shadow root page scripts cannot
+// enter (closed, or the browser's own): such elements are never found,
+// even when the accessibility tree shows them.
+const inClosed = e => { for (let r = e.getRootNode(); r && r.host; r = r.host.getRootNode()) if (r.mode !== 'open') return true; return false; };
+// deepContains reports whether e is root or inside it, shadow trees included.
+const deepContains = (root, e) => { for (let p = e; p; p = p.parentNode || p.host) if (p === root) return true; return false; };
+// census returns every open shadow root under base, nested ones
+// included, in one walk of each tree; all, when given, is
+// base.querySelectorAll('*') already at hand. With custom it also lists
+// the custom elements of the shadow trees (not of base's own tree).
+const census = (base, custom, all) => {
+  const roots = [], customs = [];
+  if (base.nodeType === 1 && base.shadowRoot) roots.push(base.shadowRoot);
+  if (all) { for (let i = 0; i < all.length; i++) { const r = all[i].shadowRoot; if (r) roots.push(r); } }
+  else {
+    const w = (base.ownerDocument || base).createTreeWalker(base, NodeFilter.SHOW_ELEMENT);
+    let n;
+    while ((n = w.nextNode())) { const r = n.shadowRoot; if (r) roots.push(r); }
+  }
+  for (let i = 0; i < roots.length; i++) {
+    for (const n of roots[i].querySelectorAll('*')) {
+      if (n.shadowRoot) roots.push(n.shadowRoot);
+      if (custom && n.localName.includes('-')) customs.push(n);
+    }
+  }
+  return { roots, customs };
+};
+// deepQuery is querySelectorAll of a simple selector over base and the
+// shadow roots: in document order without shadow roots, else tree by
+// tree (callers sort what they keep with docOrder).
+const deepQuery = (base, roots, sel) => {
+  const out = Array.from(base.querySelectorAll(sel));
+  for (const r of roots) for (const e of r.querySelectorAll(sel)) out.push(e);
+  return out;
+};
+const inOrder = (roots, els) => roots.length ? els.sort(docOrder) : els;
+// composedSet marks the elements whose flat subtree differs from their
+// light subtree: every host and slot and their flat-tree ancestors. Their
+// text, and so their names, must be composed; every other element's
+// innerText is already what renders.
+const composedSet = roots => {
+  const set = new Set();
+  const mark = e => { for (let p = e; p && !set.has(p); p = flatParent(p)) set.add(p); };
+  for (const r of roots) { mark(r.host); for (const s of r.querySelectorAll('slot')) mark(s); }
+  return set;
+};
+// makeText returns a function giving an element's rendered text along the
+// flat tree: shadow content where it renders, slotted nodes at their slot
+// (so a slotted node's text counts once, inside the shadow tree it
+// renders in). Elements outside composed use innerText.
+const makeText = composed => {
+  const memo = new Map();
+  const skipTags = new Set(['SCRIPT', 'STYLE', 'NOSCRIPT', 'TEMPLATE']);
+  const text = el => {
+    if (!composed.size || !composed.has(el)) { const it = el.innerText; return it !== undefined ? it : (el.textContent || ''); }
+    let t = memo.get(el);
+    if (t !== undefined) return t;
+    let kids = el.shadowRoot ? el.shadowRoot.childNodes : el.childNodes;
+    if (el.localName === 'slot' && el.assignedNodes().length) kids = el.assignedNodes();
+    t = '';
+    for (const k of kids) {
+      if (k.nodeType === 3) { t += k.data; continue; }
+      if (k.nodeType !== 1 || skipTags.has(k.tagName)) continue;
+      if (k.tagName === 'BR') { t += '\n'; continue; }
+      const st = k.ownerDocument.defaultView.getComputedStyle(k);
+      if (st.display === 'none') continue;
+      const inner = text(k);
+      t += st.display.startsWith('inline') || st.display === 'contents' ? inner : '\n' + inner + '\n';
+    }
+    memo.set(el, t);
+    return t;
+  };
+  return text;
+};
+// parseSelector splits a selector list into complex selectors, each a
+// list of compounds with the combinator before it (' ', '>', '+', '~');
+// a top-level :scope in a compound becomes a flag. The list was already
+// checked by the browser's own parser.
+const parseSelector = sel => {
+  const list = [];
+  let parts = [], cur = '', comb = '', scope = false, depth = 0, quote = '';
+  const push = () => { if (cur || scope) { parts.push({ css: cur, comb, scope }); cur = ''; comb = ''; scope = false; } };
+  const hex = /[0-9a-fA-F]/;
+  for (let i = 0; i < sel.length; i++) {
+    const ch = sel[i];
+    if (ch === '\\') {
+      let j = i + 1;
+      if (hex.test(sel[j] || '')) { while (j < sel.length && j < i + 7 && hex.test(sel[j])) j++; if (/\s/.test(sel[j] || '')) j++; }
+      else j++;
+      cur += sel.slice(i, j); i = j - 1; continue;
+    }
+    if (quote) { cur += ch; if (ch === quote) quote = ''; continue; }
+    if (ch === '"' || ch === "'") { quote = ch; cur += ch; continue; }
+    if (ch === '(' || ch === '[') { depth++; cur += ch; continue; }
+    if (ch === ')' || ch === ']') { depth--; cur += ch; continue; }
+    if (depth === 0) {
+      if (ch === ',') { push(); list.push(parts); parts = []; comb = ''; continue; }
+      if (/\s/.test(ch)) { if (cur || scope) { push(); comb = ' '; } continue; }
+      if (ch === '>' || ch === '+' || ch === '~') { push(); comb = ch; continue; }
+      if (ch === ':' && sel.startsWith(':scope', i) && !/[\w-]/.test(sel[i + 6] || '')) { scope = true; i += 5; continue; }
+    }
+    cur += ch;
+  }
+  push(); list.push(parts);
+  return list;
+};
+// deepCSS evaluates a selector list as Playwright's CSS engine does with
+// open shadow roots: the last compound is queried in every tree under
+// base, and the compounds before it are matched walking up through
+// shadow hosts (descendant and child combinators cross shadow boundaries;
+// sibling combinators stay in one tree). Without shadow roots it is
+// base.querySelectorAll.
+const deepCSS = (doc, base, roots, sel) => {
+  if (!roots.length) return Array.from(base.querySelectorAll(sel));
+  doc.createDocumentFragment().querySelectorAll(sel); // the browser's own syntax check
+  const scopeEl = base.nodeType === 1 ? base : doc.documentElement;
+  const up = e => e.parentElement || (e.parentNode && e.parentNode.host) || null;
+  const one = (e, p) => (!p.scope || e === scopeEl) && (!p.css || e.matches(p.css));
+  const found = new Set();
+  for (const parts of parseSelector(sel)) {
+    if (!parts.length) continue;
+    const memo = parts.map(() => new Map());
+    // from reports whether e, matching parts[k], has the context parts[..k-1] ask for.
+    const from = (e, k) => {
+      if (k === 0) return true;
+      let v = memo[k].get(e);
+      if (v !== undefined) return v;
+      const prev = parts[k - 1];
+      v = false;
+      switch (parts[k].comb) {
+      case '>': { const p = up(e); v = !!p && one(p, prev) && from(p, k - 1); break; }
+      case '+': { const p = e.previousElementSibling; v = !!p && one(p, prev) && from(p, k - 1); break; }
+      case '~': for (let p = e.previousElementSibling; p && !v; p = p.previousElementSibling) v = one(p, prev) && from(p, k - 1); break;
+      default: for (let p = up(e); p && !v; p = up(p)) v = one(p, prev) && from(p, k - 1);
+      }
+      memo[k].set(e, v);
+      return v;
+    };
+    const last = parts[parts.length - 1], lastCSS = last.css || '*';
+    for (const r of [base, ...roots]) for (const e of r.querySelectorAll(lastCSS)) {
+      if (!found.has(e) && (!last.scope || e === scopeEl) && from(e, parts.length - 1)) found.add(e);
+    }
+  }
+  return Array.from(found).sort(docOrder);
+};
 `
 
 // jsFind runs with this = the scope's document and returns the matching
-// elements for every strategy except role, or null when the document is
-// no longer the frame's current one.
+// elements for every strategy except role, in document order, open
+// shadow roots included, or 'stale' when the document is no longer the
+// frame's current one.
 const jsFind = `function(strategy, value, exact, root) {
-` + jsPrelude + `
+` + jsPrelude + jsDeep + `
   const doc = this;
   if (!doc.defaultView) return 'stale';
   if (root && (root.ownerDocument !== doc || !root.isConnected)) return 'detached';
@@ -36,65 +221,90 @@ const jsFind = `function(strategy, value, exact, root) {
   const want = norm(value), wantLower = want.toLowerCase();
   const matches = s => { const n = norm(s); return exact ? n === want : n.toLowerCase().includes(wantLower); };
   let out;
-  switch (strategy) {
-  case 'css': {
+  if (strategy === 'css') {
     let sel = value.trim(), vis = false;
     if (sel.endsWith(':visible')) { sel = sel.slice(0, -8).trim() || '*'; vis = true; }
-    out = Array.from(base.querySelectorAll(sel));
+    out = deepCSS(doc, base, census(base, false).roots, sel);
     return vis ? out.filter(visible) : out;
   }
+  const everything = strategy === 'text' ? base.querySelectorAll('*') : null;
+  const { roots } = census(base, false, everything);
+  const composed = roots.length ? composedSet(roots) : new Set();
+  const text = makeText(composed);
+  switch (strategy) {
   case 'test_id':
-    out = Array.from(base.querySelectorAll('[data-testid]')).filter(e => e.getAttribute('data-testid') === value);
+    out = deepQuery(base, roots, '[data-testid]').filter(e => e.getAttribute('data-testid') === value);
     break;
   case 'placeholder':
-    out = Array.from(base.querySelectorAll('[placeholder]')).filter(e => matches(e.getAttribute('placeholder')));
+    out = deepQuery(base, roots, '[placeholder]').filter(e => matches(e.getAttribute('placeholder')));
     break;
   case 'label': {
+    const labelText = l => composed.size && composed.has(l) ? text(l) : (l.innerText || l.textContent);
     const texts = el => {
       const t = [];
-      if (el.labels) for (const l of el.labels) t.push(l.innerText || l.textContent);
+      if (el.labels) for (const l of el.labels) t.push(labelText(l));
       const ids = el.getAttribute('aria-labelledby');
-      if (ids) for (const id of ids.split(/\s+/)) { const r = id && doc.getElementById(id); if (r) t.push(r.innerText || r.textContent); }
+      if (ids) {
+        // IDs resolve in the element's own tree (document or shadow root).
+        const tree = el.getRootNode();
+        for (const id of ids.split(/\s+/)) { const r = id && tree.getElementById && tree.getElementById(id); if (r) t.push(labelText(r)); }
+      }
       const al = el.getAttribute('aria-label');
       if (al) t.push(al);
+      if (roots.length) {
+        // A control slotted into a <label> of a shadow tree.
+        for (let p = el, crossed = false; p; p = flatParent(p)) {
+          if (p.assignedSlot) crossed = true;
+          if (crossed && p !== el && p.tagName === 'LABEL') t.push(labelText(p));
+        }
+      }
       return t;
     };
-    out = Array.from(base.querySelectorAll('input,textarea,select,button,meter,output,progress,[aria-labelledby],[aria-label]'))
+    out = deepQuery(base, roots, 'input,textarea,select,button,meter,output,progress,[aria-labelledby],[aria-label]')
       .filter(e => !(e.tagName === 'INPUT' && e.type === 'hidden') && texts(e).some(matches));
     break;
   }
   case 'text': {
+    // The smallest elements whose rendered text matches. Text inside open
+    // shadow roots counts where it renders; a slotted node is a candidate
+    // once, as itself, and its slot's ancestors count its text.
     const skip = new Set(['SCRIPT', 'STYLE', 'NOSCRIPT', 'TEMPLATE', 'HEAD', 'TITLE', 'META', 'LINK', 'HTML', 'BODY']);
     const cands = [], wantCompact = wantLower.replace(/\s+/g, '');
-    for (const e of base.querySelectorAll('*')) {
+    let all = everything;
+    if (roots.length) { all = Array.from(all); for (const r of roots) for (const e of r.querySelectorAll('*')) all.push(e); }
+    for (const e of all) {
       if (skip.has(e.tagName)) continue;
-      const tc = e.textContent;
-      if (!tc || !tc.replace(/\s+/g, '').toLowerCase().includes(wantCompact)) continue;
-      if (matches(e.innerText)) cands.push(e);
+      if (!composed.size || !composed.has(e)) {
+        const tc = e.textContent;
+        if (!tc || !tc.replace(/\s+/g, '').toLowerCase().includes(wantCompact)) continue;
+      } else if (e.localName === 'slot' && !visible(e)) continue; // a slot renders its nodes in its parent's box
+      if (matches(text(e))) cands.push(e);
     }
     const hasMatchingChild = new Set();
-    for (const c of cands) { for (let p = c.parentElement; p && p !== base; p = p.parentElement) { if (hasMatchingChild.has(p)) break; hasMatchingChild.add(p); } }
+    const parentOf = roots.length ? flatParent : (e => e.parentElement);
+    for (const c of cands) { for (let p = parentOf(c); p && p !== base; p = parentOf(p)) { if (hasMatchingChild.has(p)) break; hasMatchingChild.add(p); } }
     out = cands.filter(c => !hasMatchingChild.has(c));
     break;
   }
   default:
     throw new Error('unknown strategy ' + strategy);
   }
-  return out.filter(visible);
+  return inOrder(roots, out.filter(visible));
 }`
 
 // jsFilter runs with this = the scope's document on elements found through
 // the accessibility tree: it keeps those of this document, inside root
-// (descendants only), and visible, and returns their indexes in document
-// order. It returns null when the document is stale.
+// (descendants only, shadow trees included), and visible, and returns
+// their indexes in document order. It returns 'stale' when the document
+// is stale.
 const jsFilter = `function(root, ...els) {
-` + jsPrelude + `
+` + jsPrelude + jsDeep + `
   const doc = this;
   if (!doc.defaultView) return 'stale';
   const keep = [];
   els.forEach((e, i) => {
-    if (!e || e.ownerDocument !== doc || !visible(e)) return;
-    if (root && (root === e || !root.contains(e))) return;
+    if (!e || e.ownerDocument !== doc || inClosed(e) || !visible(e)) return;
+    if (root && (root === e || !deepContains(root, e))) return;
     keep.push([e, i]);
   });
   keep.sort((a, b) => docOrder(a[0], b[0]));
@@ -208,11 +418,19 @@ const jsSelect = `function(v) {
 
 // jsRead reads text, value or an attribute. It returns null for a value
 // read on an element without one, and {stale:true} for a detached one.
+// Text is the rendered text: innerText, composed along the flat tree when
+// the element hosts open shadow roots or renders slotted content.
 const jsRead = `function(kind, name) {
-  const norm = s => (s == null ? '' : String(s)).replace(/\s+/g, ' ').trim();
+` + jsPrelude + jsDeep + `
   if (!this.isConnected) return {stale: true};
   switch (kind) {
-  case 'text': return {v: norm(this.innerText !== undefined ? this.innerText : this.textContent)};
+  case 'text': {
+    const roots = census(this, false).roots;
+    const composed = composedSet(roots);
+    for (const s of this.querySelectorAll('slot')) for (let p = s; p && !composed.has(p); p = flatParent(p)) composed.add(p);
+    if (this.localName === 'slot') composed.add(this);
+    return {v: norm(makeText(composed)(this))};
+  }
   case 'value': {
     const t = this.tagName;
     if (t === 'INPUT' || t === 'TEXTAREA' || t === 'SELECT' || t === 'OPTION' || t === 'BUTTON' || t === 'OUTPUT' || t === 'METER' || t === 'PROGRESS' || t === 'LI' || t === 'DATA' || t === 'PARAM')
@@ -237,7 +455,7 @@ const jsVisible = `function() {
 // table or there are more than limit candidates; the driver then asks the
 // whole accessibility tree instead. It never decides a role or a name.
 const jsRoleCandidates = `function(role, name, exact, root, limit) {
-` + jsPrelude + `
+` + jsPrelude + jsDeep + `
   const doc = this;
   if (!doc.defaultView) return 'stale';
   if (root && (root.ownerDocument !== doc || !root.isConnected)) return 'detached';
@@ -275,13 +493,21 @@ const jsRoleCandidates = `function(role, name, exact, root, limit) {
     marquee: '', timer: '', toolbar: '', feed: '', note: '', radiogroup: '', scrollbar: '',
   };
   if (!(role in implicit)) return null;
+  // The open shadow roots' elements are candidates too; custom elements
+  // (of every tree) may take a role from ElementInternals.
+  const { roots, customs } = census(base, true);
   const set = new Set();
-  if (implicit[role]) for (const e of base.querySelectorAll(implicit[role])) set.add(e);
-  for (const e of base.querySelectorAll('[role]')) if (e.getAttribute('role').trim().split(/\s+/).includes(role)) set.add(e);
-  // Custom elements may take a role from ElementInternals.
+  for (const sc of [base, ...roots]) {
+    if (implicit[role]) for (const e of sc.querySelectorAll(implicit[role])) set.add(e);
+    for (const e of sc.querySelectorAll('[role]')) if (e.getAttribute('role').trim().split(/\s+/).includes(role)) set.add(e);
+  }
   const custom = doc.evaluate('.//*[contains(local-name(), "-")]', base, null, XPathResult.ORDERED_NODE_SNAPSHOT_TYPE, null);
   for (let i = 0; i < custom.snapshotLength; i++) set.add(custom.snapshotItem(i));
+  for (const e of customs) set.add(e);
   set.delete(root);
+  // Elements whose rendered content differs from their light DOM (hosts,
+  // slots and their flat-tree ancestors) may take a name from it.
+  const composed = roots.length ? composedSet(roots) : null;
   const wantCompact = norm(name).toLowerCase().replace(/\s+/g, '');
   // Whether any style sheet may generate ::before/::after content (which
   // can contribute to a name); unreadable sheets count as "may".
@@ -297,7 +523,9 @@ const jsRoleCandidates = `function(role, name, exact, root, limit) {
     };
     gen = false;
     try {
-      for (const sh of [...doc.styleSheets, ...(doc.adoptedStyleSheets || [])]) {
+      const sheets = [...doc.styleSheets, ...(doc.adoptedStyleSheets || [])];
+      for (const r of roots) sheets.push(...r.styleSheets, ...(r.adoptedStyleSheets || []));
+      for (const sh of sheets) {
         let rules;
         try { rules = sh.cssRules; } catch (e) { gen = true; break; }
         if (scan(rules)) { gen = true; break; }
@@ -307,10 +535,11 @@ const jsRoleCandidates = `function(role, name, exact, root, limit) {
   };
   const mayBeNamed = el => {
     if (el.shadowRoot || el.hasAttribute('aria-labelledby') || el.localName.includes('-')) return true;
+    if (composed && composed.has(el)) return true;
     if (el.querySelector('img,svg,canvas,object,embed,input,select,textarea,[aria-label],[aria-labelledby],[title],[alt]')) return true;
     const parts = [el.textContent, el.getAttribute('aria-label'), el.getAttribute('title'), el.getAttribute('alt'),
       el.getAttribute('placeholder'), el.getAttribute('aria-placeholder'), el.getAttribute('value'), typeof el.value === 'string' ? el.value : ''];
-    if (el.labels) for (const l of el.labels) parts.push(l.textContent);
+    if (el.labels) for (const l of el.labels) { if (composed && composed.has(l)) return true; parts.push(l.textContent); }
     if (parts.join('').replace(/\s+/g, '').toLowerCase().includes(wantCompact)) return true;
     if (!generated()) return false;
     const v = doc.defaultView;

@@ -93,6 +93,14 @@
 //   - Frames load with their document, depth first, at most 8 levels deep
 //     and at most 64 frame documents per driver call; frames beyond that
 //     stay about:blank (only self-framing fixtures get there).
+//   - The fake has no shadow DOM: a fixture is one light tree ([Node] has
+//     no shadow root and rendered pages have none), so what the go-rod
+//     driver does with open and closed shadow roots (every strategy
+//     piercing open ones, slotted text counted where it renders, closed
+//     ones invisible) is tested in Chromium only (package browser, on the
+//     testsite's /stress/components page). Adding shadow roots to fixtures
+//     would need a second matching engine in the fake for a behaviour the
+//     runtime never decides on: locator policy is the same either way.
 //   - A download effect always saves the file (into the owned temporary
 //     directory, or the [WithDownloadDirectory] folder through a
 //     .crdownload partial) and hands the same event to every armed
