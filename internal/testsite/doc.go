@@ -271,6 +271,24 @@
 //	                           keydown and focusin events (capture phase on window) into
 //	                           window.__veraProbe = {mutations, events}; the script is deferred, so
 //	                           both are 0 once the page has loaded and nothing acted on it
+//	GET /stress/fold           the fold app (actionability): a script mounts the UI into an empty
+//	                           #root, handles clicks with one root listener and re-renders after
+//	                           each and every 250 ms (the sticky 64 px header#topbar is rebuilt
+//	                           each time). Buttons (class fold-control): "Pane action" (#in-pane,
+//	                           below the visible area of the scrolled div#pane), "Right action"
+//	                           (#right, across the right edge), "Below action" (#below, its centre
+//	                           just below the bottom edge), "Above action" (#above, 150vh down);
+//	                           iframe#panel (/stress/fold/frame) across the bottom edge. Each click
+//	                           on a control counts in its data-clicks and output#count-<id>.
+//	                           ?top=<id> scrolls so that control's centre is 4 px above the top
+//	                           edge (under the header). #root gets data-ready="true" once mounted
+//	GET /stress/fold/modal     the fold app covered by div.modal-backdrop and a "Session expired"
+//	                           dialog (as is /stress/fold?modal=1)
+//	GET /stress/fold/busy      the fold app covered by "Saving..." in div.modal-backdrop.busy, which
+//	                           never lifts (no dialog role)
+//	GET /stress/fold/frame     the panel: "Framed action" (#framed) below the visible area of
+//	                           div#inner, itself below the visible area of div#outer (both
+//	                           overflow:auto), counted like the others
 //
 // Out-of-range or non-decimal path numbers answer 400.
 package testsite
