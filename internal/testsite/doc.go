@@ -281,7 +281,11 @@
 //	                           iframe#panel (/stress/fold/frame) across the bottom edge. Each click
 //	                           on a control counts in its data-clicks and output#count-<id>.
 //	                           ?top=<id> scrolls so that control's centre is 4 px above the top
-//	                           edge (under the header). #root gets data-ready="true" once mounted
+//	                           edge (under the header); ?under=<id> scrolls so its top is 12 px
+//	                           below that edge (wholly in the window, under the header);
+//	                           ?frame=localhost loads the panel from
+//	                           http://localhost:<port> (another site: an out-of-process frame).
+//	                           #root gets data-ready="true" once mounted
 //	GET /stress/fold/modal     the fold app covered by div.modal-backdrop and a "Session expired"
 //	                           dialog (as is /stress/fold?modal=1)
 //	GET /stress/fold/busy      the fold app covered by "Saving..." in div.modal-backdrop.busy, which

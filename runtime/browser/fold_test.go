@@ -37,7 +37,9 @@ var foldCases = []struct {
 	{"right-edge", "", nil, "#right"},
 	{"below-fold", "", nil, "#below"},
 	{"above-fold-sticky-header", "?top=above", nil, "#above"},
+	{"in-view-under-sticky-header", "?under=above", nil, "#above"},
 	{"iframe-nested-containers", "", []string{"iframe#panel"}, "#framed"},
+	{"oopif-nested-containers", "?frame=localhost", []string{"iframe#panel"}, "#framed"},
 }
 
 // setWindow sets the page's viewport to w x h CSS pixels until the test
@@ -94,14 +96,23 @@ func foldMatrix(t *testing.T, d *Driver) {
 			setWindow(t, ctx, d, sz.w, sz.h)
 			for _, tc := range foldCases {
 				t.Run(tc.name, func(t *testing.T) {
-					_, el := openFold(t, ctx, d, origin, tc.query, tc.frame, tc.css)
+					sc, el := openFold(t, ctx, d, origin, tc.query, tc.frame, tc.css)
+					if oop := sc.(*scope).sid != d.pageSID; oop != strings.HasPrefix(tc.name, "oopif") {
+						t.Fatalf("out-of-process frame: %v", oop)
+					}
 					// The premise: the control is not fully in view, so
 					// a click needs the scroll.
-					st, err := d.state(ctx, el.(*element), false, nil)
+					st, err := d.state(ctx, el.(*element), true, nil)
 					if err != nil {
 						t.Fatal(err)
 					}
-					if st.Full {
+					if strings.HasPrefix(tc.name, "in-view-") {
+						// In view but covered: only a scroll with
+						// another alignment can reach it.
+						if !st.Full || st.Over == "" {
+							t.Fatalf("%s: full %v, covered by %q; want in view and covered", tc.css, st.Full, st.Over)
+						}
+					} else if st.Full {
 						t.Fatalf("%s is fully in view before the click (box %v,%v %vx%v, viewport %vx%v): the case tests nothing",
 							tc.css, st.X, st.Y, st.W, st.H, st.VW, st.VH)
 					}

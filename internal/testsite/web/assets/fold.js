@@ -29,14 +29,15 @@
   let header, summary, controls;
   function mount() {
     if (framed) {
-      // Nested scrolled containers: the button is below the inner
-      // container's visible area, which is below the outer one's.
+      // Nested scrolled containers: the button is inside the frame's
+      // viewport but below the visible areas of the inner and the outer
+      // container (and the frame itself is across the window's bottom).
       const inner = h('div', { id: 'inner', class: 'fold-pane', style: 'height:120px' },
-        h('div', { class: 'spacer', style: 'height:250px' }, 'Inner content'),
+        h('div', { class: 'spacer', style: 'height:150px' }, 'Inner content'),
         control('framed', 'Framed action', ''), counter('framed'),
         h('div', { class: 'spacer', style: 'height:200px' }));
       const outer = h('div', { id: 'outer', class: 'fold-pane', style: 'height:200px' },
-        h('div', { class: 'spacer', style: 'height:300px' }, 'Outer content'), inner,
+        h('div', { class: 'spacer', style: 'height:60px' }, 'Outer content'), inner,
         h('div', { class: 'spacer', style: 'height:300px' }));
       root.append(h('h1', {}, 'Framed panel'), outer);
       controls = ['framed'];
@@ -57,7 +58,9 @@
       control('below', 'Below action', 'position:absolute;top:calc(100vh - 84px);left:16px;width:140px;height:40px'),
       counter('below'),
       // An iframe across the bottom edge, with nested scrolled containers.
-      h('iframe', { id: 'panel', title: 'Panel', src: '/stress/fold/frame', style: 'position:absolute;top:calc(100vh - 200px);left:170px;width:200px;height:320px' }),
+      // ?frame=localhost loads it from http://localhost:<port>, another
+      // site than 127.0.0.1: an out-of-process frame.
+      h('iframe', { id: 'panel', title: 'Panel', src: (params.get('frame') === 'localhost' ? 'http://localhost:' + location.port : '') + '/stress/fold/frame', style: 'position:absolute;top:calc(100vh - 200px);left:170px;width:200px;height:320px' }),
       // Far down: the deep link of ?top=above leaves it across the top
       // edge, under the sticky header.
       control('above', 'Above action', 'position:absolute;top:150vh;left:16px;width:140px;height:40px'),
@@ -103,6 +106,13 @@
   if (top && document.getElementById(top)) {
     const r = document.getElementById(top).getBoundingClientRect();
     window.scrollTo(0, window.scrollY + r.top + r.height / 2 + 4);
+  }
+  // ?under=<id>: the control wholly in the window but under the sticky
+  // header (its top 12 px below the top edge).
+  const under = params.get('under');
+  if (under && document.getElementById(under)) {
+    const r = document.getElementById(under).getBoundingClientRect();
+    window.scrollTo(0, window.scrollY + r.top - 12);
   }
   root.setAttribute('data-ready', 'true');
 })();
