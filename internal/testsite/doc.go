@@ -278,7 +278,9 @@
 //	                           below the visible area of the scrolled div#pane), "Right action"
 //	                           (#right, across the right edge), "Below action" (#below, its centre
 //	                           just below the bottom edge), "Above action" (#above, 150vh down);
-//	                           iframe#panel (/stress/fold/frame) across the bottom edge. Each click
+//	                           iframe#panel (/stress/fold/frame) across the bottom edge; checkbox
+//	                           "Email me" (#agree, transparent under its label's drawn box) 100vh +
+//	                           300 px down. Each click
 //	                           on a control counts in its data-clicks and output#count-<id>.
 //	                           ?top=<id> scrolls so that control's centre is 4 px above the top
 //	                           edge (under the header); ?under=<id> scrolls so its top is 12 px

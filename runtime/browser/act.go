@@ -55,10 +55,14 @@ type elState struct {
 
 // Act performs one action after waiting, bounded by ctx, for the element
 // to be attached, visible, stable (same box on two polls) and enabled,
-// and for a click to hit the element rather than something covering it.
+// and, for a click, in view (scrolled there when its frame's viewport, a
+// scrolled container or a frame above cuts it) and hit at its click point
+// rather than something covering it. When ctx ends first the error is a
+// *[NotInteractableError] naming the failed check, box and viewport.
 // An error after the input went out (the mouse press, the key down) is a
 // *[runtime.DispatchError]: the page may have acted on it.
-// Click, check and uncheck use real mouse events at the element's centre;
+// Click, check and uncheck use real mouse events at the centre of the
+// element's visible part;
 // fill selects the content and inserts the text (firing input and
 // change); select picks an option by value, then by label; press focuses
 // the element and sends the key ("Enter", "Tab", "a", "Control+a").
@@ -321,7 +325,7 @@ func (d *Driver) inFrames(ctx context.Context, el *element, s seen) (seen, error
 func (d *Driver) waitReady(ctx context.Context, el *element, hit bool, ready func(elState) string) (elState, Point, error) {
 	var (
 		prev     *elState
-		last     = NotInteractableError{Check: CheckVisible, Detail: "not checked yet"}
+		last     = NotInteractableError{Check: CheckStable, Detail: "not measured yet"}
 		attempt  int    // index into scrollAligns
 		retries  int    // failed hit tests so far
 		scrolled bool   // scrolled with scrollAligns[attempt]
@@ -370,7 +374,11 @@ func (d *Driver) waitReady(ctx context.Context, el *element, hit bool, ready fun
 			scrolled, force, prev, want = true, false, nil, nil
 			continue
 		case prev == nil || prev.X != st.X || prev.Y != st.Y || prev.W != st.W || prev.H != st.H:
-			note(CheckStable, "not stable", s, false)
+			// A first measurement proves nothing yet and keeps the
+			// last failure (a cover, say) as the reason.
+			if prev != nil {
+				note(CheckStable, "not stable (the box moved)", s, false)
+			}
 			cp := st
 			prev = &cp
 			wait = stableInterval
@@ -394,9 +402,13 @@ func (d *Driver) waitReady(ctx context.Context, el *element, hit bool, ready fun
 				retries++
 			case math.Abs(cx-s.pt.X) > 1 || math.Abs(cy-s.pt.Y) > 1:
 				// A frame above cut the visible part: hit-test its
-				// centre instead.
+				// centre instead (at once the first time; a part that
+				// keeps moving waits like any other poll).
+				again := want != nil
 				want = &Point{cx - s.ox, cy - s.oy}
-				continue
+				if !again {
+					continue
+				}
 			case s.over != "":
 				note(CheckReceivesEvents, "covered by "+s.over, s, true)
 				last.Cover = s.over

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"fmt"
 	"log/slog"
 	"strconv"
 	"strings"
@@ -128,7 +129,29 @@ func foldMatrix(t *testing.T, d *Driver) {
 					}
 				})
 			}
+			t.Run("check-below-fold", func(t *testing.T) { foldCheck(t, ctx, d, origin) })
 		})
+	}
+}
+
+// foldCheck checks and unchecks the styled checkbox below the fold.
+func foldCheck(t *testing.T, ctx context.Context, d *Driver, origin string) {
+	_, el := openFold(t, ctx, d, origin, "", nil, "#agree")
+	for _, want := range []bool{true, false} {
+		kind := runtime.ActCheck
+		if !want {
+			kind = runtime.ActUncheck
+		}
+		actx, cancel := context.WithTimeout(ctx, 5*time.Second)
+		err := d.Act(actx, el, runtime.Act{Kind: kind})
+		cancel()
+		if err != nil {
+			t.Fatalf("%s: %v", kind, err)
+		}
+		st, err := d.state(ctx, el.(*element), false, nil)
+		if err != nil || st.Checked != want {
+			t.Fatalf("after %s: checked %v, %v", kind, st.Checked, err)
+		}
 	}
 }
 
@@ -251,4 +274,32 @@ func TestFoldExecute(t *testing.T) {
 			t.Errorf("the run took %v with a 2 s action timeout", took)
 		}
 	})
+}
+
+// TestNotInteractableErrorMessage: the message names the check's
+// finding, the point, the box and the viewport, and the error matches
+// both sentinels.
+func TestNotInteractableErrorMessage(t *testing.T) {
+	for _, tc := range []struct {
+		err  *NotInteractableError
+		want string
+	}{
+		{&NotInteractableError{Check: CheckReceivesEvents, Detail: "covered by <header class=sticky>", Cover: "<header class=sticky>",
+			At: &Point{640, 30.25}, Box: Rect{600, 10, 80.5, 40}, ViewportW: 1280, ViewportH: 720, Err: context.DeadlineExceeded},
+			"element not interactable: covered by <header class=sticky> at (640,30.3); box {x:600 y:10 w:80.5 h:40}; viewport 1280x720: context deadline exceeded"},
+		{&NotInteractableError{Check: CheckEnabled, Detail: "disabled", Box: Rect{-3, 2000, 10, 10}, ViewportW: 390, ViewportH: 700},
+			"element not interactable: disabled; box {x:-3 y:2000 w:10 h:10}; viewport 390x700"},
+	} {
+		if got := tc.err.Error(); got != tc.want {
+			t.Errorf("Error() =\n%s\nwant\n%s", got, tc.want)
+		}
+		var err error = fmt.Errorf("browser: click: %w", tc.err)
+		if !errors.Is(err, runtime.ErrNotInteractable) || (tc.err.Err != nil) != errors.Is(err, context.DeadlineExceeded) {
+			t.Errorf("%v: errors.Is does not match the sentinels", err)
+		}
+		var ne *NotInteractableError
+		if !errors.As(err, &ne) || ne.Check != tc.err.Check {
+			t.Errorf("%v: errors.As = %+v", err, ne)
+		}
+	}
 }

@@ -64,7 +64,13 @@
       // Far down: the deep link of ?top=above leaves it across the top
       // edge, under the sticky header.
       control('above', 'Above action', 'position:absolute;top:150vh;left:16px;width:140px;height:40px'),
-      counter('above'));
+      counter('above'),
+      // A styled checkbox well below the fold: the native input is
+      // transparent, under the drawn box of its label.
+      h('label', { id: 'agree-label', style: 'position:absolute;top:calc(100vh + 300px);left:16px;padding-left:28px;line-height:20px' },
+        h('input', { type: 'checkbox', id: 'agree', style: 'position:absolute;left:0;top:0;width:20px;height:20px;margin:0;opacity:0' }),
+        h('span', { class: 'box', style: 'position:absolute;left:0;top:0;width:20px;height:20px;border:1px solid #24478f;background:#fff' }),
+        'Email me'));
     root.append(header, zone);
     controls = ['in-pane', 'right', 'below', 'above'];
     if (params.get('modal') === '1' || location.pathname === '/stress/fold/modal') {
