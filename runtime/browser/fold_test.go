@@ -14,6 +14,7 @@ import (
 	"github.com/go-rod/rod/lib/proto"
 
 	"github.com/vera-run/vera/capability"
+	"github.com/vera-run/vera/internal/chromeproc"
 	"github.com/vera-run/vera/locator"
 	"github.com/vera-run/vera/receipt"
 	"github.com/vera-run/vera/runtime"
@@ -90,46 +91,99 @@ func clicksOf(t *testing.T, ctx context.Context, d *Driver, el runtime.Element) 
 
 func foldMatrix(t *testing.T, d *Driver) {
 	s := sites(t)
-	origin := s.Stress.Origin()
 	for _, sz := range foldSizes {
 		t.Run(itoa(sz.w)+"x"+itoa(sz.h), func(t *testing.T) {
 			ctx := tctx(t, 60*time.Second)
 			setWindow(t, ctx, d, sz.w, sz.h)
-			for _, tc := range foldCases {
-				t.Run(tc.name, func(t *testing.T) {
-					sc, el := openFold(t, ctx, d, origin, tc.query, tc.frame, tc.css)
-					if oop := sc.(*scope).sid != d.pageSID; oop != strings.HasPrefix(tc.name, "oopif") {
-						t.Fatalf("out-of-process frame: %v", oop)
-					}
-					// The premise: the control is not fully in view, so
-					// a click needs the scroll.
-					st, err := d.state(ctx, el.(*element), true, nil)
-					if err != nil {
-						t.Fatal(err)
-					}
-					if strings.HasPrefix(tc.name, "in-view-") {
-						// In view but covered: only a scroll with
-						// another alignment can reach it.
-						if !st.Full || st.Over == "" {
-							t.Fatalf("%s: full %v, covered by %q; want in view and covered", tc.css, st.Full, st.Over)
-						}
-					} else if st.Full {
-						t.Fatalf("%s is fully in view before the click (box %v,%v %vx%v, viewport %vx%v): the case tests nothing",
-							tc.css, st.X, st.Y, st.W, st.H, st.VW, st.VH)
-					}
-					actx, cancel := context.WithTimeout(ctx, 5*time.Second)
-					start := time.Now()
-					err = d.Act(actx, el, runtime.Act{Kind: runtime.ActClick})
-					cancel()
-					if err != nil {
-						t.Fatalf("click %s after %v: %v", tc.css, time.Since(start).Round(time.Millisecond), err)
-					}
-					if got := clicksOf(t, ctx, d, el); got != "1" {
-						t.Fatalf("%s counted %s clicks, want 1", tc.css, got)
-					}
-				})
+			foldRun(t, ctx, d, s.Stress.Origin(), sz.w)
+		})
+	}
+}
+
+// foldRun clicks every fold control once, each on a fresh page, and
+// checks and unchecks the checkbox; the viewport must be w wide (w > 0)
+// or is logged.
+func foldRun(t *testing.T, ctx context.Context, d *Driver, origin string, w int) {
+	for _, tc := range foldCases {
+		t.Run(tc.name, func(t *testing.T) {
+			sc, el := openFold(t, ctx, d, origin, tc.query, tc.frame, tc.css)
+			if oop := sc.(*scope).sid != d.pageSID; oop != strings.HasPrefix(tc.name, "oopif") {
+				t.Fatalf("out-of-process frame: %v", oop)
 			}
-			t.Run("check-below-fold", func(t *testing.T) { foldCheck(t, ctx, d, origin) })
+			// The premise: the control is not fully in view (or is
+			// covered), so a click needs a scroll.
+			st, err := d.state(ctx, el.(*element), true, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			switch {
+			case tc.frame != nil:
+			case w > 0 && st.VW != float64(w):
+				t.Fatalf("viewport %vx%v, want %d wide", st.VW, st.VH, w)
+			case w == 0 && tc.name == foldCases[0].name:
+				t.Logf("viewport %vx%v", st.VW, st.VH)
+			}
+			if strings.HasPrefix(tc.name, "in-view-") {
+				// In view but covered: only a scroll with another
+				// alignment can reach it.
+				if !st.Full || st.Over == "" {
+					t.Fatalf("%s: full %v, covered by %q; want in view and covered", tc.css, st.Full, st.Over)
+				}
+			} else if st.Full {
+				t.Fatalf("%s is fully in view before the click (box %v,%v %vx%v, viewport %vx%v): the case tests nothing",
+					tc.css, st.X, st.Y, st.W, st.H, st.VW, st.VH)
+			}
+			actx, cancel := context.WithTimeout(ctx, 5*time.Second)
+			start := time.Now()
+			err = d.Act(actx, el, runtime.Act{Kind: runtime.ActClick})
+			cancel()
+			if err != nil {
+				t.Fatalf("click %s after %v: %v", tc.css, time.Since(start).Round(time.Millisecond), err)
+			}
+			if got := clicksOf(t, ctx, d, el); got != "1" {
+				t.Fatalf("%s counted %s clicks, want 1", tc.css, got)
+			}
+		})
+	}
+	t.Run("check-below-fold", func(t *testing.T) { foldCheck(t, ctx, d, origin) })
+}
+
+// TestFoldClickWindowSizes: no emulation, the browser's own window
+// decides: a launched browser and a connected one (standing in for the
+// operator's), each started with --window-size. The viewport is then
+// what the window leaves (a connected headless window of 1280x720 showed
+// 1265x618 with scrollbars; windows are at least 500 wide), so the sizes
+// are logged, not asserted.
+func TestFoldClickWindowSizes(t *testing.T) {
+	if testing.Short() {
+		t.Skip("starts six browsers; the emulated sizes run in -short too")
+	}
+	bin := requireBrowser(t)
+	s := sites(t)
+	for _, sz := range foldSizes {
+		flag := "--window-size=" + itoa(sz.w) + "," + itoa(sz.h)
+		t.Run("launch/"+itoa(sz.w)+"x"+itoa(sz.h), func(t *testing.T) {
+			ctx := tctx(t, 60*time.Second)
+			d, err := Launch(ctx, WithExtraFlags(flag))
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer d.Close()
+			foldRun(t, ctx, d, s.Stress.Origin(), 0)
+		})
+		t.Run("connect/"+itoa(sz.w)+"x"+itoa(sz.h), func(t *testing.T) {
+			ctx := tctx(t, 60*time.Second)
+			p, err := chromeproc.Start(ctx, chromeproc.WithPath(bin), chromeproc.WithFlags(flag))
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer p.Close()
+			d, err := Connect(ctx, p.HTTPEndpoint())
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer d.Close()
+			foldRun(t, ctx, d, s.Stress.Origin(), 0)
 		})
 	}
 }
