@@ -58,9 +58,9 @@
       control('below', 'Below action', 'position:absolute;top:calc(100vh - 84px);left:16px;width:140px;height:40px'),
       counter('below'),
       // An iframe across the bottom edge, with nested scrolled containers.
-      // ?frame=localhost loads it from http://localhost:<port>, another
+      // ?frame=localhost loads it from localhost:<port>, another
       // site than 127.0.0.1: an out-of-process frame.
-      h('iframe', { id: 'panel', title: 'Panel', src: (params.get('frame') === 'localhost' ? 'http://localhost:' + location.port : '') + '/stress/fold/frame', style: 'position:absolute;top:calc(100vh - 200px);left:170px;width:200px;height:320px' }),
+      h('iframe', { id: 'panel', title: 'Panel', src: (params.get('frame') === 'localhost' ? location.protocol + '//localhost:' + location.port : '') + '/stress/fold/frame', style: 'position:absolute;top:calc(100vh - 200px);left:170px;width:200px;height:320px' }),
       // Far down: the deep link of ?top=above leaves it across the top
       // edge, under the sticky header.
       control('above', 'Above action', 'position:absolute;top:150vh;left:16px;width:140px;height:40px'),
