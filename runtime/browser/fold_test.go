@@ -357,3 +357,34 @@ func TestNotInteractableErrorMessage(t *testing.T) {
 		}
 	}
 }
+
+// TestStressFold is the fold capability in the stress tier (VERA_STRESS=1,
+// on a saturated CPU): at every window size, launch mode, the button
+// across the fold must end completed, every iteration.
+func TestStressFold(t *testing.T) {
+	n := stressIterations(t)
+	d := shared(t)
+	s := sites(t)
+	c := foldCap(s.Stress.Origin(), 5000)
+	y := &tally{t: t, name: "fold"}
+	for i := range n {
+		for _, sz := range foldSizes {
+			ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+			if err := d.call(ctx, d.pageSID, proto.EmulationSetDeviceMetricsOverride{Width: sz.w, Height: sz.h, DeviceScaleFactor: 1}, nil); err != nil {
+				cancel()
+				t.Fatal(err)
+			}
+			res := execute(t, ctx, d, c, nil)
+			var problems []string
+			if res.State != runtime.StateCompleted {
+				problems = append(problems, itoa(sz.w)+"x"+itoa(sz.h)+": not completed")
+			}
+			y.judge(i, res, problems)
+			cancel()
+		}
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	_ = d.call(ctx, d.pageSID, proto.EmulationClearDeviceMetricsOverride{}, nil)
+	cancel()
+	y.done()
+}
