@@ -274,6 +274,30 @@
 //	GET /stress/components/<n>  h1 "Componenti", n light-DOM buttons "Voce 1".."Voce n"
 //	                           (0 <= n <= 50000, div.chunk groups of 100), then web components
 //	                           (below, /assets/components.js and declarative shadow roots)
+//	GET /stress/fold           the fold app (actionability): a script mounts the UI into an empty
+//	                           #root, handles clicks with one root listener and re-renders after
+//	                           each and every 250 ms (the sticky 64 px header#topbar is rebuilt
+//	                           each time). Buttons (class fold-control): "Pane action" (#in-pane,
+//	                           below the visible area of the scrolled div#pane), "Right action"
+//	                           (#right, across the right edge), "Below action" (#below, its centre
+//	                           just below the bottom edge), "Above action" (#above, 150vh down);
+//	                           iframe#panel (/stress/fold/frame) across the bottom edge; checkbox
+//	                           "Email me" (#agree, transparent under its label's drawn box) 100vh +
+//	                           300 px down. Each click
+//	                           on a control counts in its data-clicks and output#count-<id>.
+//	                           ?top=<id> scrolls so that control's centre is 4 px above the top
+//	                           edge (under the header); ?under=<id> scrolls so its top is 12 px
+//	                           below that edge (wholly in the window, under the header);
+//	                           ?frame=localhost loads the panel from
+//	                           http://localhost:<port> (another site: an out-of-process frame).
+//	                           #root gets data-ready="true" once mounted
+//	GET /stress/fold/modal     the fold app covered by div.modal-backdrop and a "Session expired"
+//	                           dialog (as is /stress/fold?modal=1)
+//	GET /stress/fold/busy      the fold app covered by "Saving..." in div.modal-backdrop.busy, which
+//	                           never lifts (no dialog role)
+//	GET /stress/fold/frame     the panel: "Framed action" (#framed) below the visible area of
+//	                           div#inner, itself below the visible area of div#outer (both
+//	                           overflow:auto), counted like the others
 //
 // Out-of-range or non-decimal path numbers answer 400.
 //

@@ -44,6 +44,18 @@ func StartStress(opts ...Option) (*Stress, error) {
 	mux.HandleFunc("GET /stress/probe", func(w http.ResponseWriter, _ *http.Request) {
 		render(w, http.StatusOK, "probe.html", nil)
 	})
+	mux.HandleFunc("GET /stress/fold", func(w http.ResponseWriter, _ *http.Request) {
+		render(w, http.StatusOK, "fold.html", nil)
+	})
+	mux.HandleFunc("GET /stress/fold/modal", func(w http.ResponseWriter, _ *http.Request) {
+		render(w, http.StatusOK, "fold.html", nil)
+	})
+	mux.HandleFunc("GET /stress/fold/busy", func(w http.ResponseWriter, _ *http.Request) {
+		render(w, http.StatusOK, "fold.html", nil)
+	})
+	mux.HandleFunc("GET /stress/fold/frame", func(w http.ResponseWriter, _ *http.Request) {
+		render(w, http.StatusOK, "fold_frame.html", nil)
+	})
 	srv, err := newServer("stress", "127.0.0.1", mux, o.Logger)
 	if err != nil {
 		return nil, err

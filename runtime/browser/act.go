@@ -4,6 +4,8 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"math"
+	"strconv"
 	"strings"
 	"time"
 	"unicode/utf8"
@@ -34,16 +36,33 @@ type elState struct {
 	Y         float64 `json:"y"`
 	W         float64 `json:"w"`
 	H         float64 `json:"h"`
-	InView    bool    `json:"inView"`
-	Over      string  `json:"over"`
+	// L, T, R, B bound the visible part of the box (cut by clipping
+	// ancestors and the frame's viewport); Full: nothing was cut.
+	L    float64 `json:"l"`
+	T    float64 `json:"t"`
+	R    float64 `json:"r"`
+	B    float64 `json:"b"`
+	Full bool    `json:"full"`
+	// VW, VH: the frame's viewport size.
+	VW float64 `json:"vw"`
+	VH float64 `json:"vh"`
+	// PX, PY: the point hit-tested; Over: what covers it ("" for the
+	// element itself).
+	PX   float64 `json:"px"`
+	PY   float64 `json:"py"`
+	Over string  `json:"over"`
 }
 
 // Act performs one action after waiting, bounded by ctx, for the element
 // to be attached, visible, stable (same box on two polls) and enabled,
-// and for a click to hit the element rather than something covering it.
+// and, for a click, in view (scrolled there when its frame's viewport, a
+// scrolled container or a frame above cuts it) and hit at its click point
+// rather than something covering it. When ctx ends first the error is a
+// *[NotInteractableError] naming the failed check, box and viewport.
 // An error after the input went out (the mouse press, the key down) is a
 // *[runtime.DispatchError]: the page may have acted on it.
-// Click, check and uncheck use real mouse events at the element's centre;
+// Click, check and uncheck use real mouse events at the centre of the
+// element's visible part;
 // fill selects the content and inserts the text (firing input and
 // change); select picks an option by value, then by label; press focuses
 // the element and sends the key ("Enter", "Tab", "a", "Control+a").
@@ -84,6 +103,94 @@ func (d *Driver) Act(ctx context.Context, e runtime.Element, a runtime.Act) erro
 	return nil
 }
 
+// The actionability checks, as [NotInteractableError.Check] names them
+// (Playwright's names).
+const (
+	// CheckVisible: the element has a non-empty box and is not hidden.
+	CheckVisible = "visible"
+	// CheckEnabled: the element is not disabled (disabled attribute,
+	// a disabled fieldset, aria-disabled="true").
+	CheckEnabled = "enabled"
+	// CheckEditable: a fill target is not read-only.
+	CheckEditable = "editable"
+	// CheckStable: the element's box stayed the same on two measurements
+	// about an animation frame apart.
+	CheckStable = "stable"
+	// CheckInViewport: no part of the element could be brought into the
+	// viewport (of its frame and every frame and container above it).
+	CheckInViewport = "in_viewport"
+	// CheckReceivesEvents: the hit test at the click point found another
+	// element (the cover) on top of it.
+	CheckReceivesEvents = "receives_events"
+)
+
+// Point is a position in CSS pixels of the top-level viewport.
+type Point struct{ X, Y float64 }
+
+// Rect is a box in CSS pixels of the top-level viewport.
+type Rect struct{ X, Y, W, H float64 }
+
+// NotInteractableError is how an action that timed out waiting for its
+// element reports the last actionability check that failed. It wraps
+// [runtime.ErrNotInteractable] and the context's error, so errors.Is
+// works with both; errors.As gives the details. Its message reads, for
+// example, "element not interactable: covered by <header class=sticky>
+// at (640,30); box {x:600 y:10 w:80 h:40}; viewport 1280x720: context
+// deadline exceeded".
+type NotInteractableError struct {
+	// Check is the check that failed last: one of CheckVisible,
+	// CheckEnabled, CheckEditable, CheckStable, CheckInViewport or
+	// CheckReceivesEvents.
+	Check string
+	// Detail says what the check saw ("disabled", "covered by <div
+	// class=modal-backdrop>", "outside the viewport").
+	Detail string
+	// Cover describes the element on top of the click point
+	// ("<tag id=.. class=..>", "nothing" outside the viewport), with
+	// CheckReceivesEvents only.
+	Cover string
+	// At is the click point that was hit-tested, when there was one.
+	At *Point
+	// Box is the element's last measured box and ViewportW, ViewportH
+	// the viewport's size. Both are in top-level coordinates once the
+	// element's frame path was measured (an element in a frame that
+	// never got that far reports them in its frame's viewport).
+	Box                  Rect
+	ViewportW, ViewportH float64
+	// Err is the context's error that ended the wait.
+	Err error
+}
+
+func (e *NotInteractableError) Error() string {
+	var b strings.Builder
+	b.WriteString(runtime.ErrNotInteractable.Error())
+	b.WriteString(": ")
+	b.WriteString(e.Detail)
+	if e.At != nil {
+		fmt.Fprintf(&b, " at (%s,%s)", num(e.At.X), num(e.At.Y))
+	}
+	fmt.Fprintf(&b, "; box {x:%s y:%s w:%s h:%s}; viewport %sx%s",
+		num(e.Box.X), num(e.Box.Y), num(e.Box.W), num(e.Box.H), num(e.ViewportW), num(e.ViewportH))
+	if e.Err != nil {
+		b.WriteString(": ")
+		b.WriteString(e.Err.Error())
+	}
+	return b.String()
+}
+
+// Unwrap returns [runtime.ErrNotInteractable] and Err.
+func (e *NotInteractableError) Unwrap() []error {
+	if e.Err == nil {
+		return []error{runtime.ErrNotInteractable}
+	}
+	return []error{runtime.ErrNotInteractable, e.Err}
+}
+
+// num formats a coordinate to one decimal at most.
+func num(f float64) string {
+	return strconv.FormatFloat(math.Round(f*10)/10, 'f', -1, 64)
+}
+
 // elemErr maps an element operation's error.
 func (d *Driver) elemErr(ctx context.Context, op string, err error) error {
 	if c := interruption(ctx); c != nil {
@@ -102,11 +209,16 @@ func (d *Driver) elemErr(ctx context.Context, op string, err error) error {
 	return d.fail(ctx, op, err)
 }
 
-// state reads the element's action state (and, with hit, what covers its
-// centre).
-func (d *Driver) state(ctx context.Context, el *element, hit bool) (elState, error) {
+// state reads the element's action state; with hit it also hit-tests
+// want (frame coordinates) when want lies in the element's visible part,
+// else the centre of that part.
+func (d *Driver) state(ctx context.Context, el *element, hit bool, want *Point) (elState, error) {
 	var st elState
-	if _, err := d.callOn(ctx, el.sid, el.obj, jsState, true, &st, val(hit)); err != nil {
+	px, py := callArg{Value: []byte("null")}, callArg{Value: []byte("null")}
+	if want != nil {
+		px, py = val(want.X), val(want.Y)
+	}
+	if _, err := d.callOn(ctx, el.sid, el.obj, jsActState, true, &st, val(hit), px, py); err != nil {
 		return st, err
 	}
 	if !st.Connected {
@@ -115,82 +227,210 @@ func (d *Driver) state(ctx context.Context, el *element, hit bool) (elState, err
 	return st, nil
 }
 
-// waitReady polls until ready(st) holds, the element is visible, enabled
-// and stable; when hit is set it also scrolls it into view and checks the
-// hit test. It returns the last state and, with hit, the click point in
-// top-level viewport coordinates.
-func (d *Driver) waitReady(ctx context.Context, el *element, hit bool, ready func(elState) string) (elState, [2]float64, error) {
-	var prev *elState
-	reason := "not checked yet"
+// scrollAligns are the scroll alignments an action tries in turn, as
+// Playwright does: first DOM.scrollIntoViewIfNeeded (which moves only an
+// element not fully in view, centring one that is out of view), then,
+// after the click point was found covered (a sticky header, a banner),
+// element.scrollIntoView with block and inline "end", "center", "start".
+var scrollAligns = [...]string{"", "end", "center", "start"}
+
+// retryWaits is the pause before the n-th retry after a failed hit test
+// (the last one repeats).
+var retryWaits = [...]time.Duration{0, 20 * time.Millisecond, 100 * time.Millisecond, 100 * time.Millisecond, 500 * time.Millisecond}
+
+// scrollIntoView scrolls el (and every scrolled container and frame
+// above it) with the given alignment ("" for scrollIntoViewIfNeeded).
+func (d *Driver) scrollIntoView(ctx context.Context, el *element, align string) error {
+	if align == "" {
+		return d.call(ctx, el.sid, proto.DOMScrollIntoViewIfNeeded{ObjectID: el.obj}, nil)
+	}
+	_, err := d.callOn(ctx, el.sid, el.obj, jsScrollIntoView, true, nil, val(align))
+	return err
+}
+
+// seen is what an action knows of its element in top-level coordinates:
+// the box, the visible part (l, t, r, b), the hit-tested point, the
+// frame offset and the viewport.
+type seen struct {
+	box        Rect
+	l, t, r, b float64
+	full       bool
+	pt         Point
+	ox, oy     float64
+	vw, vh     float64
+	over       string
+}
+
+func (s *seen) empty() bool { return s.r-s.l < 1 || s.b-s.t < 1 }
+
+// local is st in its own frame's coordinates.
+func local(st elState) seen {
+	return seen{box: Rect{st.X, st.Y, st.W, st.H}, l: st.L, t: st.T, r: st.R, b: st.B, full: st.Full,
+		pt: Point{st.PX, st.PY}, vw: st.VW, vh: st.VH, over: st.Over}
+}
+
+// inFrames carries s through the iframes of el's frame path, innermost
+// first: each adds its content box's origin, cuts the visible part with
+// its own clip and viewport and, when nothing covers the point yet,
+// hit-tests it in its document. A top-level element costs no round trip.
+func (d *Driver) inFrames(ctx context.Context, el *element, s seen) (seen, error) {
+	for i := len(el.chain) - 1; i >= 0; i-- {
+		l := el.chain[i]
+		var fr struct {
+			Connected bool    `json:"connected"`
+			OX        float64 `json:"ox"`
+			OY        float64 `json:"oy"`
+			L         float64 `json:"l"`
+			T         float64 `json:"t"`
+			R         float64 `json:"r"`
+			B         float64 `json:"b"`
+			Full      bool    `json:"full"`
+			VW        float64 `json:"vw"`
+			VH        float64 `json:"vh"`
+			Over      string  `json:"over"`
+		}
+		if _, err := d.callOn(ctx, l.sid, l.obj, jsFrameClip, true, &fr,
+			val(s.l), val(s.t), val(s.r), val(s.b), val(s.pt.X), val(s.pt.Y), val(s.over == "")); err != nil {
+			return s, err
+		}
+		if !fr.Connected {
+			return s, fmt.Errorf("%w: its frame was detached from the document", runtime.ErrStaleElement)
+		}
+		s.box.X += fr.OX
+		s.box.Y += fr.OY
+		s.pt.X += fr.OX
+		s.pt.Y += fr.OY
+		s.ox += fr.OX
+		s.oy += fr.OY
+		s.l, s.t, s.r, s.b = fr.L, fr.T, fr.R, fr.B
+		s.full = s.full && fr.Full
+		s.vw, s.vh = fr.VW, fr.VH
+		if s.over == "" && fr.Over != "" {
+			s.over = fr.Over
+		}
+	}
+	return s, nil
+}
+
+// waitReady polls until the element is visible, enabled, ready(st)
+// holds and it is stable; with hit it also brings the element into view
+// and hit-tests the click point. It returns the last state and, with
+// hit, the click point in top-level viewport coordinates: the centre of
+// the element's visible part.
+//
+// Round trips: an element fully in view costs two state reads (the
+// stability proof), plus one call per iframe on its frame path. Only an
+// element not fully in view (its frame's viewport, a clipping container
+// or a frame above it cuts its box) is scrolled, and then measured again.
+func (d *Driver) waitReady(ctx context.Context, el *element, hit bool, ready func(elState) string) (elState, Point, error) {
+	var (
+		prev     *elState
+		last     = NotInteractableError{Check: CheckStable, Detail: "not measured yet"}
+		attempt  int    // index into scrollAligns
+		retries  int    // failed hit tests so far
+		scrolled bool   // scrolled with scrollAligns[attempt]
+		force    bool   // scroll even an element fully in view
+		want     *Point // the frame-local point to hit-test next
+	)
+	note := func(check, detail string, s seen, at bool) {
+		last = NotInteractableError{Check: check, Detail: detail, Box: s.box, ViewportW: s.vw, ViewportH: s.vh}
+		if at {
+			p := s.pt
+			last.At = &p
+		}
+	}
 	timedOut := func(err error) error {
 		if c := interruption(ctx); c != nil {
 			return c
 		}
 		if ctx.Err() != nil {
-			return fmt.Errorf("%w: %s: %w", runtime.ErrNotInteractable, reason, ctx.Err())
+			e := last
+			e.Err = ctx.Err()
+			return &e
 		}
 		return err
 	}
 	for {
-		st, err := d.state(ctx, el, hit)
+		st, err := d.state(ctx, el, hit, want)
 		if err != nil {
-			return st, [2]float64{}, timedOut(err)
+			return st, Point{}, timedOut(err)
 		}
+		s := local(st)
+		wait := pollInterval
 		switch {
 		case !st.Visible:
-			reason, prev = "not visible", nil
+			note(CheckVisible, "not visible", s, false)
+			prev, scrolled, want = nil, false, nil
 		case !st.Enabled:
-			reason, prev = "disabled", nil
+			note(CheckEnabled, "disabled", s, false)
+			prev = nil
 		case ready != nil && ready(st) != "":
-			reason, prev = ready(st), nil
-		case hit && !st.InView:
-			reason, prev = "outside the viewport", nil
-			if err := d.call(ctx, el.sid, proto.DOMScrollIntoViewIfNeeded{ObjectID: el.obj}, nil); err != nil {
-				return st, [2]float64{}, timedOut(err)
+			note(CheckEditable, ready(st), s, false)
+			prev = nil
+		case hit && (force || !st.Full) && !scrolled:
+			if err := d.scrollIntoView(ctx, el, scrollAligns[attempt%len(scrollAligns)]); err != nil {
+				return st, Point{}, timedOut(err)
 			}
+			scrolled, force, prev, want = true, false, nil, nil
 			continue
 		case prev == nil || prev.X != st.X || prev.Y != st.Y || prev.W != st.W || prev.H != st.H:
-			reason = "not stable"
+			// A first measurement proves nothing yet and keeps the
+			// last failure (a cover, say) as the reason.
+			if prev != nil {
+				note(CheckStable, "not stable (the box moved)", s, false)
+			}
 			cp := st
 			prev = &cp
-		case !hit:
-			return st, [2]float64{}, nil
-		case st.Over != "":
-			reason, prev = "covered by "+st.Over, nil
-		default:
-			cx, cy := st.X+st.W/2, st.Y+st.H/2
-			ox, oy, err := d.frameOffset(ctx, el)
-			if err != nil {
-				return st, [2]float64{}, timedOut(err)
-			}
-			return st, [2]float64{cx + ox, cy + oy}, nil
-		}
-		wait := pollInterval
-		if reason == "not stable" {
 			wait = stableInterval
+		case !hit:
+			return st, Point{}, nil
+		default:
+			s, err := d.inFrames(ctx, el, s)
+			if err != nil {
+				return st, Point{}, timedOut(err)
+			}
+			cx, cy := (s.l+s.r)/2, (s.t+s.b)/2
+			switch {
+			case !s.full && !scrolled:
+				// A frame above cuts the element: scroll it into view.
+				force = true
+				continue
+			case s.empty():
+				note(CheckInViewport, "outside the viewport after scrolling", s, false)
+				attempt, scrolled, force, prev = attempt+1, false, true, nil
+				wait = retryWaits[min(retries, len(retryWaits)-1)]
+				retries++
+			case math.Abs(cx-s.pt.X) > 1 || math.Abs(cy-s.pt.Y) > 1:
+				// A frame above cut the visible part: hit-test its
+				// centre instead (at once the first time; a part that
+				// keeps moving waits like any other poll).
+				again := want != nil
+				want = &Point{cx - s.ox, cy - s.oy}
+				if !again {
+					continue
+				}
+			case s.over != "":
+				note(CheckReceivesEvents, "covered by "+s.over, s, true)
+				last.Cover = s.over
+				attempt, scrolled, force, prev, want = attempt+1, false, true, nil, nil
+				wait = retryWaits[min(retries, len(retryWaits)-1)]
+				retries++
+			default:
+				return st, s.pt, nil
+			}
+		}
+		if wait == 0 {
+			if err := ctx.Err(); err != nil {
+				return st, Point{}, timedOut(err)
+			}
+			continue
 		}
 		select {
 		case <-ctx.Done():
-			return st, [2]float64{}, timedOut(ctx.Err())
+			return st, Point{}, timedOut(ctx.Err())
 		case <-time.After(wait):
 		}
 	}
-}
-
-// frameOffset sums the content-box origins of the iframes on the
-// element's frame path, turning frame viewport coordinates into top-level
-// ones.
-func (d *Driver) frameOffset(ctx context.Context, el *element) (float64, float64, error) {
-	var x, y float64
-	for _, l := range el.chain {
-		var off [2]float64
-		if _, err := d.callOn(ctx, l.sid, l.obj, jsFrameOffset, true, &off); err != nil {
-			return 0, 0, err
-		}
-		x += off[0]
-		y += off[1]
-	}
-	return x, y, nil
 }
 
 // click waits for el and clicks its centre with the mouse. *sent is set
@@ -200,13 +440,13 @@ func (d *Driver) click(ctx context.Context, el *element, ready func(elState) str
 	if err != nil {
 		return st, err
 	}
-	return st, d.dispatchClick(ctx, el, pt[0], pt[1], sent)
+	return st, d.dispatchClick(ctx, el, pt.X, pt.Y, sent)
 }
 
 func intp(i int) *int { return &i }
 
 func (d *Driver) fill(ctx context.Context, el *element, value string) error {
-	st, err := d.state(ctx, el, false)
+	st, err := d.state(ctx, el, false, nil)
 	if err != nil {
 		return err
 	}
@@ -244,7 +484,7 @@ func (d *Driver) fill(ctx context.Context, el *element, value string) error {
 }
 
 func (d *Driver) selectOption(ctx context.Context, el *element, value string) error {
-	st, err := d.state(ctx, el, false)
+	st, err := d.state(ctx, el, false, nil)
 	if err != nil {
 		return err
 	}
@@ -321,7 +561,7 @@ func (d *Driver) sendKey(ctx context.Context, sid proto.TargetSessionID, k keyDe
 }
 
 func (d *Driver) check(ctx context.Context, el *element, want bool, sent *bool) error {
-	st, err := d.state(ctx, el, false)
+	st, err := d.state(ctx, el, false, nil)
 	if err != nil {
 		return err
 	}
@@ -338,7 +578,7 @@ func (d *Driver) check(ctx context.Context, el *element, want bool, sent *bool) 
 		return err
 	}
 	for i := 0; ; i++ {
-		st, err := d.state(ctx, el, false)
+		st, err := d.state(ctx, el, false, nil)
 		if err != nil {
 			return err
 		}

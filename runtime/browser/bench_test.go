@@ -62,3 +62,29 @@ func benchFind(b *testing.B, path string, c locator.Candidate, want int) {
 		b.Fatalf("unstable result")
 	}
 }
+
+// BenchmarkClickInView measures one click on a button already fully in
+// view (the probe page's "Save"): the path every ordinary action takes,
+// which actionability must keep at two state reads and the mouse events.
+func BenchmarkClickInView(b *testing.B) {
+	d := shared(b)
+	s := sites(b)
+	ctx := tctx(b, 5*time.Minute)
+	if err := d.Navigate(ctx, s.Stress.URL()+"/stress/probe"); err != nil {
+		b.Fatal(err)
+	}
+	top, _, err := d.Frame(ctx, nil)
+	if err != nil {
+		b.Fatal(err)
+	}
+	els, err := d.Find(ctx, top, nil, locator.Candidate{Strategy: locator.CSS, CSS: "#save"})
+	if err != nil || len(els) != 1 {
+		b.Fatalf("Find = %d, %v", len(els), err)
+	}
+	b.ResetTimer()
+	for b.Loop() {
+		if err := d.Act(ctx, els[0], runtime.Act{Kind: runtime.ActClick}); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

@@ -89,16 +89,47 @@
 //   - One handle per DOM node: handles are pointers kept in a map keyed by
 //     (target session, backend node id), so the same node compares equal
 //     across Find calls; a frame navigation marks its handles stale.
-//   - Actions wait, bounded by ctx, for the element to be attached,
-//     visible, stable (the same box on two polls about a frame apart), enabled and
-//     not covered at its centre; clicks are real mouse events dispatched
-//     to the top-level page at top-level coordinates (frame offsets added),
-//     so out-of-process frames work like any other. A click into a frame
+//   - Actionability is Playwright's. Actions wait, bounded by ctx, for
+//     the element to be attached, visible, enabled (and editable, for
+//     fill) and stable (the same box on two polls about a frame apart).
+//     A click (check and uncheck click too) also needs the element in
+//     view and receiving events at its click point. The element's visible
+//     part is its box cut by every clipping ancestor (a scrolled or
+//     overflow-hidden container; a fixed-position element escapes those
+//     above it) and its frame's visual viewport, then, frame by frame up
+//     to the top, by each iframe's content box, clipping ancestors and
+//     viewport. Whenever that cuts the box the element is scrolled into
+//     view (DOM.scrollIntoViewIfNeeded, which scrolls every container and
+//     frame above it, out-of-process frames included) and measured again;
+//     whether the box merely overlaps the viewport does not matter. The
+//     click point is the centre of the visible part, hit-tested in the
+//     element's document (the element, a descendant or one of its
+//     <label>s must be hit) and in each parent document of its frame path
+//     (the iframe must be hit). When something else is hit (a sticky
+//     header, a banner, an overlay) the element is scrolled again with
+//     block and inline alignment "end", then "center", then "start", then
+//     round again, pausing 0, 20, 100, 100 and then 500 ms between tries,
+//     until ctx ends. Clicks are real mouse events dispatched to the
+//     top-level page at top-level coordinates (frame offsets added), so
+//     out-of-process frames work like any other. A click into a frame
 //     is checked: listeners in the element's document and its ancestors
 //     say where the press went; one the browser misrouted to the frame's
 //     own <iframe> element (its hit-test data lags under load) is
 //     released and pressed again after a rendered frame, one that reached
 //     anything else fails as not interactable (see clickroute.go).
+//   - An element fully in view costs no extra round trip: two state
+//     reads (the stability proof) and one call per iframe on its frame
+//     path, as before actionability scrolled; only an element that is not
+//     fully in view, or covered, is scrolled and measured again.
+//   - An action whose ctx ends while it waits returns a
+//     *[NotInteractableError]: it wraps [runtime.ErrNotInteractable] and
+//     ctx's error and names the check that failed last (Check*
+//     constants), the cover and the click point when the hit test failed,
+//     the element's box and the viewport size, e.g. "element not
+//     interactable: covered by <div class=modal-backdrop> at (400,300);
+//     box {x:16 y:536 w:140 h:40}; viewport 800x600: context deadline
+//     exceeded". The runtime keeps that message as the failure's local
+//     detail.
 //   - Settle is the causal barrier ([runtime.Driver.Settle]). The event
 //     loop tracks, per session, what the page's input set in motion: a
 //     navigation a frame requested, scheduled or started loading
@@ -272,7 +303,15 @@
 //     empty value is a Delete key press. select matches an option's value,
 //     then its label, and waits for a matching option to appear.
 //     check/uncheck click only when the state differs and verify it
-//     changed.
+//     changed. fill and press do not scroll themselves: they focus the
+//     element, which scrolls it into view as the browser does for focus;
+//     select sets the value without the pointer and needs no view.
+//   - The alternative scroll alignments use element.scrollIntoView
+//     (behavior "instant") in the element's own world, the main world, as
+//     do the hit tests (elementFromPoint): a page that replaces those
+//     functions can mislead them, and then the hit test fails and names
+//     what it saw; DOM.scrollIntoViewIfNeeded, the first try, is the
+//     browser's own.
 //   - Downloads: a launched browser saves into a folder of the driver's
 //     temporary profile (or [WithDownloadDir]) under the download GUID;
 //     the event is attributed by GUID to the first armed listener when the

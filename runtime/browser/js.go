@@ -328,53 +328,6 @@ const jsFrameOwner = `function(sel) {
   return el;
 }`
 
-// jsFrameOffset returns where an iframe's content box starts in its own
-// frame's viewport.
-const jsFrameOffset = `function() {
-  const r = this.getBoundingClientRect();
-  const s = this.ownerDocument.defaultView.getComputedStyle(this);
-  return [r.left + this.clientLeft + parseFloat(s.paddingLeft || '0'), r.top + this.clientTop + parseFloat(s.paddingTop || '0')];
-}`
-
-// jsState reports what an action needs to know about this element; with
-// hit it also reports what covers the element's centre ("" when the
-// element itself or a descendant is hit).
-const jsState = `function(hit) {
-` + jsPrelude + `
-  const el = this;
-  if (!el.isConnected) return { connected: false };
-  const tag = el.tagName;
-  const vis = visible(el);
-  const disabledTags = new Set(['BUTTON', 'INPUT', 'SELECT', 'TEXTAREA', 'OPTION', 'OPTGROUP', 'FIELDSET']);
-  let disabled = (disabledTags.has(tag) && el.disabled) || !!el.closest('fieldset:disabled') ;
-  for (let p = el; p && !disabled; p = p.parentElement) if (p.getAttribute('aria-disabled') === 'true') disabled = true;
-  const noText = new Set(['button', 'checkbox', 'radio', 'file', 'submit', 'reset', 'image', 'hidden', 'range', 'color']);
-  let fillable = false, editable = false;
-  if (tag === 'INPUT') { fillable = !noText.has(el.type); editable = fillable && !el.readOnly; }
-  else if (tag === 'TEXTAREA') { fillable = true; editable = !el.readOnly; }
-  else if (el.isContentEditable) { fillable = true; editable = true; }
-  let checkable = false, checked = false, radio = false;
-  if (tag === 'INPUT' && (el.type === 'checkbox' || el.type === 'radio')) { checkable = true; checked = el.checked; radio = el.type === 'radio'; }
-  else { const role = el.getAttribute('role'); if (role === 'checkbox' || role === 'switch' || role === 'radio' || role === 'menuitemcheckbox' || role === 'menuitemradio') { checkable = true; checked = el.getAttribute('aria-checked') === 'true'; radio = role === 'radio' || role === 'menuitemradio'; } }
-  const r = el.getBoundingClientRect();
-  const w = el.ownerDocument.defaultView;
-  const inView = r.bottom > 0 && r.right > 0 && r.top < w.innerHeight && r.left < w.innerWidth;
-  let over = '';
-  if (hit && vis && inView) {
-    const cx = r.left + r.width / 2, cy = r.top + r.height / 2;
-    let h = el.ownerDocument.elementFromPoint(cx, cy);
-    while (h && h.shadowRoot && h !== el) { const inner = h.shadowRoot.elementFromPoint(cx, cy); if (!inner || inner === h) break; h = inner; }
-    if (!h) over = 'nothing';
-    else {
-      let mine = false;
-      for (let p = h; p; p = p.parentNode || p.host) { if (p === el) { mine = true; break; } }
-      if (!mine) over = h.tagName.toLowerCase() + (h.id ? '#' + h.id : '');
-    }
-  }
-  return { connected: true, visible: vis, enabled: !disabled, fillable, editable, checkable, checked, radio,
-    select: tag === 'SELECT', x: r.left, y: r.top, w: r.width, h: r.height, inView, over };
-}`
-
 // jsPrepareFill focuses the control and selects its content, or sets the
 // value of a date-like input directly (as Playwright does). It returns
 // 'typed' when text must now be typed, 'set' when done.
