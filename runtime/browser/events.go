@@ -135,6 +135,15 @@ func (d *Driver) dispatch(ev *cdp.Event) {
 			d.mu.Lock()
 			d.frames[e.Frame.ID] = true
 			d.invalidateFrameLocked(e.Frame.ID)
+			if e.Frame.ParentID == "" {
+				// A new top document of this target: every handle of
+				// the session is gone, its child frames' included. A
+				// cross-process navigation sends no frameDetached for the
+				// old process's frames, and the new renderer's backend
+				// node ids restart, so a kept handle would alias a new
+				// node with a dead object.
+				d.invalidateSessionLocked(sid)
+			}
 			if t.kind == kindPage && e.Frame.ParentID == "" {
 				d.url = e.Frame.URL + e.Frame.URLFragment
 				d.topDoc = ""
@@ -467,6 +476,16 @@ func (e *dialogError) Unwrap() error { return runtime.ErrNativeDialog }
 func (d *Driver) invalidateFrameLocked(frame proto.PageFrameID) {
 	for k, el := range d.elems {
 		if el.frame == frame {
+			el.stale = true
+			delete(d.elems, k)
+		}
+	}
+}
+
+// invalidateSessionLocked marks every handle of the session stale.
+func (d *Driver) invalidateSessionLocked(sid proto.TargetSessionID) {
+	for k, el := range d.elems {
+		if k.sid == sid {
 			el.stale = true
 			delete(d.elems, k)
 		}
