@@ -1,3 +1,5 @@
+//go:build benchcmp
+
 // Command benchcmp compares the same teller flow (sign in, search a
 // member, read the balances) run through runtime.Execute with the rod
 // driver and through a hand-written go-rod script, on one Chromium.
@@ -10,7 +12,13 @@
 // long-lived connection (a fresh incognito context and page per run, CSS
 // selectors, no evidence). Runs alternate so drift hits both sides alike.
 //
-//	go run ./runtime/browser/internal/benchcmp -n 20
+// It builds only with the benchcmp tag (go run -tags benchcmp
+// ./runtime/browser/internal/benchcmp -n 20): the hand-written side needs
+// go-rod's root package, which links rod's launcher and its embedded
+// "leakless" helper binaries, and nothing of that may be in go list -deps
+// ./... of the library.
+//
+//	go run -tags benchcmp ./runtime/browser/internal/benchcmp -n 20
 //
 // It prints the mean and median per side and the ratio Execute/rod (the
 // goal is at most 1.15).

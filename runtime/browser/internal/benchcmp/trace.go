@@ -1,3 +1,5 @@
+//go:build benchcmp
+
 package main
 
 import (
