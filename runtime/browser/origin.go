@@ -2,7 +2,6 @@ package browser
 
 import (
 	"fmt"
-	"net"
 	"net/url"
 	"slices"
 	"strings"
@@ -150,14 +149,4 @@ func (s *originScope) permits(origin string, document bool) bool {
 		return true
 	}
 	return !document && s.subresources[o]
-}
-
-// isLoopbackHost reports whether host (without brackets or port) is a
-// loopback name or address.
-func isLoopbackHost(host string) bool {
-	if strings.EqualFold(host, "localhost") {
-		return true
-	}
-	ip := net.ParseIP(host)
-	return ip != nil && ip.IsLoopback()
 }
