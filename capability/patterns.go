@@ -1,13 +1,12 @@
 package capability
 
 import (
-	"net/netip"
 	"regexp"
-	"strconv"
 	"strings"
 	"time"
 
 	"github.com/vera-run/vera/internal/canonjson"
+	"github.com/vera-run/vera/internal/origin"
 )
 
 // Patterns of the identifier-like strings of a capability, as regular
@@ -92,121 +91,22 @@ func validDate(s string) bool {
 	return err == nil && len(s) == len(time.DateOnly)
 }
 
-// loopbackHosts are the only hosts an HTTP origin may name.
-var loopbackHosts = [...]string{"127.0.0.1", "localhost", "[::1]"}
-
-// originForm checks that s is scheme://host[:port] with nothing else and
+// originForm checks that s is scheme://host[:port] in writer form and
 // returns a problem description, or "" when well formed. It does not apply
-// the HTTPS rule.
+// the HTTPS rule. The rules are internal/origin's.
 func originForm(s string) string {
-	var rest string
-	switch {
-	case strings.HasPrefix(s, "https://"):
-		rest = s[len("https://"):]
-	case strings.HasPrefix(s, "http://"):
-		rest = s[len("http://"):]
-	default:
-		return "an origin is http:// or https:// followed by a host and an optional port"
-	}
-	if rest == "" {
-		return "the origin has no host"
-	}
-	if i := strings.IndexAny(rest, "/?#@\\ \t\r\n"); i >= 0 {
-		switch rest[i] {
-		case '/':
-			return "an origin has no path (not even a trailing slash)"
-		case '?':
-			return "an origin has no query"
-		case '#':
-			return "an origin has no fragment"
-		case '@':
-			return "an origin has no user information"
-		}
-		return "an origin contains no spaces or backslashes"
-	}
-	host, port := rest, ""
-	if strings.HasPrefix(rest, "[") {
-		end := strings.IndexByte(rest, ']')
-		if end < 0 {
-			return "unterminated IPv6 host"
-		}
-		host, port = rest[:end+1], rest[end+1:]
-		a, err := netip.ParseAddr(host[1 : len(host)-1])
-		if err != nil || !a.Is6() || a.Zone() != "" || "["+a.String()+"]" != host {
-			return "the IPv6 host is not in canonical form"
-		}
-		if port != "" && port[0] != ':' {
-			return "unexpected characters after the IPv6 host"
-		}
-	} else if i := strings.LastIndexByte(rest, ':'); i >= 0 {
-		host, port = rest[:i], rest[i:]
-	}
-	if port != "" {
-		p := port[1:]
-		n, err := strconv.Atoi(p)
-		if p == "" || p[0] == '0' || err != nil || n < 1 || n > 65535 || strconv.Itoa(n) != p {
-			return "the port is not a number from 1 to 65535 without leading zeros"
-		}
-		if (n == 443 && strings.HasPrefix(s, "https:")) || (n == 80 && strings.HasPrefix(s, "http:")) {
-			return "the default port is never written (browsers serialise the origin without it)"
-		}
-	}
-	if !strings.HasPrefix(host, "[") {
-		if msg := hostForm(host); msg != "" {
-			return msg
-		}
-	}
-	return ""
-}
-
-// hostForm checks a lowercase DNS name or IPv4 address.
-func hostForm(h string) string {
-	if h == "" || len(h) > 253 {
-		return "the host is empty or too long"
-	}
-	for _, label := range strings.Split(h, ".") {
-		if label == "" || len(label) > 63 {
-			return "the host has an empty or overlong label"
-		}
-		if label[0] == '-' || label[len(label)-1] == '-' {
-			return "a host label starts or ends with a hyphen"
-		}
-		for i := 0; i < len(label); i++ {
-			c := label[i]
-			switch {
-			case c >= 'a' && c <= 'z', c >= '0' && c <= '9', c == '-':
-			case c >= 'A' && c <= 'Z':
-				return "the host must be lowercase"
-			default:
-				return "the host contains a character outside a-z, 0-9, '-' and '.'"
-			}
-		}
-	}
-	labels := strings.Split(h, ".")
-	if last := labels[len(labels)-1]; strings.Trim(last, "0123456789") == "" {
-		// A numeric last label makes browsers parse the host as IPv4.
-		if a, err := netip.ParseAddr(h); err != nil || !a.Is4() || a.String() != h {
-			return "the IPv4 host is not in canonical dotted-decimal form"
-		}
+	if p, msg := origin.Check(s); p == origin.Malformed {
+		return msg
 	}
 	return ""
 }
 
 // originSecurity applies the HTTPS rule to a well-formed origin.
 func originSecurity(s string) string {
-	if strings.HasPrefix(s, "https://") {
-		return ""
+	if p, msg := origin.Check(s); p == origin.Insecure {
+		return msg
 	}
-	rest := s[len("http://"):]
-	for _, h := range loopbackHosts {
-		if rest == h {
-			return "a loopback HTTP origin needs an explicit port"
-		}
-		if strings.HasPrefix(rest, h+":") {
-			return ""
-		}
-	}
-	return "every non-loopback origin uses HTTPS; HTTP is allowed only as http://127.0.0.1:<port>, http://localhost:<port> or http://[::1]:<port>"
+	return ""
 }
 
 // CheckOrigin reports whether origin is an acceptable allowed origin:
@@ -215,12 +115,12 @@ func originSecurity(s string) string {
 // for every non-loopback host and HTTP only as http://127.0.0.1:<port>,
 // http://localhost:<port> or http://[::1]:<port>. The error is an *Error
 // with code [CodeInvalidOrigin] or [CodeInsecureOrigin] and an empty path.
-func CheckOrigin(origin string) error {
-	if msg := originForm(origin); msg != "" {
-		return &Error{Code: CodeInvalidOrigin, Message: msg, BadValue: safeBadValue(origin)}
+func CheckOrigin(o string) error {
+	if msg := originForm(o); msg != "" {
+		return &Error{Code: CodeInvalidOrigin, Message: msg, BadValue: safeBadValue(o)}
 	}
-	if msg := originSecurity(origin); msg != "" {
-		return &Error{Code: CodeInsecureOrigin, Message: msg, BadValue: safeBadValue(origin)}
+	if msg := originSecurity(o); msg != "" {
+		return &Error{Code: CodeInsecureOrigin, Message: msg, BadValue: safeBadValue(o)}
 	}
 	return nil
 }

@@ -2,12 +2,12 @@ package runtime
 
 import (
 	"fmt"
-	"net"
 	"net/url"
 	"regexp"
 	"strings"
 
 	"github.com/vera-run/vera/capability"
+	"github.com/vera-run/vera/internal/origin"
 	"github.com/vera-run/vera/locator"
 )
 
@@ -295,48 +295,27 @@ func precheck(c *capability.Capability) (*plan, capability.ErrorList) {
 }
 
 // normalizeOrigin returns scheme://host[:port] in lower case with default
-// ports removed, or false when s is not exactly an origin.
+// ports removed, or false when s is not exactly an origin
+// (internal/origin's rules).
 func normalizeOrigin(s string) (string, bool) {
-	u, err := url.Parse(s)
-	if err != nil || u.Scheme == "" || u.Host == "" || u.User != nil || (u.Path != "" && u.Path != "/") || u.RawQuery != "" || u.Fragment != "" {
-		return "", false
-	}
-	return originOf(u), true
+	o, err := origin.Normalize(s)
+	return o, err == nil
 }
 
-// originOf returns the normalized origin of an absolute URL.
+// originOf returns the normalized origin of an absolute URL, "" when it
+// has none.
 func originOf(u *url.URL) string {
-	scheme := strings.ToLower(u.Scheme)
-	host := strings.ToLower(u.Hostname())
-	port := u.Port()
-	if (scheme == "https" && port == "443") || (scheme == "http" && port == "80") {
-		port = ""
+	if o, ok := origin.OfURL(u); ok {
+		return o.String()
 	}
-	if strings.Contains(host, ":") {
-		host = "[" + host + "]"
-	}
-	if port != "" {
-		return scheme + "://" + host + ":" + port
-	}
-	return scheme + "://" + host
+	return ""
 }
 
-// safeScheme reports whether a normalized origin uses https, or http on a
-// loopback host with an explicit port.
-func safeScheme(origin string) bool {
-	u, err := url.Parse(origin)
-	if err != nil {
-		return false
-	}
-	switch u.Scheme {
-	case "https":
-		return true
-	case "http":
-		h := u.Hostname()
-		ip := net.ParseIP(h)
-		return u.Port() != "" && (h == "localhost" || (ip != nil && ip.IsLoopback() && (h == "127.0.0.1" || h == "::1")))
-	}
-	return false
+// safeScheme reports whether a normalized origin keeps the HTTPS rule:
+// https, or http on a loopback host with an explicit port.
+func safeScheme(o string) bool {
+	p, err := origin.Parse(o)
+	return err == nil && p.Secure()
 }
 
 // resolveURL resolves a capability URL (a path, or an absolute URL on an

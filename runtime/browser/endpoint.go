@@ -9,6 +9,7 @@ import (
 	"net/url"
 	"strings"
 
+	"github.com/vera-run/vera/internal/origin"
 	"github.com/vera-run/vera/runtime"
 	"github.com/vera-run/vera/runtime/browser/internal/cdpws"
 )
@@ -27,12 +28,11 @@ const localHostsRule = "only 127.0.0.1, localhost and [::1] are local endpoints;
 
 // isLocalEndpointHost reports whether host (a URL's Hostname: no brackets,
 // no port) is one of the three local endpoint hosts Connect accepts
-// without [WithRemoteEndpoint]: 127.0.0.1, localhost (any case) and ::1,
-// written exactly so. Other loopback spellings and addresses (127.0.0.2,
-// 0:0:0:0:0:0:0:1, 127.1, localhost.) are not local endpoints.
-func isLocalEndpointHost(host string) bool {
-	return host == "127.0.0.1" || host == "::1" || strings.EqualFold(host, "localhost")
-}
+// without [WithRemoteEndpoint]: internal/origin's loopback hosts
+// 127.0.0.1, localhost (any case) and ::1, written exactly so. Other
+// loopback spellings and addresses (127.0.0.2, 0:0:0:0:0:0:0:1, 127.1,
+// localhost.) are not local endpoints.
+func isLocalEndpointHost(host string) bool { return origin.IsLoopbackHost(host) }
 
 // redacted is the endpoint's scheme and host only, for errors and logs.
 func (e endpoint) redacted() string { return e.u.Scheme + "://" + e.u.Host }

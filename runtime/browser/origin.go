@@ -6,80 +6,47 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/vera-run/vera/internal/origin"
 	"github.com/vera-run/vera/runtime"
 )
 
-// normalizeOrigin validates a scope entry and returns its canonical form:
-// lower-case scheme and host, default port dropped, no trailing slash.
+// normalizeOrigin validates a scope entry and returns its canonical form
+// (internal/origin's rules: lower-case scheme and host, default port
+// dropped, no trailing slash).
 func normalizeOrigin(s string) (string, error) {
-	u, err := url.Parse(strings.TrimSpace(s))
+	o, err := origin.Normalize(strings.TrimSpace(s))
 	if err != nil {
-		return "", fmt.Errorf("%w: %q: %v", ErrInvalidOrigin, s, err)
-	}
-	if u.Scheme != "http" && u.Scheme != "https" {
-		return "", fmt.Errorf("%w: %q: scheme must be http or https", ErrInvalidOrigin, s)
-	}
-	if u.User != nil || (u.Path != "" && u.Path != "/") || u.RawQuery != "" || u.Fragment != "" || u.Opaque != "" {
-		return "", fmt.Errorf("%w: %q: an origin has no user info, path, query or fragment", ErrInvalidOrigin, s)
-	}
-	o, ok := canonicalOrigin(u)
-	if !ok {
-		return "", fmt.Errorf("%w: %q: missing host", ErrInvalidOrigin, s)
+		return "", fmt.Errorf("%w: %v", ErrInvalidOrigin, err)
 	}
 	return o, nil
 }
 
 // originOf returns the canonical origin of a request URL and whether the
 // URL is a network URL the scope governs (http, https, ws, wss). Other
-// schemes (data:, blob:, about:) never leave the browser.
+// schemes (data:, blob:, about:) never leave the browser. A network URL
+// whose origin cannot be read is "null", which no scope allows.
 func originOf(raw string) (string, bool) {
 	u, err := url.Parse(raw)
 	if err != nil {
 		return "null", true
 	}
-	switch u.Scheme {
-	case "http", "https", "ws", "wss":
-	default:
+	if origin.DefaultPort(u.Scheme) == 0 {
 		return "", false
 	}
-	o, ok := canonicalOrigin(u)
+	o, ok := origin.OfURL(u)
 	if !ok {
 		return "null", true
 	}
-	return o, true
-}
-
-func canonicalOrigin(u *url.URL) (string, bool) {
-	scheme := strings.ToLower(u.Scheme)
-	host := strings.ToLower(u.Hostname())
-	if host == "" {
-		return "", false
-	}
-	port := u.Port()
-	switch {
-	case port == "80" && (scheme == "http" || scheme == "ws"),
-		port == "443" && (scheme == "https" || scheme == "wss"):
-		port = ""
-	}
-	if strings.Contains(host, ":") {
-		host = "[" + host + "]"
-	}
-	if port != "" {
-		return scheme + "://" + host + ":" + port, true
-	}
-	return scheme + "://" + host, true
+	return o.String(), true
 }
 
 // wsEquivalent maps a ws(s) origin to the http(s) origin that would allow
 // it: a page allowed to talk to https://x may open wss://x.
-func wsEquivalent(origin string) string {
-	switch {
-	case strings.HasPrefix(origin, "ws://"):
-		return "http://" + strings.TrimPrefix(origin, "ws://")
-	case strings.HasPrefix(origin, "wss://"):
-		return "https://" + strings.TrimPrefix(origin, "wss://")
+func wsEquivalent(o string) string {
+	if p, ok := origin.Of(o); ok {
+		return p.HTTPEquivalent().String()
 	}
-	return origin
+	return o
 }
 
 // originScope is the installed, normalized origin scope.

@@ -6,11 +6,13 @@ import (
 	"net/url"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/vera-run/vera/internal/origin"
 )
 
 // originOf returns scheme://host[:port] of an absolute http(s) URL, with the
 // scheme and host lower-cased and a default port dropped, as a browser
-// serialises an origin.
+// serialises an origin (internal/origin's rules).
 func originOf(raw string) (string, error) {
 	u, err := url.Parse(raw)
 	if err != nil {
@@ -19,23 +21,17 @@ func originOf(raw string) (string, error) {
 	if u.Scheme != "http" && u.Scheme != "https" {
 		return "", fmt.Errorf("%q is not an absolute http(s) URL", raw)
 	}
-	if u.Host == "" {
+	o, ok := origin.OfURL(u)
+	if !ok {
 		return "", fmt.Errorf("%q has no host", raw)
 	}
-	host := strings.ToLower(u.Host)
-	switch {
-	case u.Scheme == "http" && strings.HasSuffix(host, ":80"):
-		host = strings.TrimSuffix(host, ":80")
-	case u.Scheme == "https" && strings.HasSuffix(host, ":443"):
-		host = strings.TrimSuffix(host, ":443")
-	}
-	return strings.ToLower(u.Scheme) + "://" + host, nil
+	return o.String(), nil
 }
 
 // normOrigin normalises an origin string given to RestrictOrigins.
 func normOrigin(o string) string {
 	o = strings.TrimSpace(o)
-	if n, err := originOf(o); err == nil {
+	if n, err := origin.Normalize(o); err == nil {
 		return n
 	}
 	return strings.TrimSuffix(strings.ToLower(o), "/")

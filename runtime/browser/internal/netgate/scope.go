@@ -4,9 +4,10 @@ import (
 	"errors"
 	"fmt"
 	"net/netip"
-	"net/url"
 	"strconv"
 	"strings"
+
+	"github.com/vera-run/vera/internal/origin"
 )
 
 // ErrInvalidScope is wrapped by every error [Gate.SetScope] returns for an
@@ -67,34 +68,20 @@ func compile(s Scope) (*rules, error) {
 	return r, nil
 }
 
+// parseOrigin reads one scope entry with internal/origin's rules.
 func parseOrigin(o string) (endpoint, error) {
-	u, err := url.Parse(o)
+	p, err := origin.Parse(o)
 	if err != nil {
-		return endpoint{}, fmt.Errorf("%w: %q: %v", ErrInvalidScope, o, err)
+		return endpoint{}, fmt.Errorf("%w: %v", ErrInvalidScope, err)
 	}
-	if u.Scheme != "http" && u.Scheme != "https" {
-		return endpoint{}, fmt.Errorf("%w: %q: scheme must be http or https", ErrInvalidScope, o)
-	}
-	if u.User != nil || (u.Path != "" && u.Path != "/") || u.RawQuery != "" || u.Fragment != "" || u.Opaque != "" || u.Hostname() == "" {
-		return endpoint{}, fmt.Errorf("%w: %q: not a bare origin", ErrInvalidScope, o)
-	}
-	port, ok := effectivePort(u.Scheme, u.Port())
-	if !ok {
-		return endpoint{}, fmt.Errorf("%w: %q: bad port", ErrInvalidScope, o)
-	}
-	return endpoint{scheme: u.Scheme, host: normHost(u.Hostname()), port: port}, nil
+	return endpoint{scheme: p.Scheme, host: p.Host, port: p.Port}, nil
 }
 
 // effectivePort is the port a URL of scheme with port string p connects to.
 func effectivePort(scheme, p string) (uint16, bool) {
 	if p == "" {
-		switch scheme {
-		case "http", "ws":
-			return 80, true
-		case "https", "wss":
-			return 443, true
-		}
-		return 0, false
+		d := origin.DefaultPort(scheme)
+		return d, d != 0
 	}
 	n, err := strconv.ParseUint(p, 10, 16)
 	if err != nil || n == 0 {
