@@ -207,6 +207,36 @@ func (e *Evidence) Validate() error {
 }
 
 func (e *Evidence) validate(ps *problems) {
+	e.validateHeader(ps)
+	e.validateLimits(ps)
+	oc := e.originChecker(ps)
+	e.validateCounts(ps)
+	maxStr := max(e.Limits.MaxStringLen, 16)
+	var prevAt int64
+	for i := range e.Observations {
+		o := &e.Observations[i]
+		p := "observations[" + strconv.Itoa(i) + "]"
+		if o.Seq != i+1 || o.ID != obsID(i+1) {
+			ps.add(p+".id", CodeOrder, "observations are numbered obs-1, obs-2, ... in order")
+		}
+		if o.AtMS < prevAt {
+			ps.add(p+".at_ms", CodeOrder, "observation times never decrease")
+		}
+		prevAt = o.AtMS
+		validateObservationKind(ps, p, i, o)
+		validateObservationPage(ps, p, o, oc)
+		e.validateFrames(ps, p, o, oc)
+		e.validateObservedControls(ps, p, o, maxStr)
+		if o.Step != nil {
+			validateStepRecord(ps, p+".step", o.Step, maxStr)
+		}
+	}
+	e.validateRefusals(ps, maxStr)
+	e.validateRedactions(ps)
+}
+
+// validateHeader checks the session's schema, id, mode, times and end.
+func (e *Evidence) validateHeader(ps *problems) {
 	if e.Schema != EvidenceSchema {
 		ps.add("schema", CodeSchema, "want %q", EvidenceSchema)
 	}
@@ -230,6 +260,10 @@ func (e *Evidence) validate(ps *problems) {
 	if !slices.Contains(EndReasons(), e.EndReason) {
 		ps.add("end_reason", CodeUnknown, "unknown end reason")
 	}
+}
+
+// validateLimits checks that every limit is inside its ceiling.
+func (e *Evidence) validateLimits(ps *problems) {
 	l := e.Limits
 	rangeCheck := func(path string, v, lo, hi int) {
 		if v < lo || v > hi {
@@ -245,6 +279,11 @@ func (e *Evidence) validate(ps *problems) {
 	rangeCheck("limits.max_frames", l.MaxFrames, 1, MaxFramesCeiling)
 	rangeCheck("limits.max_steps", l.MaxSteps, 1, MaxStepsCeiling)
 	rangeCheck("limits.max_evidence_bytes", l.MaxEvidenceBytes, 4096, MaxEvidenceBytes)
+}
+
+// originChecker checks the site's origin lists and returns the check of
+// one recorded origin against them.
+func (e *Evidence) originChecker(ps *problems) func(path, o string) {
 	originList(ps, "site.origins", e.Site.Origins, true)
 	originList(ps, "site.allowed_origins", e.Site.AllowedOrigins, true)
 	recorded := map[string]bool{}
@@ -255,7 +294,7 @@ func (e *Evidence) validate(ps *problems) {
 	for _, o := range e.Site.AllowedOrigins {
 		allowed[o] = true
 	}
-	checkOrigin := func(path, o string) {
+	return func(path, o string) {
 		if !recorded[o] {
 			ps.add(path, CodeReference, "origin not listed in site.origins")
 		}
@@ -263,138 +302,150 @@ func (e *Evidence) validate(ps *problems) {
 			ps.add(path, CodeOrigin, "origin outside site.allowed_origins")
 		}
 	}
+}
+
+// validateCounts checks the session's snapshot, error, step and
+// observation counts against each other and the limits.
+func (e *Evidence) validateCounts(ps *problems) {
 	if e.Snapshots < 0 || e.Snapshots > MaxSnapshotsCeiling+MaxConsecutiveSnapshotErrors*(MaxStepsCeiling+1) {
 		ps.add("snapshots", CodeRange, "out of range")
 	}
 	if e.SnapshotErrors < 0 || e.SnapshotErrors > e.Snapshots {
 		ps.add("snapshot_errors", CodeRange, "between 0 and snapshots")
 	}
-	if e.Steps < 0 || e.Steps > l.MaxSteps {
+	if e.Steps < 0 || e.Steps > e.Limits.MaxSteps {
 		ps.add("steps", CodeRange, "between 0 and limits.max_steps")
 	}
 	if len(e.Observations) > max(e.Snapshots, 0) {
 		ps.add("observations", CodeRange, "more observations than snapshots")
 	}
-	maxStr := max(l.MaxStringLen, 16)
-	var prevAt int64
-	for i := range e.Observations {
-		o := &e.Observations[i]
-		p := "observations[" + strconv.Itoa(i) + "]"
-		if o.Seq != i+1 || o.ID != obsID(i+1) {
-			ps.add(p+".id", CodeOrder, "observations are numbered obs-1, obs-2, ... in order")
+}
+
+// validateObservationKind checks observation i's kind against its place
+// and what it lists.
+func validateObservationKind(ps *problems, p string, i int, o *ObservationStep) {
+	switch o.Kind {
+	case KindBaseline:
+		if i != 0 {
+			ps.add(p+".kind", CodeOrder, "only the first observation is the baseline")
 		}
-		if o.AtMS < prevAt {
-			ps.add(p+".at_ms", CodeOrder, "observation times never decrease")
+		if len(o.Appeared)+len(o.Disappeared)+len(o.Changed) > 0 {
+			ps.add(p, CodeFormat, "a baseline lists controls, not changes")
 		}
-		prevAt = o.AtMS
-		switch o.Kind {
-		case KindBaseline:
-			if i != 0 {
-				ps.add(p+".kind", CodeOrder, "only the first observation is the baseline")
-			}
-			if len(o.Appeared)+len(o.Disappeared)+len(o.Changed) > 0 {
-				ps.add(p, CodeFormat, "a baseline lists controls, not changes")
-			}
-		case KindChange, KindExplore:
-			if i == 0 {
-				ps.add(p+".kind", CodeOrder, "the first observation is the baseline")
-			}
-			if len(o.Controls) > 0 {
-				ps.add(p+".controls", CodeFormat, "only the baseline lists every control")
-			}
-			if o.Kind == KindChange && o.Step != nil {
-				ps.add(p+".step", CodeFormat, "only explore observations record a step")
-			}
-			if o.Kind == KindExplore && o.Step == nil {
-				ps.add(p+".step", CodeRequired, "an explore observation records its step")
-			}
-		default:
-			ps.add(p+".kind", CodeUnknown, "kind is baseline, change or explore")
+	case KindChange, KindExplore:
+		if i == 0 {
+			ps.add(p+".kind", CodeOrder, "the first observation is the baseline")
 		}
-		if o.OutOfScope {
-			if o.URLPath != "" || len(o.Frames)+len(o.Controls)+len(o.Appeared)+len(o.Changed) > 0 {
-				ps.add(p, CodeFormat, "an out-of-scope observation records nothing of the page")
-			}
-		} else {
-			if o.Origin == "" {
-				ps.add(p+".origin", CodeRequired, "an in-scope observation names its origin")
-			}
-			if !validPath(o.URLPath) {
-				ps.add(p+".url_path", CodeFormat, "a query-free path starting with /")
-			} else if redact.ContainsPathIdentifier(o.URLPath) {
-				ps.add(p+".url_path", CodeIdentifier, "a path segment is identifier-shaped")
-			}
-			if o.Kind == KindBaseline && len(o.Frames) == 0 {
-				ps.add(p+".frames", CodeRequired, "the baseline lists its frames")
-			}
+		if len(o.Controls) > 0 {
+			ps.add(p+".controls", CodeFormat, "only the baseline lists every control")
 		}
-		if o.Origin != "" {
-			checkOrigin(p+".origin", o.Origin)
+		if o.Kind == KindChange && o.Step != nil {
+			ps.add(p+".step", CodeFormat, "only explore observations record a step")
 		}
-		if o.PrevURLPath != "" && (!o.PathChanged || !validPath(o.PrevURLPath)) {
-			ps.add(p+".prev_url_path", CodeFormat, "set only with path_changed, a query-free path")
-		} else if redact.ContainsPathIdentifier(o.PrevURLPath) {
-			ps.add(p+".prev_url_path", CodeIdentifier, "a path segment is identifier-shaped")
+		if o.Kind == KindExplore && o.Step == nil {
+			ps.add(p+".step", CodeRequired, "an explore observation records its step")
 		}
-		if len(o.Frames) > max(l.MaxFrames, 1) {
-			ps.add(p+".frames", CodeRange, "more frames than limits.max_frames")
+	default:
+		ps.add(p+".kind", CodeUnknown, "kind is baseline, change or explore")
+	}
+}
+
+// validateObservationPage checks where an observation was taken: scope,
+// origin and (redacted, query-free) paths.
+func validateObservationPage(ps *problems, p string, o *ObservationStep, checkOrigin func(path, o string)) {
+	if o.OutOfScope {
+		if o.URLPath != "" || len(o.Frames)+len(o.Controls)+len(o.Appeared)+len(o.Changed) > 0 {
+			ps.add(p, CodeFormat, "an out-of-scope observation records nothing of the page")
 		}
-		for j, f := range o.Frames {
-			fp := p + ".frames[" + strconv.Itoa(j) + "]"
-			if j == 0 && len(f.Path) != 0 {
-				ps.add(fp+".path", CodeOrder, "the first frame is the top-level document")
-			}
-			if len(f.Path) > capability.MaxFrameSelectors || len(f.Origins) != len(f.Path)+1 {
-				ps.add(fp, CodeFormat, "at most %d selectors and one origin per document", capability.MaxFrameSelectors)
-			}
-			for k, sel := range f.Path {
-				if !validSelector(sel) {
-					ps.add(fp+".path["+strconv.Itoa(k)+"]", CodeFormat, "a non-blank selector of at most %d bytes", capability.MaxFrameSelectorLen)
-				}
-			}
-			for k, og := range f.Origins {
-				op := fp + ".origins[" + strconv.Itoa(k) + "]"
-				if capability.CheckOrigin(og) != nil {
-					ps.add(op, CodeOrigin, "not an acceptable origin")
-				} else {
-					checkOrigin(op, og)
-				}
-			}
+	} else {
+		if o.Origin == "" {
+			ps.add(p+".origin", CodeRequired, "an in-scope observation names its origin")
 		}
-		if o.TotalControls < 0 {
-			ps.add(p+".total_controls", CodeRange, "never negative")
+		if !validPath(o.URLPath) {
+			ps.add(p+".url_path", CodeFormat, "a query-free path starting with /")
+		} else if redact.ContainsPathIdentifier(o.URLPath) {
+			ps.add(p+".url_path", CodeIdentifier, "a path segment is identifier-shaped")
 		}
-		lim := max(l.MaxControls, 1)
-		if len(o.Controls) > lim || len(o.Appeared) > lim || len(o.Disappeared) > lim || len(o.Changed) > lim {
-			ps.add(p, CodeRange, "more controls than limits.max_controls")
-		}
-		for j := range o.Controls {
-			validateControl(ps, fmt.Sprintf("%s.controls[%d]", p, j), &o.Controls[j], maxStr)
-		}
-		for j := range o.Appeared {
-			validateControl(ps, fmt.Sprintf("%s.appeared[%d]", p, j), &o.Appeared[j], maxStr)
-		}
-		for j := range o.Disappeared {
-			validateControl(ps, fmt.Sprintf("%s.disappeared[%d]", p, j), &o.Disappeared[j], maxStr)
-		}
-		for j := range o.Changed {
-			ch := &o.Changed[j]
-			cp := fmt.Sprintf("%s.changed[%d]", p, j)
-			validateRef(ps, cp+".control", &ch.Control, maxStr)
-			validateState(ps, cp+".before", ch.Before, ch.Control.Role, maxStr)
-			validateState(ps, cp+".after", ch.After, ch.Control.Role, maxStr)
-			if ch.Nth < 0 || ch.Nth >= lim {
-				ps.add(cp+".nth", CodeRange, "out of range")
-			}
-			if ch.Before == ch.After {
-				ps.add(cp, CodeFormat, "a change changes the state")
-			}
-		}
-		if o.Step != nil {
-			validateStepRecord(ps, p+".step", o.Step, maxStr)
+		if o.Kind == KindBaseline && len(o.Frames) == 0 {
+			ps.add(p+".frames", CodeRequired, "the baseline lists its frames")
 		}
 	}
-	if len(e.Refusals) > max(l.MaxSteps, 1) {
+	if o.Origin != "" {
+		checkOrigin(p+".origin", o.Origin)
+	}
+	if o.PrevURLPath != "" && (!o.PathChanged || !validPath(o.PrevURLPath)) {
+		ps.add(p+".prev_url_path", CodeFormat, "set only with path_changed, a query-free path")
+	} else if redact.ContainsPathIdentifier(o.PrevURLPath) {
+		ps.add(p+".prev_url_path", CodeIdentifier, "a path segment is identifier-shaped")
+	}
+}
+
+// validateFrames checks an observation's frame list.
+func (e *Evidence) validateFrames(ps *problems, p string, o *ObservationStep, checkOrigin func(path, o string)) {
+	if len(o.Frames) > max(e.Limits.MaxFrames, 1) {
+		ps.add(p+".frames", CodeRange, "more frames than limits.max_frames")
+	}
+	for j, f := range o.Frames {
+		fp := p + ".frames[" + strconv.Itoa(j) + "]"
+		if j == 0 && len(f.Path) != 0 {
+			ps.add(fp+".path", CodeOrder, "the first frame is the top-level document")
+		}
+		if len(f.Path) > capability.MaxFrameSelectors || len(f.Origins) != len(f.Path)+1 {
+			ps.add(fp, CodeFormat, "at most %d selectors and one origin per document", capability.MaxFrameSelectors)
+		}
+		for k, sel := range f.Path {
+			if !validSelector(sel) {
+				ps.add(fp+".path["+strconv.Itoa(k)+"]", CodeFormat, "a non-blank selector of at most %d bytes", capability.MaxFrameSelectorLen)
+			}
+		}
+		for k, og := range f.Origins {
+			op := fp + ".origins[" + strconv.Itoa(k) + "]"
+			if capability.CheckOrigin(og) != nil {
+				ps.add(op, CodeOrigin, "not an acceptable origin")
+			} else {
+				checkOrigin(op, og)
+			}
+		}
+	}
+}
+
+// validateObservedControls checks an observation's control lists and
+// changes.
+func (e *Evidence) validateObservedControls(ps *problems, p string, o *ObservationStep, maxStr int) {
+	if o.TotalControls < 0 {
+		ps.add(p+".total_controls", CodeRange, "never negative")
+	}
+	lim := max(e.Limits.MaxControls, 1)
+	if len(o.Controls) > lim || len(o.Appeared) > lim || len(o.Disappeared) > lim || len(o.Changed) > lim {
+		ps.add(p, CodeRange, "more controls than limits.max_controls")
+	}
+	for j := range o.Controls {
+		validateControl(ps, fmt.Sprintf("%s.controls[%d]", p, j), &o.Controls[j], maxStr)
+	}
+	for j := range o.Appeared {
+		validateControl(ps, fmt.Sprintf("%s.appeared[%d]", p, j), &o.Appeared[j], maxStr)
+	}
+	for j := range o.Disappeared {
+		validateControl(ps, fmt.Sprintf("%s.disappeared[%d]", p, j), &o.Disappeared[j], maxStr)
+	}
+	for j := range o.Changed {
+		ch := &o.Changed[j]
+		cp := fmt.Sprintf("%s.changed[%d]", p, j)
+		validateRef(ps, cp+".control", &ch.Control, maxStr)
+		validateState(ps, cp+".before", ch.Before, ch.Control.Role, maxStr)
+		validateState(ps, cp+".after", ch.After, ch.Control.Role, maxStr)
+		if ch.Nth < 0 || ch.Nth >= lim {
+			ps.add(cp+".nth", CodeRange, "out of range")
+		}
+		if ch.Before == ch.After {
+			ps.add(cp, CodeFormat, "a change changes the state")
+		}
+	}
+}
+
+// validateRefusals checks the refused steps.
+func (e *Evidence) validateRefusals(ps *problems, maxStr int) {
+	if len(e.Refusals) > max(e.Limits.MaxSteps, 1) {
 		ps.add("refusals", CodeRange, "more refusals than limits.max_steps")
 	}
 	for i := range e.Refusals {
@@ -413,6 +464,10 @@ func (e *Evidence) validate(ps *problems) {
 		}
 		validateStepRecord(ps, p+".step", &r.Step, maxStr)
 	}
+}
+
+// validateRedactions checks the redaction counts.
+func (e *Evidence) validateRedactions(ps *problems) {
 	for k, n := range e.Redactions.Identifiers {
 		if !slices.Contains(redact.Kinds(), k) && k != redact.KindPathSegment || n < 0 {
 			ps.add("redactions.identifiers", CodeUnknown, "unknown identifier kind or negative count")
