@@ -508,38 +508,9 @@ func VerifyPack(ctx context.Context, dir string, opts ...PackOption) (*PackRepor
 	}
 	defer root.Close()
 
-	// Entries.
-	allowed := append(PackFiles(), LockFile, TransferApprovalFile)
-	present := map[string]bool{}
-	if d, err := root.Open("."); err != nil {
-		rep.add("", CodeMissingFile, "the pack directory cannot be listed")
+	present, ok := packEntries(root, rep)
+	if !ok {
 		return done()
-	} else {
-		entries, lerr := d.ReadDir(maxPackEntries + 1)
-		_ = d.Close()
-		if lerr != nil && len(entries) == 0 {
-			rep.add("", CodeMissingFile, "the pack directory cannot be listed")
-			return done()
-		}
-		if len(entries) > maxPackEntries {
-			rep.add("", CodeUnlistedFile, "more than %d entries", maxPackEntries)
-			return done()
-		}
-		for _, e := range entries {
-			name := e.Name()
-			switch {
-			case e.Type()&fs.ModeSymlink != 0:
-				rep.add(safeName(name), CodeSymlink, "symbolic links are not allowed in a pack")
-			case e.IsDir():
-				rep.add(safeName(name), CodeNotRegular, "directories are not allowed in a pack")
-			case !e.Type().IsRegular():
-				rep.add(safeName(name), CodeNotRegular, "only regular files are allowed in a pack")
-			case !slices.Contains(allowed, name):
-				rep.add(safeName(name), CodeUnlistedFile, "a file the lock does not list")
-			default:
-				present[name] = true
-			}
-		}
 	}
 
 	// Lock.
@@ -555,11 +526,66 @@ func VerifyPack(ctx context.Context, dir string, opts ...PackOption) (*PackRepor
 	}
 	rep.PackHash = canonjson.SumBytes(lockRaw)
 
-	// Files.
+	raws, err := verifyPackFiles(ctx, root, lock, present, rep)
+	if err != nil {
+		return rep, err
+	}
+	ev, rec, draft := loadPackDocuments(raws, rep)
+	checkPackLinks(lock, ev, rec, draft, rep)
+	if present[TransferApprovalFile] {
+		checkTransferApproval(root, rep)
+	}
+	if len(dedupeProblems(rep.Problems)) > 0 {
+		rep.TransferApproved = false
+	}
+	return done()
+}
+
+// packEntries lists the pack directory: every entry is a regular file the
+// pack may hold. ok is false when the listing itself fails.
+func packEntries(root *os.Root, rep *PackReport) (present map[string]bool, ok bool) {
+	allowed := append(PackFiles(), LockFile, TransferApprovalFile)
+	present = map[string]bool{}
+	d, err := root.Open(".")
+	if err != nil {
+		rep.add("", CodeMissingFile, "the pack directory cannot be listed")
+		return nil, false
+	}
+	entries, lerr := d.ReadDir(maxPackEntries + 1)
+	_ = d.Close()
+	if lerr != nil && len(entries) == 0 {
+		rep.add("", CodeMissingFile, "the pack directory cannot be listed")
+		return nil, false
+	}
+	if len(entries) > maxPackEntries {
+		rep.add("", CodeUnlistedFile, "more than %d entries", maxPackEntries)
+		return nil, false
+	}
+	for _, e := range entries {
+		name := e.Name()
+		switch {
+		case e.Type()&fs.ModeSymlink != 0:
+			rep.add(safeName(name), CodeSymlink, "symbolic links are not allowed in a pack")
+		case e.IsDir():
+			rep.add(safeName(name), CodeNotRegular, "directories are not allowed in a pack")
+		case !e.Type().IsRegular():
+			rep.add(safeName(name), CodeNotRegular, "only regular files are allowed in a pack")
+		case !slices.Contains(allowed, name):
+			rep.add(safeName(name), CodeUnlistedFile, "a file the lock does not list")
+		default:
+			present[name] = true
+		}
+	}
+	return present, true
+}
+
+// verifyPackFiles checks every locked file's presence, size and hash and
+// returns the bytes of those that verify. The error is ctx's.
+func verifyPackFiles(ctx context.Context, root *os.Root, lock *PackLock, present map[string]bool, rep *PackReport) (map[string][]byte, error) {
 	raws := map[string][]byte{}
 	for _, lf := range lock.Files {
 		if err := ctx.Err(); err != nil {
-			return rep, err
+			return nil, err
 		}
 		pf := PackFile{Path: lf.Path, Size: lf.Size, SHA256: lf.SHA256}
 		if !present[lf.Path] {
@@ -583,23 +609,14 @@ func VerifyPack(ctx context.Context, dir string, opts ...PackOption) (*PackRepor
 		}
 		rep.Files = append(rep.Files, pf)
 	}
+	return raws, nil
+}
 
-	// Documents.
-	addErr := func(file string, err error) {
-		var ve *ValidationError
-		switch {
-		case err == nil:
-		case errors.As(err, &ve):
-			for _, p := range ve.Problems {
-				rep.Problems = append(rep.Problems, Problem{Path: file + ":" + p.Path, Code: p.Code, Detail: p.Detail})
-			}
-		default:
-			rep.add(file, CodeDocument, "%v", err)
-		}
-	}
-	var ev *Evidence
-	var rec *Record
-	var draft *capability.Capability
+// loadPackDocuments reads and validates the evidence, record and draft
+// among the verified files, recording their hashes and problems.
+func loadPackDocuments(raws map[string][]byte, rep *PackReport) (ev *Evidence, rec *Record, draft *capability.Capability) {
+	var err error
+	addErr := rep.addDocumentError
 	if b, ok := raws[EvidenceFile]; ok {
 		ev, err = LoadEvidence(b)
 		addErr(EvidenceFile, err)
@@ -632,8 +649,12 @@ func VerifyPack(ctx context.Context, dir string, opts ...PackOption) (*PackRepor
 			}
 		}
 	}
+	return ev, rec, draft
+}
 
-	// Links.
+// checkPackLinks checks the hash links between the lock, the evidence,
+// the record and the draft.
+func checkPackLinks(lock *PackLock, ev *Evidence, rec *Record, draft *capability.Capability, rep *PackReport) {
 	if rep.Documents.EvidenceHash != "" && rep.Documents.EvidenceHash != lock.Documents.EvidenceHash {
 		rep.add(LockFile+":documents.evidence_hash", CodeLinkMismatch, "the evidence document has another hash")
 	}
@@ -651,33 +672,49 @@ func VerifyPack(ctx context.Context, dir string, opts ...PackOption) (*PackRepor
 			rep.add(RecordFile+":review", CodeUnreviewed, "the record in a pack is reviewed")
 		}
 		if ev != nil {
-			addErr(RecordFile, rec.CheckEvidence(ev))
+			rep.addDocumentError(RecordFile, rec.CheckEvidence(ev))
 		}
 	}
 	if draft != nil && (draft.Provenance == nil || draft.Provenance.DiscoveryHash != rep.Documents.RecordHash) {
 		rep.add(DraftFile+":provenance.discovery_hash", CodeLinkMismatch, "the draft does not name the record's hash")
 	}
+}
 
-	// Transfer approval.
-	if present[TransferApprovalFile] {
-		b, err := safefs.ReadFileLimited(root, TransferApprovalFile, MaxApprovalBytes)
-		if err != nil {
-			rep.add(TransferApprovalFile, fsCode(err), "the approval cannot be read: %v", cause(err))
-		} else if a, err := LoadTransferApproval(b); err != nil {
-			rep.add(TransferApprovalFile, CodeApproval, "%v", err)
-		} else {
-			rep.TransferApproval = a
-			if a.PackHash != rep.PackHash {
-				rep.add(TransferApprovalFile+":pack_hash", CodeApproval, "the approval names another pack")
-			} else {
-				rep.TransferApproved = true
-			}
+// addDocumentError records a document's load or validation error: each
+// problem of a *ValidationError under the file's name, any other error as
+// one document problem.
+func (rep *PackReport) addDocumentError(file string, err error) {
+	var ve *ValidationError
+	switch {
+	case err == nil:
+	case errors.As(err, &ve):
+		for _, p := range ve.Problems {
+			rep.Problems = append(rep.Problems, Problem{Path: file + ":" + p.Path, Code: p.Code, Detail: p.Detail})
 		}
+	default:
+		rep.add(file, CodeDocument, "%v", err)
 	}
-	if len(dedupeProblems(rep.Problems)) > 0 {
-		rep.TransferApproved = false
+}
+
+// checkTransferApproval reads the transfer approval and records whether
+// it names this pack.
+func checkTransferApproval(root *os.Root, rep *PackReport) {
+	b, err := safefs.ReadFileLimited(root, TransferApprovalFile, MaxApprovalBytes)
+	if err != nil {
+		rep.add(TransferApprovalFile, fsCode(err), "the approval cannot be read: %v", cause(err))
+		return
 	}
-	return done()
+	a, err := LoadTransferApproval(b)
+	if err != nil {
+		rep.add(TransferApprovalFile, CodeApproval, "%v", err)
+		return
+	}
+	rep.TransferApproval = a
+	if a.PackHash != rep.PackHash {
+		rep.add(TransferApprovalFile+":pack_hash", CodeApproval, "the approval names another pack")
+	} else {
+		rep.TransferApproved = true
+	}
 }
 
 // ApproveTransfer records the operator's approval to hand the pack at dir
