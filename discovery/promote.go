@@ -161,150 +161,212 @@ func (l PromotionErrors) Has(boundary string) bool {
 // capability. The promoted capability's review carries review_hash, so
 // the promotion commits to the record's review as well as to its hash.
 func Promote(draft *capability.Capability, reviewed *Record, review capability.Review) (*capability.Capability, error) {
-	var errs PromotionErrors
-	refuse := func(boundary, format string, args ...any) {
-		errs = append(errs, &PromotionError{Boundary: boundary, Detail: fmt.Sprintf(format, args...)})
-	}
-	refuseReview := func(code, format string, args ...any) {
-		errs = append(errs, &PromotionError{Boundary: BoundaryReview, Code: code, Detail: fmt.Sprintf(format, args...)})
-	}
+	pr := &promotion{}
+	refuse := pr.refuse
 	if draft == nil || reviewed == nil {
 		refuse(BoundaryInput, "a draft and a reviewed record are required")
-		return nil, errs
+		return nil, pr.errs
 	}
 	if err := reviewed.Validate(); err != nil {
 		refuse(BoundaryRecord, "the reviewed record is invalid: %v", err)
-		return nil, errs
+		return nil, pr.errs
 	}
 	h, err := reviewed.Hash()
 	if err != nil {
 		refuse(BoundaryRecord, "the record cannot be hashed: %v", err)
-		return nil, errs
+		return nil, pr.errs
 	}
 
-	// Review.
-	var binding string
+	binding, ok := pr.checkReview(reviewed, review, h)
+	if !ok {
+		return nil, pr.errs
+	}
+	pr.checkProvenance(draft, reviewed, h)
+	pr.checkSite(draft, reviewed)
+	pr.checkProcess(draft, reviewed)
+	pr.checkAuthority(draft, reviewed)
+	pr.checkPrivacy(draft, reviewed)
+	pr.checkObservation(draft, reviewed)
+	if len(pr.errs) > 0 {
+		return nil, pr.errs
+	}
+
+	out, err := draft.Clone()
+	if err != nil {
+		refuse(BoundaryCapability, "the draft cannot be copied: %v", err)
+		return nil, pr.errs
+	}
+	rv := review
+	rv.ReviewHash = binding
+	out.State = capability.StateDiscovered
+	out.Provenance.Review = &rv
+	for _, e := range out.Validate() {
+		refuse(BoundaryCapability, "%s", e.Error())
+	}
+	if len(pr.errs) > 0 {
+		return nil, pr.errs
+	}
+	return out, nil
+}
+
+// promotion collects the refusals of one Promote call.
+type promotion struct{ errs PromotionErrors }
+
+func (pr *promotion) refuse(boundary, format string, args ...any) {
+	pr.errs = append(pr.errs, &PromotionError{Boundary: boundary, Detail: fmt.Sprintf(format, args...)})
+}
+
+func (pr *promotion) refuseReview(code, format string, args ...any) {
+	pr.errs = append(pr.errs, &PromotionError{Boundary: BoundaryReview, Code: code, Detail: fmt.Sprintf(format, args...)})
+}
+
+// checkReview checks the review against the record's own review and hash
+// and returns the review binding. ok is false when the review cannot be
+// hashed (Promote stops there).
+func (pr *promotion) checkReview(reviewed *Record, review capability.Review, h string) (binding string, ok bool) {
+	var err error
 	if reviewed.Review == nil {
-		refuseReview(PromotionUnreviewed, "the record has not been reviewed by the operator")
+		pr.refuseReview(PromotionUnreviewed, "the record has not been reviewed by the operator")
 	} else {
 		if review.Reviewer != reviewed.Review.Reviewer || review.ReviewedAt != reviewed.Review.ReviewedAt {
-			refuseReview(PromotionReviewSwapped, "the review (%q at %s) is not the record's own review", review.Reviewer, review.ReviewedAt)
+			pr.refuseReview(PromotionReviewSwapped, "the review (%q at %s) is not the record's own review", review.Reviewer, review.ReviewedAt)
 		}
 		if binding, err = ReviewHash(reviewed); err != nil {
-			refuse(BoundaryRecord, "the record's review cannot be hashed: %v", err)
-			return nil, errs
+			pr.refuse(BoundaryRecord, "the record's review cannot be hashed: %v", err)
+			return "", false
 		}
 		if review.ReviewHash != "" && review.ReviewHash != binding {
-			refuseReview(PromotionReviewHash, "review_hash %s does not bind the record's review %s", short(review.ReviewHash), short(binding))
+			pr.refuseReview(PromotionReviewHash, "review_hash %s does not bind the record's review %s", short(review.ReviewHash), short(binding))
 		}
 	}
 	if review.RecordHash != h {
-		refuseReview(PromotionReviewRecord, "the review covers record %s, not the reviewed record %s", short(review.RecordHash), short(h))
+		pr.refuseReview(PromotionReviewRecord, "the review covers record %s, not the reviewed record %s", short(review.RecordHash), short(h))
 	}
 	if strings.TrimSpace(review.Reviewer) == "" {
-		refuseReview(PromotionReviewIncomplete, "the review names no reviewer")
+		pr.refuseReview(PromotionReviewIncomplete, "the review names no reviewer")
 	}
 	if _, ok := parseTime(review.ReviewedAt); !ok {
-		refuseReview(PromotionReviewIncomplete, "reviewed_at is not an RFC 3339 timestamp")
+		pr.refuseReview(PromotionReviewIncomplete, "reviewed_at is not an RFC 3339 timestamp")
 	}
 	if !review.AuthoringApproved {
-		refuseReview(PromotionReviewIncomplete, "capability-authoring approval is required (transfer approval never implies it)")
+		pr.refuseReview(PromotionReviewIncomplete, "capability-authoring approval is required (transfer approval never implies it)")
 	}
 
-	// State and provenance.
+	return binding, true
+}
+
+// checkProvenance checks the draft's state and that its provenance names
+// the reviewed record.
+func (pr *promotion) checkProvenance(draft *capability.Capability, reviewed *Record, h string) {
 	if draft.State != capability.StateDraft {
-		refuse(BoundaryState, "only a draft is promoted to discovered, not a %q capability", draft.State)
+		pr.refuse(BoundaryState, "only a draft is promoted to discovered, not a %q capability", draft.State)
 	}
 	p := draft.Provenance
 	if p == nil {
-		refuse(BoundaryProvenance, "the draft has no provenance")
+		pr.refuse(BoundaryProvenance, "the draft has no provenance")
 	} else {
 		if p.DiscoveryHash != h {
-			refuse(BoundaryProvenance, "the draft names discovery record %s, not the reviewed record %s", short(p.DiscoveryHash), short(h))
+			pr.refuse(BoundaryProvenance, "the draft names discovery record %s, not the reviewed record %s", short(p.DiscoveryHash), short(h))
 		}
 		if p.DiscoveryMode != "" && p.DiscoveryMode != string(reviewed.Discovery.Mode) {
-			refuse(BoundaryProvenance, "discovery mode %q differs from the record's %q", p.DiscoveryMode, reviewed.Discovery.Mode)
+			pr.refuse(BoundaryProvenance, "discovery mode %q differs from the record's %q", p.DiscoveryMode, reviewed.Discovery.Mode)
 		}
 		if p.DiscoveryModel != reviewed.Discovery.Model {
-			refuse(BoundaryProvenance, "discovery model %q differs from the record's %q", p.DiscoveryModel, reviewed.Discovery.Model)
+			pr.refuse(BoundaryProvenance, "discovery model %q differs from the record's %q", p.DiscoveryModel, reviewed.Discovery.Model)
 		}
 		if p.DiscoveryRunID != reviewed.Discovery.RunID {
-			refuse(BoundaryProvenance, "discovery run id differs from the record's")
+			pr.refuse(BoundaryProvenance, "discovery run id differs from the record's")
 		}
 		if p.Review != nil {
-			refuse(BoundaryProvenance, "the draft already carries a review")
+			pr.refuse(BoundaryProvenance, "the draft already carries a review")
 		}
 	}
 
-	// Site.
+}
+
+// checkSite checks that the draft's site is the reviewed one.
+func (pr *promotion) checkSite(draft *capability.Capability, reviewed *Record) {
 	if draft.Site.Name != reviewed.Site.Name {
-		refuse(BoundarySite, "site name %q differs from the reviewed %q", draft.Site.Name, reviewed.Site.Name)
+		pr.refuse(BoundarySite, "site name %q differs from the reviewed %q", draft.Site.Name, reviewed.Site.Name)
 	}
 	compareSets(draft.Site.AllowedOrigins, reviewed.Site.AllowedOrigins, func(extra bool, v string) {
 		if extra {
-			refuse(BoundarySite, "broader: allowed origin %s was not reviewed", v)
+			pr.refuse(BoundarySite, "broader: allowed origin %s was not reviewed", v)
 		} else {
-			refuse(BoundarySite, "differs: reviewed allowed origin %s is missing", v)
+			pr.refuse(BoundarySite, "differs: reviewed allowed origin %s is missing", v)
 		}
 	})
 	compareSets(draft.Site.SubresourceOrigins, reviewed.Site.SubresourceOrigins, func(extra bool, v string) {
 		if extra {
-			refuse(BoundarySite, "broader: subresource origin %s was not reviewed", v)
+			pr.refuse(BoundarySite, "broader: subresource origin %s was not reviewed", v)
 		} else {
-			refuse(BoundarySite, "differs: reviewed subresource origin %s is missing", v)
+			pr.refuse(BoundarySite, "differs: reviewed subresource origin %s is missing", v)
 		}
 	})
 
-	// Process.
+}
+
+// checkProcess checks the process name and goal, the start and the frame
+// selectors against the review.
+func (pr *promotion) checkProcess(draft *capability.Capability, reviewed *Record) {
 	if draft.Name != reviewed.Process.Name {
-		refuse(BoundaryProcess, "process name %q differs from the reviewed %q", draft.Name, reviewed.Process.Name)
+		pr.refuse(BoundaryProcess, "process name %q differs from the reviewed %q", draft.Name, reviewed.Process.Name)
 	}
 	if draft.Goal != reviewed.Process.Goal {
-		refuse(BoundaryProcess, "process goal differs from the reviewed goal")
+		pr.refuse(BoundaryProcess, "process goal differs from the reviewed goal")
 	}
 
-	// Runtime.
 	if draft.Runtime.Start != reviewed.Runtime.Start {
-		refuse(BoundaryRuntime, "start %q differs from the reviewed %q", draft.Runtime.Start, reviewed.Runtime.Start)
+		pr.refuse(BoundaryRuntime, "start %q differs from the reviewed %q", draft.Runtime.Start, reviewed.Runtime.Start)
 	}
 	if !slices.Equal(draft.Runtime.FrameSelectors, reviewed.Runtime.FrameSelectors) {
-		refuse(BoundaryRuntime, "frame selectors %q differ from the reviewed %q", draft.Runtime.FrameSelectors, reviewed.Runtime.FrameSelectors)
+		pr.refuse(BoundaryRuntime, "frame selectors %q differ from the reviewed %q", draft.Runtime.FrameSelectors, reviewed.Runtime.FrameSelectors)
 	}
 
-	// Authority.
+}
+
+// checkAuthority checks that no effect exceeds the reviewed authority.
+func (pr *promotion) checkAuthority(draft *capability.Capability, reviewed *Record) {
 	want := reviewed.Authority.MaxEffect
 	switch got := draft.Authority.MaxEffect; {
 	case got.Rank() > want.Rank():
-		refuse(BoundaryAuthority, "broader: max_effect %s exceeds the reviewed %s", got, want)
+		pr.refuse(BoundaryAuthority, "broader: max_effect %s exceeds the reviewed %s", got, want)
 	case got != want:
-		refuse(BoundaryAuthority, "differs: max_effect %s is not the reviewed %s", got, want)
+		pr.refuse(BoundaryAuthority, "differs: max_effect %s is not the reviewed %s", got, want)
 	}
 	if draft.Authority.OperatorAuthenticates != reviewed.Authority.OperatorAuthenticates {
-		refuse(BoundaryAuthority, "operator_authenticates differs from the reviewed record")
+		pr.refuse(BoundaryAuthority, "operator_authenticates differs from the reviewed record")
 	}
 	for m, a := range draft.Actions {
 		if !a.Effect.Valid() || a.Effect.Rank() > want.Rank() {
-			refuse(BoundaryAuthority, "broader: action %s in milestone %s is %s; the reviewed authority is %s", a.ID, m.ID, a.Effect, want)
+			pr.refuse(BoundaryAuthority, "broader: action %s in milestone %s is %s; the reviewed authority is %s", a.ID, m.ID, a.Effect, want)
 		}
 	}
 
-	// Privacy.
+}
+
+// checkPrivacy checks data classes and download retention.
+func (pr *promotion) checkPrivacy(draft *capability.Capability, reviewed *Record) {
 	compareSets(draft.Privacy.DataClasses, reviewed.Privacy.DataClasses, func(extra bool, v string) {
 		if extra {
-			refuse(BoundaryPrivacy, "broader: data class %s was not reviewed", v)
+			pr.refuse(BoundaryPrivacy, "broader: data class %s was not reviewed", v)
 		} else {
-			refuse(BoundaryPrivacy, "differs: reviewed data class %s is missing", v)
+			pr.refuse(BoundaryPrivacy, "differs: reviewed data class %s is missing", v)
 		}
 	})
 	if draft.Privacy.RetainDownloads != reviewed.Privacy.RetainDownloads {
 		if draft.Privacy.RetainDownloads {
-			refuse(BoundaryPrivacy, "broader: downloads are retained; the reviewed record does not retain them")
+			pr.refuse(BoundaryPrivacy, "broader: downloads are retained; the reviewed record does not retain them")
 		} else {
-			refuse(BoundaryPrivacy, "differs: the reviewed record retains downloads")
+			pr.refuse(BoundaryPrivacy, "differs: the reviewed record retains downloads")
 		}
 	}
 
-	// Observation.
+}
+
+// checkObservation checks that every executable milestone, interactive
+// target and navigation was observed in the reviewed record.
+func (pr *promotion) checkObservation(draft *capability.Capability, reviewed *Record) {
 	observedPaths := map[string]bool{}
 	if o, sp := startPath(reviewed.Runtime.Start); sp != "" {
 		if dec, err := url.PathUnescape(sp); err == nil {
@@ -325,7 +387,7 @@ func Promote(draft *capability.Capability, reviewed *Record, review capability.R
 		}
 		rm, ok := reviewed.Milestone(m.ID)
 		if !ok || len(rm.Observations) == 0 {
-			refuse(BoundaryObservation, "executable milestone %s has no discovery observation in the reviewed record", m.ID)
+			pr.refuse(BoundaryObservation, "executable milestone %s has no discovery observation in the reviewed record", m.ID)
 			continue
 		}
 		for ai := range m.Actions {
@@ -333,35 +395,15 @@ func Promote(draft *capability.Capability, reviewed *Record, review capability.R
 			switch {
 			case a.Operation.Interactive():
 				if !observedTarget(a.LocatorCandidates, rm.Controls, draft.Runtime.FrameSelectors) {
-					refuse(BoundaryObservation, "action %s targets no control observed in milestone %s", a.ID, m.ID)
+					pr.refuse(BoundaryObservation, "action %s targets no control observed in milestone %s", a.ID, m.ID)
 				}
 			case a.Operation == capability.OpNavigate:
 				if !observedNavigation(a.URL, observedPaths) {
-					refuse(BoundaryObservation, "action %s navigates to a path never observed", a.ID)
+					pr.refuse(BoundaryObservation, "action %s navigates to a path never observed", a.ID)
 				}
 			}
 		}
 	}
-	if len(errs) > 0 {
-		return nil, errs
-	}
-
-	out, err := draft.Clone()
-	if err != nil {
-		refuse(BoundaryCapability, "the draft cannot be copied: %v", err)
-		return nil, errs
-	}
-	rv := review
-	rv.ReviewHash = binding
-	out.State = capability.StateDiscovered
-	out.Provenance.Review = &rv
-	for _, e := range out.Validate() {
-		refuse(BoundaryCapability, "%s", e.Error())
-	}
-	if len(errs) > 0 {
-		return nil, errs
-	}
-	return out, nil
 }
 
 // executable reports whether a milestone has an action that is not native.
