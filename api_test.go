@@ -73,8 +73,8 @@ type t struct{}
 	}
 	want := []string{
 		`pkg p, const C = "c"`,
-		`pkg p, func F(x int) error`,
-		`pkg p, method (*T) N(a, b string)`,
+		`pkg p, func F(int) error`,
+		`pkg p, method (*T) N(string, string)`,
 		`pkg p, method (T) M()`,
 		`pkg p, type A = T`,
 		`pkg p, type E struct`,

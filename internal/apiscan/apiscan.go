@@ -57,7 +57,7 @@ func Scan(dir, name string) ([]string, error) {
 				if !d.Name.IsExported() {
 					continue
 				}
-				sig := strings.TrimPrefix(expr(d.Type), "func")
+				sig := strings.TrimPrefix(expr(unnamed(d.Type)), "func")
 				if d.Recv == nil {
 					add("func %s%s", d.Name.Name, sig)
 					continue
@@ -123,7 +123,8 @@ func scanGen(d *ast.GenDecl, add func(string, ...any), expr func(ast.Expr) strin
 				for _, m := range t.Methods.List {
 					for _, n := range m.Names {
 						if n.IsExported() {
-							add("type %s interface, %s%s", name, n.Name, strings.TrimPrefix(expr(m.Type), "func"))
+							ft, _ := m.Type.(*ast.FuncType)
+							add("type %s interface, %s%s", name, n.Name, strings.TrimPrefix(expr(unnamed(ft)), "func"))
 						}
 					}
 					if len(m.Names) == 0 {
@@ -153,4 +154,27 @@ func Identifiers(lines []string) (identifiers, members int) {
 		}
 	}
 	return identifiers, members
+}
+
+// unnamed is a copy of a function type without parameter and result
+// names (one field per name), as Go's api files write signatures: a
+// renamed parameter is not an API change.
+func unnamed(ft *ast.FuncType) *ast.FuncType {
+	if ft == nil {
+		return nil
+	}
+	strip := func(fl *ast.FieldList) *ast.FieldList {
+		if fl == nil {
+			return nil
+		}
+		out := &ast.FieldList{}
+		for _, f := range fl.List {
+			n := max(len(f.Names), 1)
+			for range n {
+				out.List = append(out.List, &ast.Field{Type: f.Type})
+			}
+		}
+		return out
+	}
+	return &ast.FuncType{TypeParams: ft.TypeParams, Params: strip(ft.Params), Results: strip(ft.Results)}
 }
