@@ -1,6 +1,7 @@
 package download
 
 import (
+	"fmt"
 	"log/slog"
 	"time"
 )
@@ -31,7 +32,9 @@ const (
 	MaxSafeBytes int64 = 1<<53 - 1
 )
 
-// Option configures Begin, VerifyPath and VerifyBrowserDownload.
+// Option configures Begin and VerifyPath. A bad value (a duration of zero
+// or less, a poll interval or byte limit out of range) makes the call fail
+// with [ReasonInvalidRequest] before it touches the folder.
 type Option func(*options)
 
 type options struct {
@@ -42,9 +45,39 @@ type options struct {
 	maxBytes    int64
 	logger      *slog.Logger
 
+	// err is the first bad option value; Begin and VerifyPath refuse it.
+	err error
+
 	// afterHash is a test hook run after the bytes were hashed and before
 	// the identity recheck.
 	afterHash func(path string)
+}
+
+// bad records the first bad option value.
+func (o *options) bad(name string, format string, args ...any) {
+	if o.err == nil {
+		o.err = fmt.Errorf("download: option %s: %s", name, fmt.Sprintf(format, args...))
+	}
+}
+
+// positive records a bad value unless d is a positive duration.
+func (o *options) positive(name string, d time.Duration) bool {
+	if d <= 0 {
+		o.bad(name, "%v is not a positive duration", d)
+		return false
+	}
+	return true
+}
+
+// CheckOptions reports the first bad value among opts, as Begin and
+// VerifyPath would refuse it; nil when every value is acceptable. Callers
+// that pass options on to a later call (the runtime does, to verify a
+// download after its click) check them up front with it.
+func CheckOptions(opts ...Option) error {
+	if o := buildOptions(opts); o.err != nil {
+		return newError(ReasonInvalidRequest, "options", o.err)
+	}
+	return nil
 }
 
 func buildOptions(opts []Option) options {
@@ -67,65 +100,59 @@ func buildOptions(opts []Option) options {
 }
 
 // WithSettle sets the settle window (default [DefaultSettle]). A value of
-// zero or less keeps the default.
+// zero or less is refused (the call fails with [ReasonInvalidRequest]).
 func WithSettle(d time.Duration) Option {
 	return func(o *options) {
-		if d > 0 {
+		if o.positive("WithSettle", d) {
 			o.settle = d
 		}
 	}
 }
 
 // WithTimeout sets how long to wait for a settled file (default
-// [DefaultTimeout]). A value of zero or less keeps the default.
+// [DefaultTimeout]). A value of zero or less is refused.
 func WithTimeout(d time.Duration) Option {
 	return func(o *options) {
-		if d > 0 {
+		if o.positive("WithTimeout", d) {
 			o.timeout = d
 		}
 	}
 }
 
 // WithPollInterval sets the observation interval (default
-// [DefaultPollInterval]), clamped to [MinPollInterval, MaxPollInterval]. A
-// value of zero or less keeps the default.
+// [DefaultPollInterval]), from [MinPollInterval] to [MaxPollInterval]; a
+// value outside that range is refused.
 func WithPollInterval(d time.Duration) Option {
 	return func(o *options) {
-		switch {
-		case d <= 0:
-		case d < MinPollInterval:
-			o.poll = MinPollInterval
-		case d > MaxPollInterval:
-			o.poll = MaxPollInterval
-		default:
-			o.poll = d
+		if d < MinPollInterval || d > MaxPollInterval {
+			o.bad("WithPollInterval", "%v is outside [%v, %v]", d, MinPollInterval, MaxPollInterval)
+			return
 		}
+		o.poll = d
 	}
 }
 
 // WithLockTimeout bounds how long Begin waits for the directory lock (default
-// [DefaultLockTimeout]). A value of zero or less keeps the default. The
-// caller's ctx bounds the wait as well.
+// [DefaultLockTimeout]). A value of zero or less is refused. The caller's
+// ctx bounds the wait as well.
 func WithLockTimeout(d time.Duration) Option {
 	return func(o *options) {
-		if d > 0 {
+		if o.positive("WithLockTimeout", d) {
 			o.lockTimeout = d
 		}
 	}
 }
 
 // WithMaxBytes sets the largest file that is hashed (default
-// [DefaultMaxBytes]); larger files fail with [ReasonTooLarge]. Values of zero
-// or less keep the default; values above [MaxSafeBytes] are clamped.
+// [DefaultMaxBytes]); larger files fail with [ReasonTooLarge]. A value
+// outside 1 to [MaxSafeBytes] is refused.
 func WithMaxBytes(n int64) Option {
 	return func(o *options) {
-		switch {
-		case n <= 0:
-		case n > MaxSafeBytes:
-			o.maxBytes = MaxSafeBytes
-		default:
-			o.maxBytes = n
+		if n <= 0 || n > MaxSafeBytes {
+			o.bad("WithMaxBytes", "%d is outside [1, %d]", n, MaxSafeBytes)
+			return
 		}
+		o.maxBytes = n
 	}
 }
 

@@ -28,6 +28,9 @@ func VerifyPath(ctx context.Context, dir, guid string, opts ...Option) (*File, e
 	if ctx == nil {
 		return nil, newError(ReasonInvalidRequest, op, errNilContext)
 	}
+	if o.err != nil {
+		return nil, newError(ReasonInvalidRequest, op, o.err)
+	}
 	if err := ctx.Err(); err != nil {
 		return nil, newError(ReasonInterrupted, op, err)
 	}

@@ -55,6 +55,9 @@ func Begin(ctx context.Context, dir string, opts ...Option) (*Watch, error) {
 	if ctx == nil {
 		return nil, newError(ReasonInvalidRequest, op, errNilContext)
 	}
+	if o.err != nil {
+		return nil, newError(ReasonInvalidRequest, op, o.err)
+	}
 	if err := ctx.Err(); err != nil {
 		return nil, newError(ReasonInterrupted, op, err)
 	}

@@ -111,7 +111,9 @@ func (r *run) awaitDownload(ctx context.Context, pd PendingDownload, w *download
 func (r *run) downloadOptions(ctx context.Context) []download.Option {
 	opts := append([]download.Option(nil), r.cfg.downloadOpts...)
 	if dl, ok := ctx.Deadline(); ok {
-		opts = append(opts, download.WithTimeout(time.Until(dl)))
+		// At least 1ns: a deadline already passed is the verifier's timeout
+		// (ctx's timer may not have fired yet), never a bad option.
+		opts = append(opts, download.WithTimeout(max(time.Until(dl), time.Nanosecond)))
 	}
 	return append(opts, download.WithLogger(r.log))
 }

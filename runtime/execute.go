@@ -20,7 +20,8 @@ var errRunTimeout = errors.New("run timeout")
 // with [WithDriver] and returns the typed [Result].
 //
 // Before touching the driver it refuses, with a typed error and no
-// evidence: a nil ctx ([ErrInvalidArgument]), a capability whose state is not executable ([ErrNotExecutable]),
+// evidence: a nil ctx or an option given a bad value ([ErrInvalidArgument],
+// naming the option), a capability whose state is not executable ([ErrNotExecutable]),
 // an invalid capability ([ErrInvalidCapability]; the executor's own safety
 // checks run even with [WithSkipValidationUnsafe]), an invalid recovery
 // proposal ([ErrInvalidProposal]), missing, unknown or mistyped inputs
@@ -49,6 +50,9 @@ func Execute(ctx context.Context, c *capability.Capability, inputs map[string]an
 		if o != nil {
 			o(&cfg)
 		}
+	}
+	if cfg.err != nil {
+		return nil, cfg.err
 	}
 	if cfg.logger == nil {
 		cfg.logger = slog.New(slog.DiscardHandler)

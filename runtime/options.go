@@ -2,6 +2,8 @@ package runtime
 
 import (
 	"context"
+	"errors"
+	"fmt"
 	"log/slog"
 	"time"
 
@@ -27,6 +29,15 @@ type config struct {
 	logger       *slog.Logger
 	skipValidate bool
 	poll         time.Duration
+	// err is the first bad option value; Execute refuses it.
+	err error
+}
+
+// bad records the first bad option value.
+func (c *config) bad(name, format string, args ...any) {
+	if c.err == nil {
+		c.err = fmt.Errorf("%w: option %s: %s", ErrInvalidArgument, name, fmt.Sprintf(format, args...))
+	}
 }
 
 // WithDriver sets the driver the run uses. The caller owns the driver:
@@ -56,22 +67,46 @@ func WithHandoff(f HandoffFunc) Option { return func(c *config) { c.handoff = f 
 
 // WithDownloadDirectory selects the folder route for downloads with this
 // existing folder (for a redirected Downloads directory). It is local only
-// and never enters a receipt.
-func WithDownloadDirectory(dir string) Option { return func(c *config) { c.downloadDir = dir } }
+// and never enters a receipt. An empty dir is refused.
+func WithDownloadDirectory(dir string) Option {
+	return func(c *config) {
+		if dir == "" {
+			c.bad("WithDownloadDirectory", "empty folder")
+			return
+		}
+		c.downloadDir = dir
+	}
+}
 
 // WithDownloadOptions passes options (settle window, byte limit, poll
 // interval) to the download verifier. The runtime always sets the timeout
-// (the action timeout) and the logger itself.
+// (the action timeout) and the logger itself. A bad value is refused by
+// Execute before the run (as [download.CheckOptions] reports it), never
+// first at the download.
 func WithDownloadOptions(opts ...download.Option) Option {
-	return func(c *config) { c.downloadOpts = append(c.downloadOpts, opts...) }
+	return func(c *config) {
+		if err := download.CheckOptions(opts...); err != nil {
+			c.bad("WithDownloadOptions", "%v", errors.Unwrap(err))
+			return
+		}
+		c.downloadOpts = append(c.downloadOpts, opts...)
+	}
 }
 
 // WithRunDir sets the parent directory of run directories (default
 // os.UserCacheDir()/vera/runs). It must be outside a Git work tree unless
 // [WithAllowGitWorkTree] is given, must be (or be creatable as) a real,
 // writable directory, and is checked before the run: a refusal is
-// [ErrRunDir] with no driver call.
-func WithRunDir(parent string) Option { return func(c *config) { c.runDir = parent } }
+// [ErrRunDir] with no driver call. An empty parent is refused.
+func WithRunDir(parent string) Option {
+	return func(c *config) {
+		if parent == "" {
+			c.bad("WithRunDir", "empty folder")
+			return
+		}
+		c.runDir = parent
+	}
+}
 
 // WithAllowGitWorkTree allows the run directory inside a Git work tree.
 func WithAllowGitWorkTree() Option { return func(c *config) { c.allowGit = true } }
@@ -90,12 +125,15 @@ func WithLogger(l *slog.Logger) Option { return func(c *config) { c.logger = l }
 func WithSkipValidationUnsafe() Option { return func(c *config) { c.skipValidate = true } }
 
 // WithPollInterval sets how often waits re-check their condition (default
-// [DefaultPollInterval]), clamped to [MinPollInterval, MaxPollInterval].
+// [DefaultPollInterval]), from [MinPollInterval] to [MaxPollInterval]; a
+// value outside that range is refused.
 func WithPollInterval(d time.Duration) Option {
 	return func(c *config) {
-		if d > 0 {
-			c.poll = min(max(d, MinPollInterval), MaxPollInterval)
+		if d < MinPollInterval || d > MaxPollInterval {
+			c.bad("WithPollInterval", "%v is outside [%v, %v]", d, MinPollInterval, MaxPollInterval)
+			return
 		}
+		c.poll = d
 	}
 }
 
