@@ -236,6 +236,15 @@ func (r *run) gate(m *capability.Milestone, a *capability.Action, out *ActionOut
 		Milestone: m.ID, ActionID: a.ID, Operation: a.Operation, Intent: a.Intent,
 		Effect: a.Effect, Confirmation: a.Confirmation, Requester: r.cfg.requester,
 	}
+	shown, hashed, err := r.approvalInputs(m, a)
+	if err != nil {
+		return r.failed(receipt.CategoryInternal, ReasonContractHashFailed, "approval inputs: "+err.Error())
+	}
+	shownHash, err := receipt.ApprovalShownHash(r.execHash, a.ID, hashed)
+	if err != nil {
+		return r.failed(receipt.CategoryInternal, ReasonContractHashFailed, "approval inputs: "+err.Error())
+	}
+	req.Inputs = shown
 	ap, err := r.cfg.approver.Approve(r.ctx, req)
 	r.touch()
 	if err != nil {
@@ -252,6 +261,10 @@ func (r *run) gate(m *capability.Milestone, a *capability.Action, out *ActionOut
 		Requester:    r.cfg.requester,
 		Approver:     ap.Approver,
 		SelfApproved: ap.Approver != "" && ap.Approver == r.cfg.requester,
+		ShownHash:    shownHash,
+	}
+	for _, in := range shown {
+		out.Approval.ShownInputs = append(out.Approval.ShownInputs, in.Name)
 	}
 	if !ap.Approved {
 		return gated(ReasonDenied, "approver denied action "+a.ID)

@@ -225,6 +225,23 @@
 // ([WithRequester]) and the approver; equal non-empty identities are
 // flagged self_approved, not blocked.
 //
+// The approver sees what they approve: [ApprovalRequest.Inputs] holds the
+// resolved inputs the action uses, decided by one rule in package
+// capability ([capability.Capability.ApprovalInputs]): every input that
+// the milestone's actions up to and including this one fill, select or
+// template (a submit click shows what the fills before it typed), in
+// order of first use. Secrets appear only as [SecretShown]. The request
+// stays local: the approval record keeps the names shown and
+// receipt.ApprovalShownHash of their input hashes, which receipt
+// verification rebuilds from the input records.
+//
+// # Templates
+//
+// "{{name}}" inserts the value's text, "{{name|json}}" one JSON value and
+// "{{name|url}}" one URL component (capability.TemplateEncoding); the
+// capability refuses an unencoded template inside a JSON or URL literal,
+// so an input cannot add members to a JSON request body it is typed into.
+//
 // # Native gaps
 //
 // A native action is never executed: the run ends as native_gap with the
