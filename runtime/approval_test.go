@@ -112,7 +112,9 @@ func TestApprovalShowsInputs(t *testing.T) {
 		edit func(*receipt.ApprovalProof)
 	}{
 		{"name dropped", func(p *receipt.ApprovalProof) { p.ShownInputs = p.ShownInputs[:2] }},
-		{"names reordered", func(p *receipt.ApprovalProof) { p.ShownInputs[0], p.ShownInputs[1] = p.ShownInputs[1], p.ShownInputs[0] }},
+		{"names reordered", func(p *receipt.ApprovalProof) {
+			p.ShownInputs[0], p.ShownInputs[1] = p.ShownInputs[1], p.ShownInputs[0]
+		}},
 		{"nothing shown", func(p *receipt.ApprovalProof) { p.ShownInputs = nil }},
 		{"hash of something else", func(p *receipt.ApprovalProof) {
 			p.ShownHash, _ = receipt.ApprovalShownHash(r.Capability.ExecutionHash, "send", nil)
