@@ -1,7 +1,11 @@
 package browser
 
 import (
+	"bytes"
+	"context"
 	"errors"
+	"os"
+	"path/filepath"
 	"reflect"
 	"testing"
 	"time"
@@ -9,6 +13,7 @@ import (
 	"github.com/vera-run/vera/capability"
 	"github.com/vera-run/vera/internal/testsite"
 	"github.com/vera-run/vera/locator"
+	"github.com/vera-run/vera/receipt"
 	"github.com/vera-run/vera/runtime"
 )
 
@@ -70,4 +75,37 @@ func TestTemplateEncodingJSONInjection(t *testing.T) {
 			}
 		}
 	})
+}
+
+// TestApprovalShowsInputsLive: in a real run the approver of the send
+// click is shown the resolved input its request body uses, the receipt
+// records its name and shown hash (never the value), and VerifyRun
+// (inside execute) accepts it.
+func TestApprovalShowsInputsLive(t *testing.T) {
+	d := shared(t)
+	s := sites(t)
+	c := apiCap(s.Teller.Origin(), `{"name": {{name|json}}, "tag": "ok"}`)
+	var shown []runtime.ApprovalInput
+	approver := runtime.WithApprover(runtime.ApproverFunc(func(_ context.Context, req runtime.ApprovalRequest) (runtime.Approval, error) {
+		shown = req.Inputs
+		return runtime.Approval{ActionID: req.ActionID, Approved: true, Approver: "supervisor"}, nil
+	}))
+	res := execute(t, tctx(t, 60*time.Second), d, c, map[string]any{"name": evilName}, approver)
+	wantState(t, res, runtime.StateCompleted, "")
+	want := []runtime.ApprovalInput{{Name: "name", Source: receipt.ShownSupplied, Value: evilName, Text: evilName}}
+	if !reflect.DeepEqual(shown, want) {
+		t.Fatalf("approver shown %#v, want %#v", shown, want)
+	}
+	r := readReceipt(t, res)
+	ap := r.Actions[len(r.Actions)-1].Approval
+	if ap == nil || !reflect.DeepEqual(ap.ShownInputs, []string{"name"}) || ap.ShownHash == "" {
+		t.Fatalf("approval proof %+v", ap)
+	}
+	raw, err := os.ReadFile(filepath.Join(res.RunDir, receipt.FileReceipt))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if bytes.Contains(raw, []byte("Evil")) {
+		t.Error("the receipt holds the input value")
+	}
 }
