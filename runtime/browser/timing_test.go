@@ -125,4 +125,3 @@ func BenchmarkActionTiming(b *testing.B) {
 		b.Logf("react, %d runs: %s", p.runs, &p)
 	})
 }
-
