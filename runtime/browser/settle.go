@@ -41,6 +41,10 @@ type causal struct {
 	// chainUntil is when the quiet window after the last reply to a
 	// chaining request ends (see settleQuiet).
 	chainUntil time.Time
+	// chainWaits counts the Settle waits that only the quiet window
+	// after a chaining reply held (for tests: a page that re-renders
+	// must never pay one).
+	chainWaits uint64
 }
 
 type navKey struct {
@@ -228,6 +232,11 @@ func (d *Driver) Settle(ctx context.Context) error {
 			until := deadline
 			if !pending && chainUntil.Before(deadline) {
 				until = chainUntil
+			}
+			if !pending {
+				d.mu.Lock()
+				d.causal.chainWaits++
+				d.mu.Unlock()
 			}
 			if err := wait(changed, until.Sub(now)); err != nil {
 				return d.fail(cctx, "settle", err)

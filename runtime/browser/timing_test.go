@@ -125,3 +125,64 @@ func BenchmarkActionTiming(b *testing.B) {
 		b.Logf("react, %d runs: %s", p.runs, &p)
 	})
 }
+
+// TestActionTimingSettleNoFixedQuiet: on the React-like page, typing into
+// the controlled input (every keystroke re-renders the app) is settled by
+// the round trips alone, never by the quiet window, while the Search
+// click, whose fetch reply can start more work, is held by it. The counts
+// are event facts, not timings, so a loaded machine cannot flip them.
+func TestActionTimingSettleNoFixedQuiet(t *testing.T) {
+	d := shared(t)
+	s := sites(t)
+	ctx := tctx(t, 60*time.Second)
+	if err := d.RestrictOrigins(ctx, runtime.OriginScope{Allowed: []string{s.Teller.Origin()}}); err != nil {
+		t.Fatal(err)
+	}
+	if err := d.Navigate(ctx, s.Teller.URL()+testsite.ReactPath); err != nil {
+		t.Fatal(err)
+	}
+	if err := d.Settle(ctx); err != nil {
+		t.Fatal(err)
+	}
+	top, _, err := d.Frame(ctx, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	find := func(c locator.Candidate) runtime.Element {
+		els, err := d.Find(ctx, top, nil, c)
+		if err != nil || len(els) != 1 {
+			t.Fatalf("Find %+v = %d, %v", c, len(els), err)
+		}
+		return els[0]
+	}
+	waits := func() uint64 {
+		d.mu.Lock()
+		defer d.mu.Unlock()
+		return d.causal.chainWaits
+	}
+	box := find(locator.Candidate{Strategy: locator.Label, Label: "Search members", Exact: true})
+	before := waits()
+	if err := d.Act(ctx, box, runtime.Act{Kind: runtime.ActFill, Value: "Rossi"}); err != nil {
+		t.Fatal(err)
+	}
+	start := time.Now()
+	if err := d.Settle(ctx); err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("settle after the fill: %v", time.Since(start))
+	if n := waits() - before; n != 0 {
+		t.Errorf("the fill's settle waited on the quiet window %d times", n)
+	}
+	before = waits()
+	if err := d.Act(ctx, find(role("button", "Search")), runtime.Act{Kind: runtime.ActClick}); err != nil {
+		t.Fatal(err)
+	}
+	start = time.Now()
+	if err := d.Settle(ctx); err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("settle after the search click: %v", time.Since(start))
+	if waits() == before {
+		t.Error("the search's fetch reply did not hold the barrier")
+	}
+}
