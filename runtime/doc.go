@@ -123,6 +123,14 @@
 // raw. An optional input that was not supplied and has no default
 // substitutes the empty string.
 //
+// A template may name an encoding (capability.TemplateEncoding):
+// "{{name|json}}" inserts one JSON value (a quoted, escaped string, a
+// number, true/false, null when absent), "{{name|url}}" the value
+// percent-encoded as encodeURIComponent. In a URL fragment "{{name|url}}"
+// is not encoded twice and "{{name|json}}" is the JSON text, encoded. The
+// capability refuses an unencoded template inside a JSON or URL literal,
+// so an input cannot add members to a JSON request body it is typed into.
+//
 // # Inputs
 //
 // Each supplied value is checked against its declaration: string and enum
@@ -235,12 +243,15 @@
 // receipt.ApprovalShownHash of their input hashes, which receipt
 // verification rebuilds from the input records.
 //
-// # Templates
+// # Time breakdown
 //
-// "{{name}}" inserts the value's text, "{{name|json}}" one JSON value and
-// "{{name|url}}" one URL component (capability.TemplateEncoding); the
-// capability refuses an unencoded template inside a JSON or URL literal,
-// so an input cannot add members to a JSON request body it is typed into.
+// Hooks.ActionDone carries [ActionTiming]: every instant of an action is
+// charged to one phase by a phase clock (approval, resolve, act, settle,
+// postcondition, evidence; nested waits are charged to the innermost, so
+// the field locators of an extraction count as resolve and the barrier
+// inside a postcondition wait as settle), so the phases sum to at most
+// the action's duration. It is local, for progress bars and benchmarks;
+// receipts keep only duration_ms.
 //
 // # Native gaps
 //
