@@ -1,7 +1,10 @@
 package capability
 
 import (
+	"encoding/json"
+	"net/url"
 	"slices"
+	"strings"
 	"testing"
 )
 
@@ -106,4 +109,78 @@ func TestTemplateEncodingHash(t *testing.T) {
 	if plain == js || plain == url || js == url {
 		t.Errorf("hashes do not cover the encoding: %s %s %s", plain, js, url)
 	}
+}
+
+// FuzzTemplateEncoding: parsing never panics, and a JSON literal that
+// validation accepts stays valid JSON of the same shape whatever string
+// its json templates receive (the injection of issue 22.5 cannot work).
+func FuzzTemplateEncoding(f *testing.F) {
+	f.Add(`{"name": {{name|json}}, "tag": "ok"}`, `Evil", "tag": "x`)
+	f.Add(`[{{a|json}}, "x={{b|url}}"]`, `\u0000"}`)
+	f.Add(`{"a": "{{a}}"}`, "x")
+	f.Add(`https://x.example/?q={{q|url}}`, "&a=b#c")
+	f.Fuzz(func(t *testing.T, lit, val string) {
+		refs, ok := ParseTemplates(lit)
+		code, _ := templateContext(lit)
+		if !ok || code != "" || literalKind(lit) != "json" || len(refs) == 0 {
+			return
+		}
+		sub := func(v string) string {
+			var b strings.Builder
+			rest := lit
+			for {
+				i := strings.Index(rest, "{{")
+				if i < 0 {
+					b.WriteString(rest)
+					return b.String()
+				}
+				j := strings.Index(rest[i:], "}}")
+				r, _ := parseTemplateBody(rest[i+2 : i+j])
+				b.WriteString(rest[:i])
+				if r.Encoding == EncodingJSON {
+					q, _ := json.Marshal(v)
+					b.Write(q)
+				} else {
+					b.WriteString(url.QueryEscape(v))
+				}
+				rest = rest[i+j+2:]
+			}
+		}
+		var x, y any
+		if err := json.Unmarshal([]byte(sub(val)), &x); err != nil {
+			t.Fatalf("%q with %q is not JSON: %v", lit, val, err)
+		}
+		if err := json.Unmarshal([]byte(sub("plain")), &y); err != nil {
+			t.Fatalf("%q with plain is not JSON: %v", lit, err)
+		}
+		if shape(x) != shape(y) {
+			t.Fatalf("%q: the value %q changed the shape: %s vs %s", lit, val, shape(x), shape(y))
+		}
+	})
+}
+
+// shape is a JSON value's structure without its string contents.
+func shape(v any) string {
+	switch x := v.(type) {
+	case map[string]any:
+		keys := make([]string, 0, len(x))
+		for k := range x {
+			keys = append(keys, k)
+		}
+		slices.Sort(keys)
+		s := "{"
+		for _, k := range keys {
+			s += k + ":" + shape(x[k]) + ","
+		}
+		return s + "}"
+	case []any:
+		s := "["
+		for _, e := range x {
+			s += shape(e) + ","
+		}
+		return s + "]"
+	case string:
+		return "s"
+	}
+	return "v"
 }
