@@ -156,6 +156,17 @@ const (
 	// CodeInvalidTemplate: a "{{" that does not open a well-formed
 	// {{name}} template.
 	CodeInvalidTemplate = "invalid_template"
+	// CodeTemplateEncodingRequired: a template without an encoding (or
+	// with the wrong one) inside a structured literal of a fill or select
+	// value: a JSON literal takes {{name|json}} or {{name|url}}, a URL
+	// literal {{name|url}} (see [TemplateEncoding]).
+	CodeTemplateEncodingRequired = "template_encoding_required"
+	// CodeTemplateEncodingContext: an encoded template where its encoding
+	// does not make a well-formed literal: a json template inside a JSON
+	// string or as an object key, a url template outside a JSON string, or
+	// a JSON literal that does not parse with its templates standing for
+	// values.
+	CodeTemplateEncodingContext = "template_encoding_context"
 
 	// Outputs.
 
@@ -322,7 +333,7 @@ func Codes() []string {
 		CodeUnknownEffect, CodeEffectExceedsAuthority, CodeInvalidDataClass, CodeDuplicateDataClass,
 		CodeUnknownInputType, CodeDuplicateInput, CodeInvalidEnumValues, CodeInvalidBounds,
 		CodeInvalidDefault, CodeSecretDefault, CodeUndeclaredInput, CodeUnusedInput,
-		CodeSecretInputExposed, CodeInvalidTemplate,
+		CodeSecretInputExposed, CodeInvalidTemplate, CodeTemplateEncodingRequired, CodeTemplateEncodingContext,
 		CodeDuplicateOutput, CodeUnknownOutputKind, CodeUnknownExposure, CodeDownloadExposure,
 		CodeOutputFieldsRequired, CodeOutputFieldsNotAllowed, CodeDuplicateField, CodeUnknownFieldType,
 		CodeUndeclaredOutput, CodeOutputNotProduced, CodeRequiredOutputNotGuaranteed, CodeOutputKindMismatch,

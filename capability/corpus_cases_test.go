@@ -252,6 +252,17 @@ var corpusCases = []corpusCase{
 	{name: "invalid_template", base: "teller", code: CodeInvalidTemplate, note: "unterminated {{member_id",
 		edit: func(c *Capability) { action(c, "submit-search").Postcondition.Value = "/members/{{member_id" }},
 
+	{name: "template_encoding_required", base: "teller", code: CodeTemplateEncodingRequired, note: "fill value is a JSON literal with an unencoded {{member_id}}",
+		edit: func(c *Capability) {
+			a := action(c, "fill-member-id")
+			a.Input, a.Value = "", `{"member": "{{member_id}}"}`
+		}},
+	{name: "template_encoding_context", base: "teller", code: CodeTemplateEncodingContext, note: "a json template inside a JSON string",
+		edit: func(c *Capability) {
+			a := action(c, "fill-member-id")
+			a.Input, a.Value = "", `{"member": "{{member_id|json}}"}`
+		}},
+
 	// Outputs.
 	{name: "output_duplicate", base: "teller", code: CodeDuplicateOutput, note: "balances declared twice",
 		edit: func(c *Capability) {

@@ -29,7 +29,15 @@
 // Templates: "{{name}}" in a navigate url or runtime.start (fragment only),
 // a fill/select value, a locator value, a condition's text or value, or an
 // outcome's visible text refers to a declared input. Paths and origins are
-// fixed.
+// fixed. A template may name an encoding ([TemplateEncoding]):
+// "{{name|json}}" inserts one JSON value, "{{name|url}}" one URL
+// component. In a fill or select value that is a JSON or URL literal an
+// unencoded template is refused (template_encoding_required) and an
+// encoding that cannot keep the literal well formed too
+// (template_encoding_context): an input must never change the shape of
+// the text it lands in. The encoding is part of the text, so the
+// execution hash covers it. [Capability.ApprovalInputs] is the one rule
+// for what an approver of a consequential action is shown.
 //
 // # Invariants
 //

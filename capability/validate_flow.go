@@ -146,6 +146,9 @@ func (v *validation) action(p pth, a *Action) {
 		forbid("url", "key", "output", "extract")
 		if a.Value != "" {
 			v.templates(p.f("value"), a.Value, useTemplate)
+			if code, msg := templateContext(a.Value); code != "" {
+				v.add(p.f("value"), code, msg, "")
+			}
 		}
 	case OpPress:
 		need("key", strings.TrimSpace(a.Key) != "")

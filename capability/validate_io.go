@@ -10,31 +10,14 @@ import (
 	"unicode/utf8"
 )
 
-// Templates: "{{name}}" where name matches NamePattern. Any other "{{" is
-// an invalid template.
+// Templates: "{{name}}", "{{name|json}}" or "{{name|url}}" where name
+// matches NamePattern (see template.go). Any other "{{" is an invalid
+// template.
 
 // scanTemplates calls fn for each template reference of s and reports
 // whether every "{{" opened a well-formed template.
 func scanTemplates(s string, fn func(name string)) bool {
-	ok := true
-	for {
-		i := strings.Index(s, "{{")
-		if i < 0 {
-			return ok
-		}
-		s = s[i+2:]
-		end := strings.Index(s, "}}")
-		if end < 0 {
-			return false
-		}
-		name := s[:end]
-		if validName(name) {
-			fn(name)
-		} else {
-			ok = false
-		}
-		s = s[end+2:]
-	}
+	return scanTemplateRefs(s, func(r TemplateRef) { fn(r.Name) })
 }
 
 // TemplateRefs returns the input names referenced by "{{name}}" templates
@@ -50,7 +33,7 @@ func (v *validation) templates(path pth, s string, kind inputUseKind) {
 		return
 	}
 	if !scanTemplates(s, func(n string) { v.useInput(path, n, kind) }) {
-		v.add(path, CodeInvalidTemplate, `a template is written {{name}} with a declared input name`, s)
+		v.add(path, CodeInvalidTemplate, `a template is written {{name}}, {{name|json}} or {{name|url}} with a declared input name`, s)
 	}
 }
 

@@ -3,6 +3,7 @@ package receipt
 import (
 	"fmt"
 	"regexp"
+	"slices"
 	"strconv"
 	"time"
 	"unicode/utf8"
@@ -303,6 +304,14 @@ func checkReceipt(r *Receipt) problems {
 			}
 			if ap.SelfApproved != (ap.Requester != "" && ap.Requester == ap.Approver) {
 				ps.add(f, ErrInconsistent, "%s.approval.self_approved contradicts requester and approver", p)
+			}
+			if !canonjson.ValidDigest(ap.ShownHash) {
+				ps.add(f, ErrSchema, "%s.approval.shown_hash is not a sha256 digest", p)
+			}
+			for j, n := range ap.ShownInputs {
+				if !validName(n) || slices.Contains(ap.ShownInputs[:j], n) {
+					ps.add(f, ErrSchema, "%s.approval.shown_inputs[%d] is not a unique input name", p, j)
+				}
 			}
 		}
 		if a.Records != nil {

@@ -171,6 +171,12 @@ type ApprovalProof struct {
 	Requester    string `json:"requester"`
 	Approver     string `json:"approver"`
 	SelfApproved bool   `json:"self_approved"`
+	// ShownInputs names the inputs the approver was shown, in the order
+	// shown ([capability.Capability.ApprovalInputs]); absent when none.
+	ShownInputs []string `json:"shown_inputs,omitempty"`
+	// ShownHash is [ApprovalShownHash] of what was shown: the values
+	// only as the receipt's own input hashes, secrets only as a marker.
+	ShownHash string `json:"shown_hash"`
 }
 
 // OutputRecord is the receipt's view of one output: count and hash, never

@@ -179,6 +179,7 @@ func checkAgainstCapability(rf *RunFiles, c *capability.Capability, ps *problems
 	if r != nil {
 		checkCapabilityRef(r, c, ps)
 		checkInputs(r, c, ps)
+		checkApprovalsShown(r, c, ps)
 		checkOutputRecords(r, c, ps)
 		checkOrigins(r, c, ps)
 		checkSequence(r, c, ps)

@@ -36,6 +36,7 @@ func (r *run) runAction(m *capability.Milestone, ai, visit int) *stop {
 	start := time.Now()
 	r.hooks.actionStart(ActionStartInfo{ID: a.ID, Milestone: m.ID, Visit: visit, Operation: out.Operation, Effect: out.Effect, Ordinal: r.ordinal})
 	as := &actState{a: a}
+	r.clock = newPhaseClock()
 	st := r.doAction(m, ai, as, &out)
 	if as.dispatched && a.Effect == capability.EffectConsequential {
 		out.Dispatched = true
@@ -71,10 +72,12 @@ func (r *run) runAction(m *capability.Milestone, ai, visit int) *stop {
 			out.Failure = st.failure
 		}
 	}
+	timing := r.clock.stop()
+	r.clock = nil
 	out.Duration = time.Since(start)
 	r.actions = append(r.actions, out)
 	r.records = append(r.records, r.actionRecord(&out))
-	r.hooks.actionDone(ActionDoneInfo{Outcome: out})
+	r.hooks.actionDone(ActionDoneInfo{Outcome: out, Timing: timing})
 	return st
 }
 
@@ -150,7 +153,9 @@ func (r *run) doAction(m *capability.Milestone, ai int, as *actState, out *Actio
 			return r.failed(receipt.CategoryTargetNotAllowed, ReasonNavigateNotAllowed, err.Error())
 		}
 		ctx, cancel := context.WithTimeout(r.ctx, timeout)
+		done := r.clock.enter(phaseAct)
 		err = r.drv.Navigate(ctx, u)
+		done()
 		cancel()
 		r.touch()
 		if err != nil {
@@ -160,12 +165,18 @@ func (r *run) doAction(m *capability.Milestone, ai int, as *actState, out *Actio
 	case capability.OpWait:
 		as.done = true
 	case capability.OpExtract:
-		if st := r.extract(m, a, timeout, out); st != nil {
+		done := r.clock.enter(phaseAct)
+		st := r.extract(m, a, timeout, out)
+		done()
+		if st != nil {
 			return st
 		}
 		as.done = true
 	case capability.OpDownload:
-		if st := r.download(m, a, timeout, as, out); st != nil {
+		done := r.clock.enter(phaseAct)
+		st := r.download(m, a, timeout, as, out)
+		done()
+		if st != nil {
 			return st
 		}
 		as.done = true
@@ -191,7 +202,9 @@ func (r *run) doAction(m *capability.Milestone, ai int, as *actState, out *Actio
 			}
 			return false, r.onMiss(ctx)
 		}
+		donePost := r.clock.enter(phasePostcondition)
 		ok, st := r.waitFor(WaitPostcondition, m.ID, a.ID, timeout, check)
+		donePost()
 		if st != nil {
 			return st
 		}
@@ -201,7 +214,9 @@ func (r *run) doAction(m *capability.Milestone, ai int, as *actState, out *Actio
 				return hst
 			}
 			if back {
+				donePost := r.clock.enter(phasePostcondition)
 				ok, st = r.waitFor(WaitPostcondition, m.ID, a.ID, timeout, check)
+				donePost()
 				if st != nil {
 					return st
 				}
@@ -231,11 +246,21 @@ func (r *run) gate(m *capability.Milestone, a *capability.Action, out *ActionOut
 	if r.cfg.approver == nil {
 		return gated(ReasonNoApprover, "no approver for consequential action "+a.ID)
 	}
+	defer r.clock.enter(phaseApproval)()
 	req := ApprovalRequest{
 		RunID: r.runID, CapabilityID: r.cap.ID, Version: r.cap.Version, ExecutionHash: r.execHash,
 		Milestone: m.ID, ActionID: a.ID, Operation: a.Operation, Intent: a.Intent,
 		Effect: a.Effect, Confirmation: a.Confirmation, Requester: r.cfg.requester,
 	}
+	shown, hashed, err := r.approvalInputs(m, a)
+	if err != nil {
+		return r.failed(receipt.CategoryInternal, ReasonContractHashFailed, "approval inputs: "+err.Error())
+	}
+	shownHash, err := receipt.ApprovalShownHash(r.execHash, a.ID, hashed)
+	if err != nil {
+		return r.failed(receipt.CategoryInternal, ReasonContractHashFailed, "approval inputs: "+err.Error())
+	}
+	req.Inputs = shown
 	ap, err := r.cfg.approver.Approve(r.ctx, req)
 	r.touch()
 	if err != nil {
@@ -252,6 +277,10 @@ func (r *run) gate(m *capability.Milestone, a *capability.Action, out *ActionOut
 		Requester:    r.cfg.requester,
 		Approver:     ap.Approver,
 		SelfApproved: ap.Approver != "" && ap.Approver == r.cfg.requester,
+		ShownHash:    shownHash,
+	}
+	for _, in := range shown {
+		out.Approval.ShownInputs = append(out.Approval.ShownInputs, in.Name)
 	}
 	if !ap.Approved {
 		return gated(ReasonDenied, "approver denied action "+a.ID)
@@ -276,7 +305,9 @@ func (r *run) interact(m *capability.Milestone, a *capability.Action, timeout ti
 			return st
 		}
 		ctx, cancel := context.WithTimeout(r.ctx, timeout)
+		done := r.clock.enter(phaseAct)
 		err := r.drv.Act(ctx, el, act)
+		done()
 		cancel()
 		r.touch()
 		if err == nil {
@@ -372,6 +403,7 @@ func (r *run) locateAction(m *capability.Milestone, a *capability.Action, timeou
 // locate polls until the candidates resolve uniquely in the selected
 // frame (found), the timeout passes (not found, nil stop) or the run stops.
 func (r *run) locate(m *capability.Milestone, a *capability.Action, cands []locator.Candidate, timeout time.Duration) (bool, locator.Resolution[Element], error, *stop) {
+	defer r.clock.enter(phaseResolve)()
 	var (
 		res     locator.Resolution[Element]
 		lastErr error

@@ -89,6 +89,7 @@ const settleTimeout = 5 * time.Second
 // failure: the driver's cap already bounds it and the waits after it go on
 // draining.
 func (r *run) settle(ctx context.Context) *stop {
+	defer r.clock.enter(phaseSettle)()
 	sctx, cancel := context.WithTimeout(ctx, settleTimeout)
 	err := r.drv.Settle(sctx)
 	cancel()

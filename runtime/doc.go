@@ -123,6 +123,14 @@
 // raw. An optional input that was not supplied and has no default
 // substitutes the empty string.
 //
+// A template may name an encoding (capability.TemplateEncoding):
+// "{{name|json}}" inserts one JSON value (a quoted, escaped string, a
+// number, true/false, null when absent), "{{name|url}}" the value
+// percent-encoded as encodeURIComponent. In a URL fragment "{{name|url}}"
+// is not encoded twice and "{{name|json}}" is the JSON text, encoded. The
+// capability refuses an unencoded template inside a JSON or URL literal,
+// so an input cannot add members to a JSON request body it is typed into.
+//
 // # Inputs
 //
 // Each supplied value is checked against its declaration: string and enum
@@ -224,6 +232,26 @@
 // (approval_refused / approval_mismatch). Approvals record the requester
 // ([WithRequester]) and the approver; equal non-empty identities are
 // flagged self_approved, not blocked.
+//
+// The approver sees what they approve: [ApprovalRequest.Inputs] holds the
+// resolved inputs the action uses, decided by one rule in package
+// capability ([capability.Capability.ApprovalInputs]): every input that
+// the milestone's actions up to and including this one fill, select or
+// template (a submit click shows what the fills before it typed), in
+// order of first use. Secrets appear only as [SecretShown]. The request
+// stays local: the approval record keeps the names shown and
+// receipt.ApprovalShownHash of their input hashes, which receipt
+// verification rebuilds from the input records.
+//
+// # Time breakdown
+//
+// Hooks.ActionDone carries [ActionTiming]: every instant of an action is
+// charged to one phase by a phase clock (approval, resolve, act, settle,
+// postcondition, evidence; nested waits are charged to the innermost, so
+// the field locators of an extraction count as resolve and the barrier
+// inside a postcondition wait as settle), so the phases sum to at most
+// the action's duration. It is local, for progress bars and benchmarks;
+// receipts keep only duration_ms.
 //
 // # Native gaps
 //

@@ -153,6 +153,7 @@ type run struct {
 	runID    string
 	runDir   string // reserved before the run, filled by writeEvidence
 	proposal *RecoveryProposal
+	clock    *phaseClock // the running action's time breakdown, nil between actions
 
 	parent, ctx       context.Context
 	pollEvery         time.Duration

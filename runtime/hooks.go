@@ -46,6 +46,8 @@ type ActionStartInfo struct {
 // ActionDoneInfo is passed to Hooks.ActionDone.
 type ActionDoneInfo struct {
 	Outcome ActionOutcome
+	// Timing is where the action's time went, phase by phase.
+	Timing ActionTiming
 }
 
 // WaitKind names what a wait waits for.

@@ -293,8 +293,9 @@ func toFloat64(v any) (float64, string, string) {
 }
 
 // templateNames returns the input names "{{name}}" templates in s refer
-// to, in order. Whitespace inside the braces is ignored. ok is false for an
-// unterminated or empty template.
+// to, in order; an encoding suffix ("|json", "|url") is not part of the
+// name. Whitespace inside the braces is ignored. ok is false for an
+// unterminated or empty template or an unknown encoding.
 func templateNames(s string) (names []string, ok bool) {
 	for {
 		i := strings.Index(s, "{{")
@@ -305,8 +306,8 @@ func templateNames(s string) (names []string, ok bool) {
 		if j < 0 {
 			return names, false
 		}
-		name := strings.TrimSpace(s[i+2 : i+2+j])
-		if name == "" {
+		name, enc, _ := splitTemplate(s[i+2 : i+2+j])
+		if name == "" || (enc != "" && enc != capability.EncodingJSON && enc != capability.EncodingURL) {
 			return names, false
 		}
 		names = append(names, name)
@@ -314,8 +315,20 @@ func templateNames(s string) (names []string, ok bool) {
 	}
 }
 
-// substitute replaces every "{{name}}" in s with enc(value text). Absent
-// optional inputs substitute the empty string.
+// splitTemplate splits a template body "name|enc" into its trimmed name
+// and encoding.
+func splitTemplate(body string) (name string, enc capability.TemplateEncoding, hasEnc bool) {
+	n, e, has := strings.Cut(strings.TrimSpace(body), "|")
+	return strings.TrimSpace(n), capability.TemplateEncoding(strings.TrimSpace(e)), has
+}
+
+// substitute replaces every template in s with its input value written in
+// the template's encoding ([capability.TemplateEncoding]): "{{name|json}}"
+// as one JSON value, "{{name|url}}" percent-encoded, "{{name}}" as
+// enc(value text) (raw when enc is nil). Where the context itself encodes
+// (enc is encodeURIComponent, a navigation fragment), a json value is then
+// encoded by enc too and a url value is not encoded twice. Absent optional
+// inputs substitute the empty string (null for json).
 func substitute(s string, vals map[string]inputValue, enc func(string) string) string {
 	if !strings.Contains(s, "{{") {
 		return s
@@ -333,13 +346,40 @@ func substitute(s string, vals map[string]inputValue, enc func(string) string) s
 			return b.String()
 		}
 		b.WriteString(s[:i])
-		v := vals[strings.TrimSpace(s[i+2:i+2+j])].text
-		if enc != nil {
-			v = enc(v)
+		name, encoding, _ := splitTemplate(s[i+2 : i+2+j])
+		iv := vals[name]
+		var v string
+		switch encoding {
+		case capability.EncodingJSON:
+			v = jsonText(iv.typed)
+			if enc != nil {
+				v = enc(v)
+			}
+		case capability.EncodingURL:
+			v = encodeURIComponent(iv.text)
+		default:
+			v = iv.text
+			if enc != nil {
+				v = enc(v)
+			}
 		}
 		b.WriteString(v)
 		s = s[i+2+j+2:]
 	}
+}
+
+// jsonText writes a typed input value (string, int64, float64, bool, or
+// nil when absent) as one JSON value, without HTML escaping.
+func jsonText(v any) string {
+	var b bytes.Buffer
+	e := json.NewEncoder(&b)
+	e.SetEscapeHTML(false)
+	if err := e.Encode(v); err != nil {
+		// Typed input values always encode; a NaN or infinity was refused
+		// when the input was checked.
+		return "null"
+	}
+	return strings.TrimSuffix(b.String(), "\n")
 }
 
 // encodeURIComponent percent-encodes s as JavaScript's encodeURIComponent

@@ -153,8 +153,9 @@ func (f ApproverFunc) Approve(ctx context.Context, req ApprovalRequest) (Approva
 	return f(ctx, req)
 }
 
-// ApprovalRequest describes the consequential action awaiting approval.
-// It holds no input values.
+// ApprovalRequest describes the consequential action awaiting approval,
+// with the resolved inputs it uses (secrets only as a marker). It stays
+// local: the receipt records only the names shown and a hash.
 type ApprovalRequest struct {
 	RunID         string
 	CapabilityID  string
@@ -168,6 +169,11 @@ type ApprovalRequest struct {
 	Confirmation  capability.Confirmation
 	// Requester is the identity given with [WithRequester].
 	Requester string
+	// Inputs are the inputs the action uses, resolved, in order of first
+	// use ([capability.Capability.ApprovalInputs]): every input the
+	// milestone's actions up to and including this one fill, select or
+	// template. Show them to the approver.
+	Inputs []ApprovalInput
 }
 
 // Approval is the approver's decision. ActionID must name the action of

@@ -36,6 +36,8 @@ type Teller struct {
 	transfers      int
 	transferDelay  time.Duration
 	transferBroken bool
+
+	api apiState
 }
 
 // StartTeller starts only the teller console on http://127.0.0.1:<random>.
@@ -61,6 +63,8 @@ func StartTeller(opts ...Option) (*Teller, error) {
 	mux.HandleFunc("GET /members/{id}", t.member)
 	t.escapeRoutes(mux)
 	t.transferRoutes(mux)
+	t.apiRoutes(mux)
+	t.reactRoutes(mux)
 	srv, err := newServer("teller", "127.0.0.1", t.withLatency(mux), o.Logger)
 	if err != nil {
 		return nil, err

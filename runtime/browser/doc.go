@@ -147,13 +147,24 @@
 //     first makes a round trip through the page (a zero-delay timer in
 //     the main world, awaited), so the renderer has run the handlers of
 //     the input it received and sent what they caused, then waits on
-//     those events until nothing is pending and none arrived for 60 ms,
-//     capped at 3 s (pending work older than the cap no longer holds it;
-//     the runtime's later waits go on draining). A dialog ends it at once
-//     with [runtime.ErrNativeDialog]. The numbers were chosen so: the
-//     popup of a click is attached before the round trip answers, and a
-//     form post holds the barrier through its own loading, so the quiet
-//     window only has to cover the gap between events of one chain.
+//     those events until nothing is pending and a confirming round trip
+//     (through the page, then a Browser.getVersion through the browser,
+//     which sends every event it had before it answers) saw no new
+//     causal event; capped at 3 s (pending work older than the cap no
+//     longer holds it; the runtime's later waits go on draining). A
+//     dialog ends it at once with [runtime.ErrNativeDialog]. "Quiet"
+//     waits for causal events only, never for a fixed time: a page that
+//     is busy re-rendering (a controlled input, a time-sliced render, a
+//     CSS transition) is not causal work, so an act on it pays two round
+//     trips, not a window (issue 22.7: a fixed 60 ms window was half of
+//     the teller flow's action time). The one exception is the reply to a
+//     paused document, script, fetch or XHR request: the page receives
+//     the response on its own channel, so no round trip orders the
+//     request, popup or navigation the response may cause, and the
+//     barrier stays up for 60 ms after such a reply (a stylesheet, image,
+//     font or media reply only paints and does not hold it). The popup
+//     of a click is attached before the first round trip answers, and a
+//     form post holds the barrier through its own loading.
 //   - Act reports an error after its input went out (the mouse press of
 //     a click or check, the key down of a press, even when that CDP call
 //     itself then fails) as a *[runtime.DispatchError]: the page may have

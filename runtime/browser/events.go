@@ -395,8 +395,12 @@ func (d *Driver) onRequest(sid proto.TargetSessionID, e *proto.FetchRequestPause
 		d.causal.noteLocked()
 	}
 	d.mu.Unlock()
+	chains := chainingResource(e.ResourceType)
 	replied := func() {
 		d.mu.Lock()
+		if chains {
+			d.causal.repliedLocked()
+		}
 		d.causal.fetches--
 		if d.causal.fetches == 0 {
 			d.causal.noteLocked()

@@ -10,8 +10,11 @@ import (
 
 // The causal barrier's bounds (see Settle).
 const (
-	// settleQuiet is how long no new causal event may arrive, with nothing
-	// pending, before the effects of an act count as complete.
+	// settleQuiet is how long after the reply to a paused request that
+	// can start more work (a document, script, fetch or XHR) the barrier
+	// stays up when nothing else is pending: the page receives the
+	// response on its own channel, so no round trip orders the request,
+	// script or navigation the response may cause. Nothing else pays it.
 	settleQuiet = 60 * time.Millisecond
 	// settleCap is the hard cap of one Settle; pending work older than it
 	// (a frame that never stops loading) no longer holds a barrier.
@@ -21,8 +24,6 @@ const (
 // causal is the driver's view of the work the page's input or navigation
 // set in motion, for Settle. It is guarded by Driver.mu.
 type causal struct {
-	// last is when the last causal event arrived.
-	last time.Time
 	// changed is closed and replaced on every causal event, to wake
 	// Settle.
 	changed chan struct{}
@@ -34,6 +35,16 @@ type causal struct {
 	targets map[proto.TargetSessionID]time.Time
 	// fetches counts paused requests whose reply has not been sent.
 	fetches int
+	// seq counts causal events, so Settle can tell whether one arrived
+	// during its confirming round trip.
+	seq uint64
+	// chainUntil is when the quiet window after the last reply to a
+	// chaining request ends (see settleQuiet).
+	chainUntil time.Time
+	// chainWaits counts the Settle waits that only the quiet window
+	// after a chaining reply held (for tests: a page that re-renders
+	// must never pay one).
+	chainWaits uint64
 }
 
 type navKey struct {
@@ -51,9 +62,29 @@ func newCausal() causal {
 
 // noteLocked records a causal event and wakes Settle.
 func (c *causal) noteLocked() {
-	c.last = time.Now()
+	c.seq++
 	close(c.changed)
 	c.changed = make(chan struct{})
+}
+
+// repliedLocked opens the quiet window after a reply to a chaining
+// request.
+func (c *causal) repliedLocked() {
+	c.chainUntil = time.Now().Add(settleQuiet)
+}
+
+// chainingResource reports whether a response of type rt can make the
+// page start more work the barrier must wait for: a document, a script, a
+// fetch or XHR, an event source, a web socket or an unknown type. A
+// stylesheet, image, font or media response only paints.
+func chainingResource(rt proto.NetworkResourceType) bool {
+	switch rt {
+	case proto.NetworkResourceTypeStylesheet, proto.NetworkResourceTypeImage, proto.NetworkResourceTypeMedia,
+		proto.NetworkResourceTypeFont, proto.NetworkResourceTypeTextTrack, proto.NetworkResourceTypeManifest,
+		proto.NetworkResourceTypePing, proto.NetworkResourceTypeCSPViolationReport, proto.NetworkResourceTypePrefetch:
+		return false
+	}
+	return true
 }
 
 // pendingLocked reports whether anything newer than since is pending.
@@ -130,19 +161,25 @@ func (d *Driver) forgetSessionLocked(sid proto.TargetSessionID) {
 // makes a round trip through the page (a zero-delay timer in the page's
 // main world, so the renderer has run the handlers of the input it
 // received and sent the events they caused), then waits, event-driven,
-// until nothing the driver tracks is pending and no new causal event has
-// arrived for settleQuiet. Pending are: a navigation a frame requested,
-// scheduled or started loading (Page.frameRequestedNavigation,
-// frameScheduledNavigation, frameStartedLoading) until it stops loading
-// or is cleared, which includes a navigation blocked by the origin scope
-// (it commits an error page); a target attached (popup, frame, worker)
-// until its interception is installed and it runs, and a popup until its
-// first document stopped loading or it closed; a paused request until
-// its reply is sent. Causal events also include a download beginning,
-// a frame committing and a native dialog opening. A dialog ends Settle at
-// once with [runtime.ErrNativeDialog]. Settle returns nil at settleCap
-// even when something is still pending (a page that never stops loading);
-// the runtime's later waits keep draining violations.
+// until nothing the driver tracks is pending and a confirming round trip
+// (through the page, then the browser) saw no new causal event. Pending
+// are: a navigation a frame requested, scheduled or started loading
+// (Page.frameRequestedNavigation, frameScheduledNavigation,
+// frameStartedLoading) until it stops loading or is cleared, which
+// includes a navigation blocked by the origin scope (it commits an error
+// page); a target attached (popup, frame, worker) until its interception
+// is installed and it runs, and a popup until its first document stopped
+// loading or it closed; a paused request until its reply is sent, and
+// for settleQuiet after the reply to a document, script, fetch or XHR
+// request (the one link of a chain no round trip orders: the page gets
+// the response on its own channel). Causal events also include a
+// download beginning, a frame committing and a native dialog opening.
+// There is no fixed quiet time: a page that only re-renders (a
+// controlled input, a time-sliced render) settles after the round trips.
+// A dialog ends Settle at once with [runtime.ErrNativeDialog]. Settle
+// returns nil at settleCap even when something is still pending (a page
+// that never stops loading); the runtime's later waits keep draining
+// violations.
 func (d *Driver) Settle(ctx context.Context) error {
 	cctx, done, err := d.begin(ctx)
 	if err != nil {
@@ -152,54 +189,81 @@ func (d *Driver) Settle(ctx context.Context) error {
 	start := time.Now()
 	deadline := start.Add(settleCap)
 	rctx, cancel := context.WithDeadline(cctx, deadline)
+	defer cancel()
 	err = d.roundTrip(rctx)
-	cancel()
 	if c := interruption(cctx); c != nil {
 		return d.fail(cctx, "settle", c)
 	}
 	if err != nil && cctx.Err() != nil {
 		return d.fail(cctx, "settle", cctx.Err())
 	}
-	quietFrom := time.Now()
 	// Pending work older than one cap (a frame that never stops loading)
 	// does not hold this barrier.
 	stale := start.Add(-settleCap)
-	timer := time.NewTimer(settleQuiet)
+	timer := time.NewTimer(settleCap)
 	defer timer.Stop()
-	for {
-		d.mu.Lock()
-		pending := d.causal.pendingLocked(stale)
-		last := d.causal.last
-		changed := d.causal.changed
-		d.mu.Unlock()
-		if last.Before(quietFrom) {
-			last = quietFrom
-		}
-		now := time.Now()
-		if !now.Before(deadline) {
-			d.log.Debug("settle cap reached", "pending", pending)
-			return nil
-		}
-		wait := deadline.Sub(now)
-		if !pending {
-			q := settleQuiet - now.Sub(last)
-			if q <= 0 {
-				return nil
-			}
-			wait = min(wait, q)
-		}
-		timer.Reset(wait)
-		select {
-		case <-changed:
-		case <-timer.C:
-		case <-cctx.Done():
-			return d.fail(cctx, "settle", cctx.Err())
-		}
+	wait := func(changed <-chan struct{}, d time.Duration) error {
 		if !timer.Stop() {
 			select {
 			case <-timer.C:
 			default:
 			}
+		}
+		timer.Reset(d)
+		select {
+		case <-changed:
+		case <-timer.C:
+		case <-cctx.Done():
+			return cctx.Err()
+		}
+		return nil
+	}
+	for {
+		d.mu.Lock()
+		pending := d.causal.pendingLocked(stale)
+		seq, changed, chainUntil := d.causal.seq, d.causal.changed, d.causal.chainUntil
+		d.mu.Unlock()
+		now := time.Now()
+		if !now.Before(deadline) {
+			d.log.Debug("settle cap reached", "pending", pending)
+			return nil
+		}
+		if pending || now.Before(chainUntil) {
+			until := deadline
+			if !pending && chainUntil.Before(deadline) {
+				until = chainUntil
+			}
+			if !pending {
+				d.mu.Lock()
+				d.causal.chainWaits++
+				d.mu.Unlock()
+			}
+			if err := wait(changed, until.Sub(now)); err != nil {
+				return d.fail(cctx, "settle", err)
+			}
+			continue
+		}
+		// Nothing pending: confirm that nothing arrived meanwhile, through
+		// the page (its queued tasks ran) and the browser (it sent every
+		// event it had before answering).
+		err := d.roundTrip(rctx)
+		if err == nil {
+			err = d.call(rctx, "", proto.BrowserGetVersion{}, nil)
+		}
+		if c := interruption(cctx); c != nil {
+			return d.fail(cctx, "settle", c)
+		}
+		if cctx.Err() != nil {
+			return d.fail(cctx, "settle", cctx.Err())
+		}
+		d.mu.Lock()
+		again := d.causal.seq != seq || d.causal.pendingLocked(stale)
+		d.mu.Unlock()
+		if !again {
+			return nil
+		}
+		if err != nil && rctx.Err() != nil {
+			return nil // the cap
 		}
 	}
 }
