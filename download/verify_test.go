@@ -73,13 +73,17 @@ func TestVerifyPath(t *testing.T) {
 		{
 			name: "never settles",
 			guid: guid,
+			// The file grows every few milliseconds for longer than the
+			// timeout; the settle window (500 ms) is far above any pause
+			// a loaded scheduler gives the writer, so the file is never
+			// unchanged for a whole window.
 			browser: func(dir string) error {
 				f, err := os.Create(filepath.Join(dir, guid))
 				if err != nil {
 					return err
 				}
 				defer f.Close()
-				for range 60 {
+				for end := time.Now().Add(2500 * time.Millisecond); time.Now().Before(end); {
 					if _, err := f.Write([]byte("more")); err != nil {
 						return err
 					}
@@ -87,7 +91,7 @@ func TestVerifyPath(t *testing.T) {
 				}
 				return nil
 			},
-			opts: []download.Option{download.WithTimeout(150 * time.Millisecond)},
+			opts: []download.Option{download.WithSettle(500 * time.Millisecond), download.WithTimeout(1500 * time.Millisecond)},
 			want: download.ErrTimeout,
 		},
 		{name: "empty GUID", guid: "", want: download.ErrInvalidRequest},
