@@ -192,7 +192,9 @@ var corpusCases = []corpusCase{
 			c.Runtime.StartQuery = []QueryEntry{{Name: "{{query}}", Value: "x"}}
 		}},
 	{name: "query_duplicate_name", base: "mail", code: CodeDuplicateQueryName, note: "two start_query entries named q",
-		edit: func(c *Capability) { c.Runtime.StartQuery = []QueryEntry{{Name: "q", Value: "a"}, {Name: "q", Value: "b"}} }},
+		edit: func(c *Capability) {
+			c.Runtime.StartQuery = []QueryEntry{{Name: "q", Value: "a"}, {Name: "q", Value: "b"}}
+		}},
 	{name: "query_credential_name", base: "mail", code: CodeCredentialQueryName, note: "start_query entry named access_token",
 		edit: func(c *Capability) { c.Runtime.StartQuery = []QueryEntry{{Name: "access_token", Value: "{{query}}"}} }},
 	{name: "query_too_many", base: "mail", code: CodeTooMany, note: "33 start_query entries",
