@@ -354,6 +354,7 @@ func Codes() []string {
 		locator.CodeNoSemantic, locator.CodeOrder, locator.CodeCSSNotVisible, locator.CodeDuplicate,
 		locator.CodeRedactedMarker,
 	}
+	cs = append(cs, queryCodes...)
 	slices.Sort(cs)
 	return cs
 }

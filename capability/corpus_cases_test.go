@@ -180,6 +180,43 @@ var corpusCases = []corpusCase{
 	{name: "start_template_in_path", base: "mail", code: CodeTemplateInPath, note: "template in the start path",
 		edit: func(c *Capability) { c.Runtime.Start = "/mail/{{query}}" }},
 
+	// Query entries (runtime.start_query, a navigate action's query).
+	{name: "query_secret_input", base: "teller", code: CodeSecretInputExposed, note: "start_query value templates the secret password",
+		edit: func(c *Capability) { c.Runtime.StartQuery = []QueryEntry{{Name: "q", Value: "{{password}}"}} }},
+	{name: "query_undeclared_input", base: "mail", code: CodeUndeclaredInput, note: "start_query value templates an undeclared input",
+		edit: func(c *Capability) { c.Runtime.StartQuery = []QueryEntry{{Name: "q", Value: "{{client}}"}} }},
+	{name: "query_blank_name", base: "mail", code: CodeRequired, note: "start_query entry with a blank name",
+		edit: func(c *Capability) { c.Runtime.StartQuery = []QueryEntry{{Name: " ", Value: "x"}} }},
+	{name: "query_templated_name", base: "mail", code: CodeInvalidQueryEntry, note: "start_query entry name {{query}}",
+		edit: func(c *Capability) {
+			c.Runtime.StartQuery = []QueryEntry{{Name: "{{query}}", Value: "x"}}
+		}},
+	{name: "query_duplicate_name", base: "mail", code: CodeDuplicateQueryName, note: "two start_query entries named q",
+		edit: func(c *Capability) {
+			c.Runtime.StartQuery = []QueryEntry{{Name: "q", Value: "a"}, {Name: "q", Value: "b"}}
+		}},
+	{name: "query_credential_name", base: "mail", code: CodeCredentialQueryName, note: "start_query entry named access_token",
+		edit: func(c *Capability) { c.Runtime.StartQuery = []QueryEntry{{Name: "access_token", Value: "{{query}}"}} }},
+	{name: "query_too_many", base: "mail", code: CodeTooMany, note: "33 start_query entries",
+		edit: func(c *Capability) {
+			for i := 0; i <= MaxQueryEntries; i++ {
+				c.Runtime.StartQuery = append(c.Runtime.StartQuery, QueryEntry{Name: "f" + strings.Repeat("x", i), Value: "1"})
+			}
+		}},
+	{name: "query_on_click", base: "teller", code: CodeUnexpectedField, note: "a click action with a query",
+		edit: func(c *Capability) { action(c, "sign-in").Query = []QueryEntry{{Name: "q", Value: "1"}} }},
+
+	// Frame-scoped URL conditions.
+	{name: "frame_scope_without_frames", base: "teller", code: CodeFrameScope, note: "url_path scope frame without frame_selectors",
+		edit: func(c *Capability) { action(c, "sign-in").Postcondition.Scope = ScopeFrame }},
+	{name: "frame_scope_unknown", base: "invoice", code: CodeFrameScope, note: "condition scope window",
+		edit: func(c *Capability) {
+			m := milestone(c, "next_page")
+			m.Actions[0].Postcondition = &Condition{Kind: CondURLIncludes, Value: "page=2", Scope: "window"}
+		}},
+	{name: "frame_scope_on_locator", base: "invoice", code: CodeFrameScope, note: "scope frame on a locator_visible condition",
+		edit: func(c *Capability) { action(c, "click-next-page").Postcondition.Scope = ScopeFrame }},
+
 	// Runtime parameters.
 	{name: "frames_too_many", base: "invoice", code: CodeTooManyFrames, note: "six frame selectors",
 		edit: func(c *Capability) {

@@ -27,7 +27,7 @@
 // the named legitimate answer.
 //
 // Templates: "{{name}}" in a navigate url or runtime.start (fragment only),
-// a fill/select value, a locator value, a condition's text or value, or an
+// a query entry's value, a fill/select value, a locator value, a condition's text or value, or an
 // outcome's visible text refers to a declared input. Paths and origins are
 // fixed. A template may name an encoding ([TemplateEncoding]):
 // "{{name|json}}" inserts one JSON value, "{{name|url}}" one URL
@@ -90,6 +90,13 @@
 //   - Navigation targets (runtime.start, navigate url): a path "/x" or an
 //     absolute URL on an allowed origin; no query, no user information, no
 //     protocol-relative form; templates only in the fragment.
+//   - Query entries (runtime.start_query, a navigate action's query; no
+//     other action has one): at most [MaxQueryEntries], ordered; each name
+//     non-blank, fixed (no template), free of control characters, unique
+//     in its target ([CodeDuplicateQueryName]) and not a
+//     credential-carrying parameter name ([CodeCredentialQueryName]); each
+//     value a public literal whose templates name declared non-secret
+//     inputs.
 //   - Runtime: at most [MaxFrameSelectors] non-blank frame selectors;
 //     timeouts and max_actions within their documented bounds.
 //   - Authority and privacy: no action more severe than max_effect; data
@@ -116,7 +123,9 @@
 //     milestone with a download.
 //   - Conditions: each kind sets exactly what it uses (locator_visible and
 //     locator_hidden: locator_candidates; text_visible: text; url_includes
-//     and url_path: value, url_path a query- and fragment-free path;
+//     and url_path: value, url_path a query- and fragment-free path, and
+//     optionally scope, "page" or "frame", "frame" only with
+//     runtime.frame_selectors ([CodeFrameScope]);
 //     output_produced: a declared output; always and download_completed:
 //     nothing).
 //   - Actions: ids unique across the capability; consequential actions
@@ -182,4 +191,18 @@
 //   - A required collection output needs no path analysis: an empty set is
 //     a valid no-result answer.
 //   - Timeouts and limits of zero mean "the runtime default".
+//   - Queries follow seed 002's URL model: a query-free base plus ordered
+//     entries, each a public literal or an input template, percent-encoded
+//     by the runtime as RFC 3986 components (space %20, never '+'), which
+//     every form and RFC 3986 decoder reads alike and browsers keep byte
+//     for byte. Raw query strings stay forbidden ([CodeURLQuery]): a
+//     reviewer reads names and templates, not an encoded string. Duplicate
+//     names are refused because servers disagree on which value counts.
+//     Entry names that carry credentials (token, session_id, sig, ...) are
+//     refused even with a template value: a capability holds no
+//     credentials.
+//   - A frame-scoped URL condition names the frame runtime.frame_selectors
+//     already selects (scope "frame") rather than a selector of its own:
+//     a capability acts in one frame, and the condition reads the URL of
+//     exactly the document its locators act in.
 package capability

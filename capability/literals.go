@@ -25,6 +25,7 @@ var enumValid = map[reflect.Type]func(string) bool{
 	reflect.TypeOf(Exposure("")):         func(s string) bool { return Exposure(s).valid() },
 	reflect.TypeOf(FieldType("")):        func(s string) bool { return knownFieldType(FieldType(s)) },
 	reflect.TypeOf(ConditionKind("")):    func(s string) bool { return ConditionKind(s).valid() },
+	reflect.TypeOf(ConditionScope("")):   func(s string) bool { return ConditionScope(s).valid() },
 	reflect.TypeOf(ExtractMode("")):      func(s string) bool { return ExtractMode(s).valid() },
 	reflect.TypeOf(ReadKind("")):         func(s string) bool { return s == "" || s == "text" || s == "value" || s == "attribute" },
 	reflect.TypeOf(locator.Strategy("")): func(s string) bool { return locator.Strategy(s).Valid() },

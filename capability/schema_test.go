@@ -38,6 +38,7 @@ var schemaTypes = map[string]reflect.Type{
 	"OutcomeDetect":   reflect.TypeOf(OutcomeDetect{}),
 	"Validation":      reflect.TypeOf(Validation{}),
 	"Candidate":       reflect.TypeOf(locator.Candidate{}),
+	"QueryEntry":      reflect.TypeOf(QueryEntry{}),
 }
 
 // uniqueLists are the string lists Validate rejects duplicates in.

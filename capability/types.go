@@ -190,9 +190,14 @@ type Runtime struct {
 	// Start is the declared start state: a query-free path or URL on an
 	// allowed origin; every run and every recovery retry begins here.
 	Start string `json:"start" validate:"required,max=2048"`
+	// StartQuery is the start's query, built by the runtime from ordered
+	// entries (see [QueryEntry]); Start itself never carries one.
+	StartQuery []QueryEntry `json:"start_query,omitempty" validate:"max=32,dive"`
 	// FrameSelectors selects at most five fixed nested iframes, outermost
 	// first. Locators and locator postconditions use the selected frame;
-	// navigation, URL conditions and download events use the top-level tab.
+	// navigation, download events and URL conditions use the top-level tab,
+	// except URL conditions with scope "frame", which read the selected
+	// frame's URL.
 	FrameSelectors []string `json:"frame_selectors,omitempty" validate:"max=5,dive,nonblank,max=300"`
 	// ActionTimeoutMS is the default per-action timeout.
 	ActionTimeoutMS int `json:"action_timeout_ms,omitempty" validate:"omitempty,min=100,max=120000"`
@@ -363,7 +368,11 @@ const (
 	// CondURLIncludes holds when the top-level URL (raw or once safely
 	// percent-decoded) includes Value after input substitution.
 	CondURLIncludes ConditionKind = "url_includes"
-	// CondURLPath holds when the top-level URL's path equals Value.
+	// CondURLPath holds when the top-level URL's path equals Value (raw or
+	// percent-decoded).
+	//
+	// Both URL kinds read the selected frame's URL instead when Scope is
+	// [ScopeFrame].
 	CondURLPath ConditionKind = "url_path"
 	// CondOutputProduced holds when the action produced Output.
 	CondOutputProduced ConditionKind = "output_produced"
@@ -382,6 +391,10 @@ type Condition struct {
 	Text              string              `json:"text,omitempty" validate:"max=500"`
 	Value             string              `json:"value,omitempty" validate:"max=2048"`
 	Output            string              `json:"output,omitempty" validate:"-"`
+	// Scope says whose URL url_includes and url_path read: "page" (the
+	// default when omitted) the top-level page's, "frame" the frame
+	// runtime.frame_selectors selects.
+	Scope ConditionScope `json:"scope,omitempty" validate:"omitempty,oneof=page frame"`
 }
 
 // Action is one executable step.
@@ -396,6 +409,9 @@ type Action struct {
 	// URL is the navigate target: a query-free path or URL on an allowed
 	// origin; its fragment may carry templates such as #search/{{query}}.
 	URL string `json:"url,omitempty" validate:"max=2048"`
+	// Query is the navigate target's query, built by the runtime from
+	// ordered entries (see [QueryEntry]); URL itself never carries one.
+	Query []QueryEntry `json:"query,omitempty" validate:"max=32,dive"`
 	// Input names the declared input a fill or select reads.
 	Input string `json:"input,omitempty" validate:"-"`
 	// Value is a public literal (may hold templates) for fill or select

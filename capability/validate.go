@@ -321,6 +321,8 @@ func translateFieldError(fe validator.FieldError) (code, msg string) {
 			return CodeUnknownExtractMode, "unknown extraction mode; " + allowed
 		case "Read":
 			return CodeUnknownReadKind, "unknown read kind; " + allowed
+		case "Scope":
+			return CodeFrameScope, "unknown condition scope; " + allowed
 		case "ExecutionMode":
 			return CodeInvalidExecutionMode, "validation needs a live execution mode; " + allowed
 		}

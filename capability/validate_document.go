@@ -157,6 +157,7 @@ func (v *validation) originList(path pth, origins []string) {
 // runtime checks the start target.
 func (v *validation) runtime() {
 	v.navTarget(at("runtime.start"), v.c.Runtime.Start)
+	v.query(at("runtime.start_query"), v.c.Runtime.StartQuery)
 }
 
 // navTarget checks a navigation target: a query-free path ("/x") or an

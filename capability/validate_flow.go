@@ -137,13 +137,14 @@ func (v *validation) action(p pth, a *Action) {
 		need("url", a.URL != "")
 		forbid("locator_candidates", "input", "value", "key", "output", "extract")
 		v.navTarget(p.f("url"), a.URL)
+		v.query(p.f("query"), a.Query)
 	case OpClick, OpCheck, OpUncheck:
-		forbid("url", "input", "value", "key", "output", "extract")
+		forbid("url", "query", "input", "value", "key", "output", "extract")
 	case OpFill, OpSelect:
 		if (a.Input == "") == (a.Value == "") {
 			v.add(p, CodeInputXorValue, fmt.Sprintf("a %s action sets exactly one of input and value", op), "")
 		}
-		forbid("url", "key", "output", "extract")
+		forbid("url", "query", "key", "output", "extract")
 		if a.Value != "" {
 			v.templates(p.f("value"), a.Value, useTemplate)
 			if code, msg := templateContext(a.Value); code != "" {
@@ -152,10 +153,10 @@ func (v *validation) action(p pth, a *Action) {
 		}
 	case OpPress:
 		need("key", strings.TrimSpace(a.Key) != "")
-		forbid("url", "input", "value", "output", "extract")
+		forbid("url", "query", "input", "value", "output", "extract")
 	case OpDownload:
 		need("output", a.Output != "")
-		forbid("url", "input", "value", "key", "extract")
+		forbid("url", "query", "input", "value", "key", "extract")
 		if a.Output != "" {
 			if i, ok := v.outputs[a.Output]; !ok {
 				v.add(p.f("output"), CodeUndeclaredOutput, fmt.Sprintf("%q is not a declared output", a.Output), a.Output)
@@ -166,12 +167,12 @@ func (v *validation) action(p pth, a *Action) {
 	case OpExtract:
 		need("output", a.Output != "")
 		need("extract", a.Extract != nil)
-		forbid("url", "input", "value", "key")
+		forbid("url", "query", "input", "value", "key")
 		if a.Extract != nil {
 			v.extraction(p, a)
 		}
 	case OpWait:
-		forbid("locator_candidates", "url", "input", "value", "key", "output", "extract")
+		forbid("locator_candidates", "url", "query", "input", "value", "key", "output", "extract")
 	}
 	if op.Interactive() {
 		v.locators(p.f("locator_candidates"), a.LocatorCandidates, locator.Interactive)
@@ -195,6 +196,8 @@ func actionFieldSet(a *Action, field string) bool {
 		return len(a.LocatorCandidates) > 0
 	case "url":
 		return a.URL != ""
+	case "query":
+		return len(a.Query) > 0
 	case "input":
 		return a.Input != ""
 	case "value":
@@ -218,7 +221,7 @@ func (v *validation) native(p pth, a *Action) {
 	if strings.TrimSpace(a.NativeGap) == "" {
 		v.add(p.f("native_gap"), CodeNativeGapRequired, "a native action describes the non-browser step in native_gap", "")
 	}
-	for _, f := range []string{"locator_candidates", "url", "input", "value", "key", "output", "extract", "timeout_ms", "postcondition"} {
+	for _, f := range []string{"locator_candidates", "url", "query", "input", "value", "key", "output", "extract", "timeout_ms", "postcondition"} {
 		if actionFieldSet(a, f) {
 			v.add(p.f(f), CodeNativeNotExecutable, "a native action is a declared gap handed to the operator; it has nothing executable", "")
 		}
@@ -282,6 +285,7 @@ func (v *validation) condition(p pth, c *Condition, role condRole, a *Action) {
 	if !c.Kind.valid() {
 		return
 	}
+	v.conditionScope(p, c)
 	var uses condFields
 	switch c.Kind {
 	case CondLocatorVisible, CondLocatorHidden:

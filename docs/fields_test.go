@@ -37,6 +37,7 @@ func documentedTypes() []documentedType {
 		{"capability.Transition", typeOf[capability.Transition]()},
 		{"capability.Condition", typeOf[capability.Condition]()},
 		{"capability.Action", typeOf[capability.Action]()},
+		{"capability.QueryEntry", typeOf[capability.QueryEntry]()},
 		{"capability.Extraction", typeOf[capability.Extraction]()},
 		{"capability.Field", typeOf[capability.Field]()},
 		{"capability.BusinessOutcome", typeOf[capability.BusinessOutcome]()},

@@ -148,7 +148,7 @@ func (r *run) doAction(m *capability.Milestone, ai int, as *actState, out *Actio
 	}
 	switch a.Operation {
 	case capability.OpNavigate:
-		u, err := resolveURL(a.URL, r.plan.allowed, r.vals)
+		u, err := resolveURL(a.URL, a.Query, r.plan.allowed, r.vals)
 		if err != nil {
 			return r.failed(receipt.CategoryTargetNotAllowed, ReasonNavigateNotAllowed, err.Error())
 		}

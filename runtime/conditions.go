@@ -228,9 +228,9 @@ func (r *run) holds(ctx context.Context, c *capability.Condition, as *actState) 
 		}
 		return vis, nil
 	case capability.CondURLIncludes, capability.CondURLPath:
-		raw, err := r.drv.URL(ctx)
-		if err != nil {
-			return false, r.classify(err, receipt.CategoryInternal, ReasonURLFailed)
+		raw, ok, st := r.conditionURL(ctx, c)
+		if st != nil || !ok {
+			return false, st
 		}
 		if c.Kind == capability.CondURLIncludes {
 			return r.urlIncludes(raw, c.Value), nil
@@ -259,8 +259,8 @@ func (r *run) holds(ctx context.Context, c *capability.Condition, as *actState) 
 
 // urlIncludes compares the substituted value with the raw URL and with the
 // URL percent-decoded once (when decoding succeeds and yields UTF-8); the
-// value with encodeURIComponent-encoded inputs is also compared with the
-// raw URL.
+// value with its inputs encoded by encodeURIComponent (fragments) and by
+// encodeQueryComponent (query entries) is also compared with the raw URL.
 func (r *run) urlIncludes(raw, tmpl string) bool {
 	v := substitute(tmpl, r.vals, nil)
 	if strings.Contains(raw, v) {
@@ -269,7 +269,11 @@ func (r *run) urlIncludes(raw, tmpl string) bool {
 	if dec, ok := decodeOnce(raw); ok && strings.Contains(dec, v) {
 		return true
 	}
-	return strings.Contains(raw, substitute(tmpl, r.vals, encodeURIComponent))
+	if strings.Contains(raw, substitute(tmpl, r.vals, encodeURIComponent)) {
+		return true
+	}
+	// Inputs encoded as the runtime encodes query entries.
+	return strings.Contains(raw, substitute(tmpl, r.vals, encodeQueryComponent))
 }
 
 // decodeOnce percent-decodes s once; ok is false when s holds a malformed

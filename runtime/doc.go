@@ -178,8 +178,27 @@
 // before acting and reading, and after every action; an unapproved frame
 // fails the run with frame_not_allowed. A frame path that never resolves
 // fails with frame_not_allowed / frame_not_found. A missing or unapproved
-// frame never satisfies locator_hidden. URL conditions, navigation and
-// downloads use the top-level page.
+// frame never satisfies locator_hidden. Navigation and downloads use the
+// top-level page, and so do URL conditions unless they declare scope
+// "frame": those read the selected frame's own URL through
+// Driver.FrameURL (after resolving and origin-checking the frame path as
+// for any frame use); a frame that is missing, or whose document is being
+// replaced (ErrStaleElement), does not match at that instant and the wait
+// goes on.
+//
+// URLs are built with net/url, never by concatenation (resolveURL): the
+// target is parsed (a relative one must start with a literal "/", so
+// "%2f@evil.example/login" is refused), scheme and host come from the
+// parsed allowed origin, the path from the parsed target, the query from
+// the ordered query entries (every name and value encoded as an RFC 3986
+// component after substitution: unreserved bytes stay, everything else,
+// space included, is %XX, so an input's '&', '=', '#', '+' are inert),
+// and the fragment from the target; the result is parsed back and must
+// have exactly that origin and query, or the target is refused before
+// the browser sees it. The precheck also refuses a query value that
+// templates a secret input, a query on anything but navigate, and a
+// condition scope the capability cannot honour, even with
+// WithSkipValidationUnsafe. Results and receipts carry no URL.
 //
 // Conditions: locator_visible holds when some candidate matches a visible
 // element (several matches are fine for a state marker; CSS without
@@ -188,8 +207,9 @@
 // text candidate (case-insensitive substring) matches a visible element;
 // url_includes compares the substituted value with the raw top-level URL
 // and with that URL percent-decoded once (skipped when decoding fails or
-// yields invalid UTF-8), and the value with encodeURIComponent-encoded
-// inputs with the raw URL; url_path compares the URL's path (decoded or
+// yields invalid UTF-8), and the value with its inputs encoded by
+// encodeURIComponent and by the query-component encoding with the raw URL
+// (so "q={{client}}" matches a query built from entries); url_path compares the URL's path (decoded or
 // escaped) for equality; output_produced and download_completed refer to
 // the action's output (or the named one).
 //

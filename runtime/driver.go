@@ -231,6 +231,13 @@ type Driver interface {
 	// URL returns the top-level page's current URL.
 	URL(ctx context.Context) (string, error)
 
+	// FrameURL returns the current URL of the document scope belongs to (a
+	// frame resolved by Frame; a nil scope is the top-level page, like
+	// URL), as that document itself reports it (document.URL: fragment
+	// and same-document history changes included). A scope whose document
+	// was navigated away fails with [ErrStaleElement].
+	FrameURL(ctx context.Context, scope Scope) (string, error)
+
 	// Frame resolves a frame path from the top-level document. Each
 	// selector is a CSS selector evaluated in the previous frame's document
 	// and must match exactly one iframe (else [ErrFrameNotFound] or

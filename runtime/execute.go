@@ -284,7 +284,7 @@ func (r *run) execute() *stop {
 	if err := r.drv.RestrictOrigins(r.ctx, OriginScope{Allowed: r.plan.allowed, Subresources: r.plan.subres}); err != nil {
 		return r.classify(err, receipt.CategoryInternal, ReasonRestrictOriginsFailed)
 	}
-	start, err := resolveURL(r.cap.Runtime.Start, r.plan.allowed, r.vals)
+	start, err := resolveURL(r.cap.Runtime.Start, r.cap.Runtime.StartQuery, r.plan.allowed, r.vals)
 	if err != nil {
 		return r.failed(receipt.CategoryTargetNotAllowed, ReasonStartNotAllowed, err.Error())
 	}

@@ -4,9 +4,11 @@ import (
 	"encoding/json"
 	"errors"
 	"math"
+	"net/url"
 	"strings"
 	"testing"
 	"time"
+	"unicode/utf8"
 
 	"github.com/vera-run/vera/capability"
 )
@@ -200,16 +202,20 @@ func FuzzDecodeOnce(f *testing.F) {
 }
 
 // FuzzResolveURL checks that a resolved capability URL always stays on an
-// allowed origin, never carries a query, and substitutes templates only in
-// the fragment, percent-encoded.
+// allowed origin (the origin it resolved against), carries exactly the
+// query built from the entries, with the templated value inert (decoding
+// the query gives back the two entries, the second equal to the value),
+// and substitutes fragment templates percent-encoded.
 func FuzzResolveURL(f *testing.F) {
-	for _, s := range []string{"/login", "/mail#search/{{q}}", "https://127.0.0.1:4010/x", "//evil.example/x", "/a?b=c", "http://[::1]:80/", "/{{q}}/x"} {
+	for _, s := range []string{"/login", "/mail#search/{{q}}", "https://127.0.0.1:4010/x", "//evil.example/x", "/a?b=c",
+		"http://[::1]:80/", "/{{q}}/x", "%2f@evil.example/login", "/%2f@evil.example/login", "https://app.example"} {
 		f.Add(s, "a b/#?&")
 	}
 	allowed := []string{"http://127.0.0.1:4010", "https://app.example"}
 	f.Fuzz(func(t *testing.T, raw, q string) {
 		vals := map[string]inputValue{"q": {text: q}}
-		got, err := resolveURL(raw, allowed, vals)
+		query := []capability.QueryEntry{{Name: "view", Value: "all"}, {Name: "q", Value: "{{q}}"}}
+		got, err := resolveURL(raw, query, allowed, vals)
 		if err != nil {
 			return
 		}
@@ -218,8 +224,21 @@ func FuzzResolveURL(f *testing.F) {
 		if perr != nil {
 			t.Fatalf("%q -> %q: not absolute", raw, got)
 		}
-		if !containsString(allowed, originOf(u)) || u.RawQuery != "" {
-			t.Fatalf("%q -> %q: origin %s query %q", raw, got, originOf(u), u.RawQuery)
+		want := allowed[0]
+		if ru, err := url.Parse(raw); err == nil && ru.IsAbs() {
+			want = originOf(ru)
+		}
+		if originOf(u) != want || u.User != nil {
+			t.Fatalf("%q -> %q: origin %s, want %s", raw, got, originOf(u), want)
+		}
+		if u.RawQuery != "view=all&q="+encodeQueryComponent(q) {
+			t.Fatalf("%q -> %q: query %q", raw, got, u.RawQuery)
+		}
+		if utf8.ValidString(q) {
+			vs, err := url.ParseQuery(u.RawQuery)
+			if err != nil || len(vs) != 2 || len(vs["q"]) != 1 || vs["q"][0] != q || vs["view"][0] != "all" {
+				t.Fatalf("%q: value %q is not inert: %v %v", got, q, vs, err)
+			}
 		}
 		if strings.Contains(raw, "{{q}}") && strings.Contains(frag, q) && encodeURIComponent(q) != q && !strings.Contains(frag, encodeURIComponent(q)) {
 			t.Fatalf("%q -> %q: unencoded value", raw, got)

@@ -72,7 +72,7 @@ func precheck(c *capability.Capability) (*plan, capability.ErrorList) {
 		p.subres = append(p.subres, n)
 	}
 	if len(p.allowed) > 0 {
-		if _, err := resolveURL(c.Runtime.Start, p.allowed, nil); err != nil {
+		if _, err := resolveURL(c.Runtime.Start, c.Runtime.StartQuery, p.allowed, nil); err != nil {
 			add("runtime.start", codeURL, "%v", err)
 		}
 	}
@@ -106,7 +106,22 @@ func precheck(c *capability.Capability) (*plan, capability.ErrorList) {
 			}
 		}
 	}
+	checkScope := func(path string, cond *capability.Condition) {
+		if msg := scopeProblem(c, cond); msg != "" {
+			add(path+".scope", codeConditionShape, "%s", msg)
+		}
+	}
+	checkQuery := func(path string, q []capability.QueryEntry) {
+		for i, e := range q {
+			checkTemplates(fmt.Sprintf("%s[%d].value", path, i), e.Value)
+			if secretTemplate(c, e.Value) {
+				add(fmt.Sprintf("%s[%d].value", path, i), codeTemplate, "a query value never templates a secret input")
+			}
+		}
+	}
+	checkQuery("runtime.start_query", c.Runtime.StartQuery)
 	checkCond := func(path string, cond *capability.Condition, postcondition bool) {
+		checkScope(path, cond)
 		switch cond.Kind {
 		case capability.CondLocatorVisible, capability.CondLocatorHidden:
 			if len(cond.LocatorCandidates) == 0 {
@@ -207,10 +222,13 @@ func precheck(c *capability.Capability) (*plan, capability.ErrorList) {
 				}
 			}
 			if a.Operation == capability.OpNavigate && len(p.allowed) > 0 {
-				if _, err := resolveURL(a.URL, p.allowed, nil); err != nil {
+				if _, err := resolveURL(a.URL, a.Query, p.allowed, nil); err != nil {
 					add(ap+".url", codeURL, "%v", err)
 				}
 				checkTemplates(ap+".url", a.URL)
+				checkQuery(ap+".query", a.Query)
+			} else if len(a.Query) > 0 {
+				add(ap+".query", codeURL, "only a navigate action has a query")
 			}
 			switch a.Operation {
 			case capability.OpExtract:
@@ -316,44 +334,6 @@ func originOf(u *url.URL) string {
 func safeScheme(o string) bool {
 	p, err := origin.Parse(o)
 	return err == nil && p.Secure()
-}
-
-// resolveURL resolves a capability URL (a path, or an absolute URL on an
-// allowed origin) against the first allowed origin. Templates may appear
-// only in the fragment; they are substituted with encodeURIComponent of
-// the value when vals is not nil. The query must be empty.
-func resolveURL(raw string, allowed []string, vals map[string]inputValue) (string, error) {
-	if raw == "" {
-		return "", fmt.Errorf("empty URL")
-	}
-	base, frag, hasFrag := strings.Cut(raw, "#")
-	if strings.Contains(base, "{{") {
-		return "", fmt.Errorf("templates are allowed only in the URL fragment")
-	}
-	u, err := url.Parse(base)
-	if err != nil {
-		return "", fmt.Errorf("not a URL")
-	}
-	if u.RawQuery != "" || u.ForceQuery || u.User != nil {
-		return "", fmt.Errorf("a capability URL is query-free and carries no user info")
-	}
-	if u.IsAbs() {
-		if !containsString(allowed, originOf(u)) {
-			return "", fmt.Errorf("the URL's origin is not allowed")
-		}
-	} else {
-		if u.Host != "" || !strings.HasPrefix(u.Path, "/") {
-			return "", fmt.Errorf("a relative URL must be an absolute path")
-		}
-		base = allowed[0] + u.EscapedPath()
-	}
-	if hasFrag {
-		if vals != nil {
-			frag = substitute(frag, vals, encodeURIComponent)
-		}
-		return base + "#" + frag, nil
-	}
-	return base, nil
 }
 
 func containsString(xs []string, s string) bool {

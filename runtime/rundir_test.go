@@ -58,6 +58,10 @@ func (d *recordingDriver) URL(ctx context.Context) (string, error) {
 	d.rec("URL")
 	return d.inner.URL(ctx)
 }
+func (d *recordingDriver) FrameURL(ctx context.Context, s runtime.Scope) (string, error) {
+	d.rec("FrameURL")
+	return d.inner.FrameURL(ctx, s)
+}
 func (d *recordingDriver) Frame(ctx context.Context, sel []string) (runtime.Scope, []runtime.FrameInfo, error) {
 	d.rec("Frame")
 	return d.inner.Frame(ctx, sel)

@@ -14,8 +14,10 @@
 //     /assets/; system fonts only; no CDN, font, analytics or icon request.
 //     GET /favicon.ico answers 204 with an empty body on every app except
 //     Outside (which answers everything with 200).
-//   - Every URL a capability needs is query-free: parameters are path
-//     segments and searches redirect (teller) or live in the hash (mail).
+//   - Search state lives in path segments (teller), the hash (mail) or,
+//     as in most back offices, the query of a plain GET (the invoicing
+//     client search /clients?q= and the framed list /frame/invoices?page=),
+//     which capabilities reach through query entries, never a raw query.
 //   - Accessible markup: real <label for>, <button>, headings, tables with
 //     captions, role=dialog with aria-modal and aria-labelledby. The role and
 //     accessible-name pairs below were checked against Chromium's
@@ -222,6 +224,23 @@
 //	dialog   "Confirm issue"   text "Issue invoice INV-2064 to Acme S.p.A.?"
 //	button   "Confirm"         POST /api/issue, then shows the status and closes
 //	button   "Cancel"          closes (so does Escape); focused on open
+//
+// Client search (origin A, GET /clients?q=<name>): a GET form role=search
+// "Client search" with textbox "Client name" (input#client-q name=q,
+// prefilled with q) and button "Search"; p#client-query "Results for <q>"
+// when q is set; table "Clients" (<caption>) with tr.client-row, td.name,
+// td.invoices for every customer [SearchClients] matches (name contains q,
+// case-insensitively; blank q lists all), or status "No client matches".
+//
+// Framed invoice list (origin A GET /billing/list: h1 "Invoice list",
+// iframe#invoice-list title "Invoice list", src B/frame/invoices?page=1;
+// B is cross-site, so the frame is out-of-process): B GET
+// /frame/invoices?page=<n> renders h2 "Invoices", table "Invoice page" with
+// [FramePageSize] tr.invoice-row (td.number, td.customer, td.amount),
+// p#page-status "Page n of m", and links "Previous page" / "Next page"
+// (absent on the first / last page) to ?page=n-1 / ?page=n+1: paging
+// navigates the frame, so the frame's URL is the page state while the
+// top-level URL stays /billing/list. A bad page is 1, past the end the last.
 //
 // With [Invoicing.ShowSurvey] the ledger opens on load an unexpected modal
 // the runtime must never click through:

@@ -86,6 +86,7 @@ func StartInvoicing(opts ...Option) (*Invoicing, error) {
 	amux.HandleFunc("GET /billing", func(w http.ResponseWriter, _ *http.Request) {
 		render(w, http.StatusOK, "billing.html", inv.Workspace.Origin())
 	})
+	inv.listRoutes(amux, bmux)
 	if inv.Server, err = newServer("invoicing", "127.0.0.1", amux, o.Logger); err != nil {
 		inv.Workspace.Close()
 		return nil, err

@@ -244,6 +244,12 @@
 //     net::ERR_* failures. A navigation that outlives ctx returns ctx's
 //     error. A fragment-only navigation waits (up to a second) for the
 //     browser to report the new URL.
+//   - FrameURL reads document.URL of the scope's own document, in the
+//     frame's own session for an out-of-process frame (so a cross-origin
+//     frame's URL is read where it lives, pushState and fragment changes
+//     included); a detached or replaced document, or a frame target that
+//     is gone, is [runtime.ErrStaleElement], and a nil or top-level scope
+//     is the top-level URL, as URL reports it.
 //   - Role lookup: a page-side helper narrows the scope to the visible
 //     elements that may carry the role (their tag's implicit roles, an
 //     explicit role attribute, and custom elements, which may set a role

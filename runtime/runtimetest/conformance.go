@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"fmt"
 	"os"
 	"slices"
 	"strings"
@@ -91,6 +92,7 @@ func TestDriver(t *testing.T, open func(t *testing.T, site *Site) runtime.Driver
 		{"Frames", s.testFrames},
 		{"FrameErrors", s.testFrameErrors},
 		{"FrameBlocked", s.testFrameBlocked},
+		{"FrameURL", s.testFrameURL},
 		{"NotInteractable", s.testNotInteractable},
 		{"Download", s.testDownload},
 		{"DownloadMissing", s.testDownloadMissing},
@@ -683,6 +685,38 @@ func (s *suite) testFrames(t *testing.T, x *session) {
 	x.eventually("inner rule", func() (bool, string) { v := x.text(st[0]); return v == "clicked", v })
 }
 
+// testFrameURL: FrameURL reads each frame's own URL (a cross-origin frame
+// included), nil is the top-level page, and a scope whose document was
+// navigated away is stale.
+func (s *suite) testFrameURL(t *testing.T, x *session) {
+	x.at("/frames")
+	if u, err := x.d.FrameURL(x.ctx, nil); err != nil || u != s.app+"/frames" {
+		t.Errorf("FrameURL(nil) = %q, %v; want %q", u, err, s.app+"/frames")
+	}
+	outer, _, err := x.d.Frame(x.ctx, []string{"#outer"})
+	if err != nil {
+		t.Fatalf("Frame(#outer): %v", err)
+	}
+	if u, err := x.d.FrameURL(x.ctx, outer); err != nil || u != s.widget+"/outer" {
+		t.Errorf("FrameURL(#outer) = %q, %v; want %q", u, err, s.widget+"/outer")
+	}
+	inner, _, err := x.d.Frame(x.ctx, []string{"#outer", "#inner"})
+	if err != nil {
+		t.Fatalf("Frame(#outer, #inner): %v", err)
+	}
+	if u, err := x.d.FrameURL(x.ctx, inner); err != nil || u != s.app+"/inner" {
+		t.Errorf("FrameURL(#outer #inner) = %q, %v; want %q", u, err, s.app+"/inner")
+	}
+	if u := x.url(); u != s.app+"/frames" {
+		t.Errorf("URL() = %q after reading frame URLs, want the top-level page", u)
+	}
+	x.at("/act")
+	x.eventually("FrameURL of a frame navigated away is stale", func() (bool, string) {
+		u, err := x.d.FrameURL(x.ctx, outer)
+		return errors.Is(err, runtime.ErrStaleElement), fmt.Sprintf("%q, %v", u, err)
+	})
+}
+
 func (s *suite) testFrameErrors(t *testing.T, x *session) {
 	x.at("/frames")
 	for _, c := range []struct {
@@ -881,6 +915,8 @@ func (s *suite) testNilArguments(t *testing.T, x *session) {
 	want("URL(nil ctx)", err)
 	_, _, err = x.d.Frame(nilCtx, nil)
 	want("Frame(nil ctx)", err)
+	_, err = x.d.FrameURL(nilCtx, nil)
+	want("FrameURL(nil ctx)", err)
 	_, err = x.d.Find(nilCtx, nil, nil, css("#save"))
 	want("Find(nil ctx)", err)
 	el := x.byID("save")

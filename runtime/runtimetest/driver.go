@@ -79,6 +79,7 @@ const (
 	MethodNavigate        Method = "Navigate"
 	MethodURL             Method = "URL"
 	MethodFrame           Method = "Frame"
+	MethodFrameURL        Method = "FrameURL"
 	MethodFind            Method = "Find"
 	MethodAct             Method = "Act"
 	MethodRead            Method = "Read"
@@ -325,6 +326,21 @@ func (d *Driver) URL(ctx context.Context) (string, error) {
 	var out string
 	err := d.do(ctx, Call{Method: MethodURL}, func() error {
 		out = d.top.url
+		return nil
+	})
+	return out, err
+}
+
+// FrameURL returns the URL of scope's document (nil: the top-level
+// page): a frame fixture's URL, changed by the navigations its rules make.
+func (d *Driver) FrameURL(ctx context.Context, scope runtime.Scope) (string, error) {
+	var out string
+	err := d.do(ctx, Call{Method: MethodFrameURL}, func() error {
+		doc, err := d.scopeDoc(scope)
+		if err != nil {
+			return err
+		}
+		out = doc.url
 		return nil
 	})
 	return out, err
