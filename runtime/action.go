@@ -69,6 +69,7 @@ func (r *run) runAction(m *capability.Milestone, ai, visit int) *stop {
 		default:
 			out.Status = receipt.ActionFailed
 			out.Failure = st.failure
+			out.Cause = st.cause
 		}
 	}
 	out.Duration = time.Since(start)
@@ -105,8 +106,10 @@ func (r *run) unconfirmed(st *stop) *stop {
 	if st.failure != nil {
 		cause = string(st.failure.Category) + "/" + st.failure.Reason
 	}
-	return r.failed(receipt.CategoryEffectUnconfirmed, ReasonOutcomeUnconfirmed,
+	ust := r.failed(receipt.CategoryEffectUnconfirmed, ReasonOutcomeUnconfirmed,
 		"the action's input was dispatched, then the run ended with "+cause)
+	ust.cause = st.cause
+	return ust
 }
 
 // dispatches reports whether an act kind sends input an effect can
@@ -288,12 +291,12 @@ func (r *run) interact(m *capability.Milestone, a *capability.Action, timeout ti
 			if errors.Is(err, ErrStaleElement) && r.interrupted() == nil {
 				return nil
 			}
-			return r.classify(err, receipt.CategoryUIAssertionFailed, ReasonActFailed)
+			return r.withCause(r.classify(err, receipt.CategoryUIAssertionFailed, ReasonActFailed), r.actCause(a, out, err))
 		}
 		if errors.Is(err, ErrStaleElement) && time.Now().Before(retryUntil) && r.interrupted() == nil {
 			continue
 		}
-		return r.classify(err, receipt.CategoryUIAssertionFailed, ReasonActFailed)
+		return r.withCause(r.classify(err, receipt.CategoryUIAssertionFailed, ReasonActFailed), r.actCause(a, out, err))
 	}
 }
 
@@ -415,7 +418,7 @@ func (r *run) locate(m *capability.Milestone, a *capability.Action, cands []loca
 func (r *run) missingLocator(m *capability.Milestone, a *capability.Action, field string, tried []locator.Attempt, lastErr error) *stop {
 	switch {
 	case errors.Is(lastErr, ErrFrameNotFound), errors.Is(lastErr, ErrFrameAmbiguous):
-		return r.classify(lastErr, receipt.CategoryFrameNotAllowed, ReasonFrameNotFound)
+		return r.withCause(r.classify(lastErr, receipt.CategoryFrameNotAllowed, ReasonFrameNotFound), r.missCause(a, field, tried, lastErr))
 	}
 	reason := ReasonLocatorNotFound
 	for _, t := range tried {
@@ -432,8 +435,9 @@ func (r *run) missingLocator(m *capability.Milestone, a *capability.Action, fiel
 		detail += ": " + lastErr.Error()
 	}
 	f := r.failure(receipt.CategoryLocatorNotFound, reason, detail)
+	cause := r.missCause(a, field, tried, lastErr)
 	if r.proposal != nil || a.Effect == capability.EffectConsequential || !a.Effect.Valid() {
-		return &stop{state: receipt.TerminalFailed, failure: f}
+		return &stop{state: receipt.TerminalFailed, failure: f, cause: cause}
 	}
 	hash, err := canonjson.Digest(a)
 	if err != nil {
@@ -450,7 +454,7 @@ func (r *run) missingLocator(m *capability.Milestone, a *capability.Action, fiel
 		Tried:        candidateAttempts(tried),
 		FailureHash:  f.DetailHash,
 	}
-	return &stop{state: receipt.TerminalRecoveryRequested, failure: f, recovery: req}
+	return &stop{state: receipt.TerminalRecoveryRequested, failure: f, recovery: req, cause: cause}
 }
 
 // finder adapts the driver to locator.Finder in a scope, substituting
