@@ -1,6 +1,7 @@
 package locator
 
 import (
+	"slices"
 	"sort"
 	"strings"
 	"unicode"
@@ -109,9 +110,10 @@ func CompareName(want, got string) NearName {
 
 // NearestNames compares want with every distinct name in names
 // ([CompareName]) and returns at most n of them, nearest first: names
-// that are equal, contain or are contained in the wanted name once
-// whitespace and case are relaxed come before names that differ
-// otherwise; then by edit distance; then by name. Empty names are skipped
+// that are equal to or contain the wanted name once whitespace and case
+// are relaxed, or are contained in it and hold at least half of its text,
+// come before names that differ otherwise; then by edit distance relative to the longer of the two
+// names; then by name. Empty names are skipped
 // (an unnamed control is no hint). n <= 0 returns nil.
 func NearestNames(want string, names []string, n int) []NearName {
 	if n <= 0 {
@@ -127,13 +129,30 @@ func NearestNames(want string, names []string, n int) []NearName {
 		seen[g] = true
 		out = append(out, CompareName(want, g))
 	}
-	other := func(x NearName) bool { return len(x.Diffs) == 1 && x.Diffs[0] == DiffOther }
+	w := utf8.RuneCountInString(clip(normalize(want)))
+	wf := len(strings.ToLower(stripSpace(clip(normalize(want)))))
+	// A name that the wanted one contains is a hint only when it holds
+	// at least half of the wanted text: "pets" is not a near miss of
+	// "GET /api/pets/{petId}".
+	other := func(x NearName) bool {
+		if slices.Contains(x.Diffs, DiffOther) {
+			return true
+		}
+		return slices.Contains(x.Diffs, DiffMissingText) && 2*len(strings.ToLower(stripSpace(x.Name))) < wf
+	}
+	// The distance relative to the longer name: a short name that shares
+	// a word ("pets") is far from "GET /api/pets/{petId}" although few
+	// edits separate them.
+	rel := func(x NearName) float64 {
+		l := max(w, utf8.RuneCountInString(x.Name), 1)
+		return float64(x.Distance) / float64(l)
+	}
 	sort.SliceStable(out, func(i, j int) bool {
 		if oi, oj := other(out[i]), other(out[j]); oi != oj {
 			return oj
 		}
-		if out[i].Distance != out[j].Distance {
-			return out[i].Distance < out[j].Distance
+		if ri, rj := rel(out[i]), rel(out[j]); ri != rj {
+			return ri < rj
 		}
 		return out[i].Name < out[j].Name
 	})

@@ -390,6 +390,11 @@ func (r *run) locate(m *capability.Milestone, a *capability.Action, cands []loca
 			return false, r.onMiss(ctx)
 		}
 		rr, err := locator.Resolve(ctx, r.finder(scope, nil), cands)
+		if err != nil && ctx.Err() != nil {
+			// The wait ended during this try: its answer is unknown, so
+			// the last complete try stays the one reported.
+			return false, nil
+		}
 		res = rr
 		if err == nil {
 			found = true
