@@ -144,6 +144,25 @@ func TestExplainAfterRerender(t *testing.T) {
 	if ex.RoleCount != 9 || len(ex.Nearest) == 0 || ex.Nearest[0].Name == "Try it out" {
 		t.Errorf("after the re-render: %+v", ex)
 	}
+	// The page works like the real one: fill the unnamed input (by its
+	// placeholder name), execute, read the JSON response block.
+	box := waitFound(t, ctx, d, nil, roleC("textbox", "petId", true))
+	if err := d.Act(ctx, box[0], runtime.Act{Kind: runtime.ActFill, Value: "2"}); err != nil {
+		t.Fatal(err)
+	}
+	exe := waitFound(t, ctx, d, nil, roleC("button", "Execute", true))
+	if err := d.Act(ctx, exe[0], runtime.Act{Kind: runtime.ActClick}); err != nil {
+		t.Fatal(err)
+	}
+	body := waitFound(t, ctx, d, nil, locator.Candidate{Strategy: locator.TestID, TestID: "response-body"})
+	txt, err := d.Read(ctx, body[0], runtime.Read{Kind: runtime.ReadText})
+	if err != nil || !strings.Contains(txt, `"name": "Tom"`) {
+		t.Errorf("response %q: %v", txt, err)
+	}
+	// The re-render replaced the Execute button: the old handle is stale.
+	if ok, err := d.Visible(ctx, exe[0]); err == nil && ok {
+		t.Errorf("the Execute button of the previous render is still visible")
+	}
 }
 
 func TestExplainLocatorErrors(t *testing.T) {

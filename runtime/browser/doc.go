@@ -129,7 +129,19 @@
 //     interactable: covered by <div class=modal-backdrop> at (400,300);
 //     box {x:16 y:536 w:140 h:40}; viewport 800x600: context deadline
 //     exceeded". The runtime keeps that message as the failure's local
-//     detail.
+//     detail, and its [NotInteractableError.Actionability] in the run's
+//     local cause (runtime.Cause).
+//   - [Driver.ExplainLocator] (for authoring tools) and
+//     [Driver.NearestNames] (runtime.NearestNamer, for the run's local
+//     cause of a miss) list the accessible names of a role candidate's
+//     role from one Accessibility.queryAXTree over the scope, visible
+//     elements only (the same page-side filter as Find), at most
+//     [MaxExplainNodes] nodes, ranked by locator.NearestNames. They never
+//     act on the page. Chromium puts a space at every <wbr> and between a
+//     button's block children, which is why an exact
+//     "GET /api/pets/{petId}" misses "GET /api /pets /{petId} Info for a
+//     specific pet": the explanation names that name with the
+//     differences whitespace and extra_text.
 //   - Settle is the causal barrier ([runtime.Driver.Settle]). The event
 //     loop tracks, per session, what the page's input set in motion: a
 //     navigation a frame requested, scheduled or started loading
