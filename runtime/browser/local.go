@@ -60,6 +60,16 @@ func StartLocal(ctx context.Context, opts ...Option) (*LocalBrowser, error) {
 	return &LocalBrowser{p: p}, nil
 }
 
+// FindBrowser resolves the Chrome or Chromium executable as [Launch] and
+// [StartLocal] do: path when not empty, else the [EnvBrowser] environment
+// variable, else the usual install locations of Chrome, Chromium and Edge.
+// It never downloads anything. The error wraps
+// [runtime.ErrBrowserUnavailable] and names [InstallHint].
+func FindBrowser(path string) (string, error) { return chromeproc.Find(path) }
+
+// Path returns the executable that was started.
+func (b *LocalBrowser) Path() string { return b.p.Path() }
+
 // Endpoint returns the browser's DevTools WebSocket URL,
 // "ws://127.0.0.1:PORT/devtools/browser/<id>", for [Connect].
 func (b *LocalBrowser) Endpoint() string { return b.p.Endpoint() }
