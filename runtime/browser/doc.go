@@ -9,7 +9,10 @@
 // browser_path). [Connect] attaches to an externally owned Chrome through
 // its DevTools endpoint (mode live_connected_chrome, download route
 // directory). Either way the driver opens one page in a browser context
-// of its own, so runs never share cookies or storage.
+// of its own, so runs never share cookies or storage. [StartLocal] starts
+// a caller-owned local Chromium (a [LocalBrowser]: endpoint, profile
+// folder, Close) to stand in for an operator's browser in development,
+// tests and examples of connect mode.
 //
 // Invariants:
 //   - No automatic browser download: the executable comes from
@@ -18,6 +21,13 @@
 //     Nothing of go-rod's lib/launcher is linked: no download machinery
 //     and no "leakless" helper binary end up in a program that embeds
 //     Vera (go list -deps shows neither leakless nor fetchup).
+//   - One launcher: Launch and StartLocal start the browser the same way
+//     (internal/chromeproc, which the driver's own tests also use) with
+//     one flag list, [DefaultFlags] (headless, quiet, DevTools on
+//     127.0.0.1 only, no QUIC or non-proxied WebRTC UDP, ...), plus the
+//     profile and --remote-debugging-port=0; the endpoint is read from
+//     the profile's DevToolsActivePort file. [EnvBrowser], [InstallHint]
+//     and the search list are defined once, in that launcher.
 //   - A launched browser runs in its own process group with its profile,
 //     XDG config/cache and TMPDIR inside one temporary folder. Close kills
 //     the group, then every process whose command line still names that

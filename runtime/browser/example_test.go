@@ -151,3 +151,24 @@ func ExampleDriver_ExplainLocator() {
 		fmt.Println(" ", n) // "GET /api /pets /{petId} Info for a specific pet" (whitespace, extra_text)
 	}
 }
+
+// Start a local Chromium to stand in for an operator's browser, connect
+// to it and close both: closing the Driver leaves the browser running;
+// closing the LocalBrowser ends every process it started and deletes its
+// profile. (Compile-only: it needs Chromium.)
+func ExampleStartLocal() {
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	chrome, err := browser.StartLocal(ctx, browser.WithExtraFlags("--lang=en-US"))
+	if err != nil {
+		log.Fatal(err) // wraps runtime.ErrBrowserUnavailable or ErrBrowserLaunchFailed
+	}
+	defer chrome.Close()
+	d, err := browser.Connect(ctx, chrome.Endpoint())
+	if err != nil {
+		log.Fatal(err)
+	}
+	defer d.Close()
+	fmt.Println(d.Info().Mode, chrome.ProfileDir() != "") // live_connected_chrome true
+	// res, err := runtime.Execute(ctx, capability, inputs, runtime.WithDriver(d))
+}
