@@ -211,3 +211,20 @@ func slicesEqual[T comparable](a, b []T) bool {
 	}
 	return true
 }
+
+// TestCauseFakeDriverNames: the fake driver lists its fixture's names
+// too, so host unit tests see the same kind of cause as a live run.
+func TestCauseFakeDriverNames(t *testing.T) {
+	c := newCap("/", milestone("m", click("open", textVisible("Pet details"), role("button", "get /api/pets/{petId} info for a specific pet"))))
+	d := runtimetest.NewDriver(causeSite())
+	defer d.Close()
+	res := exec(t, c, d, nil, runtime.WithPollInterval(time.Millisecond))
+	if res.Cause == nil || len(res.Cause.Candidates) != 1 {
+		t.Fatalf("cause %+v", res.Cause)
+	}
+	n := res.Cause.Candidates[0].Nearest
+	if len(n) == 0 || n[0].Name != "GET /api /pets /{petId} Info for a specific pet" ||
+		!slicesEqual(n[0].Diffs, []locator.NameDiff{locator.DiffWhitespace, locator.DiffCase}) {
+		t.Errorf("nearest %+v", n)
+	}
+}
