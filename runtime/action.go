@@ -70,6 +70,7 @@ func (r *run) runAction(m *capability.Milestone, ai, visit int) *stop {
 		default:
 			out.Status = receipt.ActionFailed
 			out.Failure = st.failure
+			out.Cause = st.cause
 		}
 	}
 	timing := r.clock.stop()
@@ -108,8 +109,10 @@ func (r *run) unconfirmed(st *stop) *stop {
 	if st.failure != nil {
 		cause = string(st.failure.Category) + "/" + st.failure.Reason
 	}
-	return r.failed(receipt.CategoryEffectUnconfirmed, ReasonOutcomeUnconfirmed,
+	ust := r.failed(receipt.CategoryEffectUnconfirmed, ReasonOutcomeUnconfirmed,
 		"the action's input was dispatched, then the run ended with "+cause)
+	ust.cause = st.cause
+	return ust
 }
 
 // dispatches reports whether an act kind sends input an effect can
@@ -319,12 +322,12 @@ func (r *run) interact(m *capability.Milestone, a *capability.Action, timeout ti
 			if errors.Is(err, ErrStaleElement) && r.interrupted() == nil {
 				return nil
 			}
-			return r.classify(err, receipt.CategoryUIAssertionFailed, ReasonActFailed)
+			return r.withCause(r.classify(err, receipt.CategoryUIAssertionFailed, ReasonActFailed), r.actCause(a, out, err))
 		}
 		if errors.Is(err, ErrStaleElement) && time.Now().Before(retryUntil) && r.interrupted() == nil {
 			continue
 		}
-		return r.classify(err, receipt.CategoryUIAssertionFailed, ReasonActFailed)
+		return r.withCause(r.classify(err, receipt.CategoryUIAssertionFailed, ReasonActFailed), r.actCause(a, out, err))
 	}
 }
 
@@ -419,6 +422,11 @@ func (r *run) locate(m *capability.Milestone, a *capability.Action, cands []loca
 			return false, r.onMiss(ctx)
 		}
 		rr, err := locator.Resolve(ctx, r.finder(scope, nil), cands)
+		if err != nil && ctx.Err() != nil {
+			// The wait ended during this try: its answer is unknown, so
+			// the last complete try stays the one reported.
+			return false, nil
+		}
 		res = rr
 		if err == nil {
 			found = true
@@ -447,7 +455,7 @@ func (r *run) locate(m *capability.Milestone, a *capability.Action, cands []loca
 func (r *run) missingLocator(m *capability.Milestone, a *capability.Action, field string, tried []locator.Attempt, lastErr error) *stop {
 	switch {
 	case errors.Is(lastErr, ErrFrameNotFound), errors.Is(lastErr, ErrFrameAmbiguous):
-		return r.classify(lastErr, receipt.CategoryFrameNotAllowed, ReasonFrameNotFound)
+		return r.withCause(r.classify(lastErr, receipt.CategoryFrameNotAllowed, ReasonFrameNotFound), r.missCause(a, field, tried, lastErr))
 	}
 	reason := ReasonLocatorNotFound
 	for _, t := range tried {
@@ -464,8 +472,9 @@ func (r *run) missingLocator(m *capability.Milestone, a *capability.Action, fiel
 		detail += ": " + lastErr.Error()
 	}
 	f := r.failure(receipt.CategoryLocatorNotFound, reason, detail)
+	cause := r.missCause(a, field, tried, lastErr)
 	if r.proposal != nil || a.Effect == capability.EffectConsequential || !a.Effect.Valid() {
-		return &stop{state: receipt.TerminalFailed, failure: f}
+		return &stop{state: receipt.TerminalFailed, failure: f, cause: cause}
 	}
 	hash, err := canonjson.Digest(a)
 	if err != nil {
@@ -482,7 +491,7 @@ func (r *run) missingLocator(m *capability.Milestone, a *capability.Action, fiel
 		Tried:        candidateAttempts(tried),
 		FailureHash:  f.DetailHash,
 	}
-	return &stop{state: receipt.TerminalRecoveryRequested, failure: f, recovery: req}
+	return &stop{state: receipt.TerminalRecoveryRequested, failure: f, recovery: req, cause: cause}
 }
 
 // finder adapts the driver to locator.Finder in a scope, substituting

@@ -213,6 +213,43 @@
 // escaped) for equality; output_produced and download_completed refer to
 // the action's output (or the named one).
 //
+// # Local causes
+//
+// A failure in evidence is a category, a reason and a hash; a host that
+// sees locator_not_found needs to know why. [Result.Cause] (and the
+// failed [ActionOutcome]'s Cause) is a local, sanitized explanation, a
+// typed [Cause] with a one-line String:
+//   - on a locator miss: every candidate tried with the number of
+//     elements it matched on the last complete try (a try cut short by the
+//     wait's deadline is not reported), the frame path searched, a frame
+//     path that did not resolve, and for a named role candidate that
+//     matched nothing the nearest accessible names of that role in the
+//     searched document with how each differs (whitespace, case, extra or
+//     missing text: locator.CompareName), when the driver implements
+//     [NearestNamer] (browser.Driver does);
+//   - when the element never became interactable: the winning candidate
+//     and the failed actionability check with the element's box, the
+//     viewport and the covering element, when the driver's error
+//     implements [ActionabilityError].
+//
+// Decisions:
+//   - Failure stays receipt.Failure (the receipt's type: package receipt
+//     cannot know runtime types), so the cause sits beside it on Result and
+//     ActionOutcome, tagged json:"-". It is never written to any evidence
+//     file, never hashed, never in a [RecoveryRequest] (which a model may
+//     see) and never logged.
+//   - Sanitized: candidates appear as the capability wrote them (templates
+//     unsubstituted); nearest names are not listed for a name built from
+//     inputs (they would echo the value); every supplied input value of at
+//     least three characters, identifier- and secret-shaped text in page
+//     names and details are replaced by the redaction marker; every text
+//     is cut to [MaxCauseTextRunes], at most [MaxCauseNames] names per
+//     candidate, String at most [MaxCauseLen] bytes.
+//   - The names are asked for only after the wait gave up, bounded by
+//     [CauseTimeout], so a passing run pays nothing. Extraction fields get
+//     counts, not names (their scope is one record).
+//   - A cancellation or run timeout carries no cause: it has its own.
+//
 // # Unknown modals
 //
 // Before and after every action, and on every poll of an unsatisfied wait,

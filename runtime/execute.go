@@ -211,6 +211,8 @@ type stop struct {
 	action    string
 	nativeGap string
 	recovery  *RecoveryRequest
+	// cause is the local explanation (never evidence); see cause.go.
+	cause *Cause
 }
 
 // failure builds a sanitized failure ([newFailure]); the raw detail is
@@ -538,6 +540,7 @@ func (r *run) finish(term *stop) (*Result, error) {
 		State:                   term.state,
 		Outcome:                 term.outcome,
 		Failure:                 term.failure,
+		Cause:                   term.cause,
 		StoppedAt:               term.action,
 		NativeGap:               term.nativeGap,
 		Actions:                 r.actions,

@@ -36,6 +36,10 @@ type Result struct {
 	// unknown_modal or native_dialog) and for stopped_at_gate (category
 	// approval_refused, reason no_approver, denied or approver_error).
 	Failure *Failure
+	// Cause is the local, sanitized explanation of the failure when the
+	// runtime has one (a locator miss, an element that never became
+	// interactable): see [Cause]. It is never part of any evidence file.
+	Cause *Cause `json:"-"`
 	// StoppedAt is the id of the action the run stopped at, if any.
 	StoppedAt string
 	// NativeGap describes the native step handed to the operator.
@@ -132,7 +136,10 @@ type ActionOutcome struct {
 	// Postcondition is "verified", "failed" or "" when not reached.
 	Postcondition string
 	Failure       *Failure
-	Duration      time.Duration
+	// Cause is the local explanation of Failure, when there is one; never
+	// evidence (see [Cause]).
+	Cause    *Cause `json:"-"`
+	Duration time.Duration
 	// Records is the number of records an extraction added.
 	Records int
 	// Recovered marks an action that succeeded through a recovery proposal.

@@ -4,7 +4,7 @@
 //
 // It serves the synthetic teller console on loopback, starts a local
 // Chromium as the "operator's browser" (a separate process with a DevTools
-// port) and connects to it with browser.Connect, so runs are honestly
+// port, started with the public browser.StartLocal) and connects to it with browser.Connect, so runs are honestly
 // live_connected_chrome. It loads the reviewed teller capability
 // (teller.capability.json, state discovered; its placeholder origin is
 // rewritten to the served site's origin at load time), runs it twice with

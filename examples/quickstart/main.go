@@ -16,7 +16,6 @@ import (
 
 	"github.com/vera-run/vera/bundle"
 	"github.com/vera-run/vera/capability"
-	"github.com/vera-run/vera/internal/chromeproc"
 	"github.com/vera-run/vera/internal/testsite"
 	"github.com/vera-run/vera/receipt"
 	"github.com/vera-run/vera/runtime"
@@ -73,7 +72,7 @@ func run(ctx context.Context, args []string, stdout io.Writer) (err error) {
 		return fmt.Errorf("%w: unexpected arguments %q", errUsage, fs.Args())
 	}
 	// Find the browser before creating anything.
-	bin, err := chromeproc.Find(*browserPath)
+	bin, err := browser.FindBrowser(*browserPath)
 	if err != nil {
 		return &noBrowserError{path: *browserPath, env: os.Getenv(browser.EnvBrowser), err: err}
 	}
@@ -98,7 +97,7 @@ func run(ctx context.Context, args []string, stdout io.Writer) (err error) {
 	// 2. The operator's browser: a separate Chromium with a DevTools port.
 	// It is closed (with every process it started) on return, on error and
 	// on Ctrl-C, since ctx ends then and every step below returns.
-	chrome, err := chromeproc.Start(ctx, chromeproc.WithPath(bin))
+	chrome, err := browser.StartLocal(ctx, browser.WithBrowserPath(bin))
 	if err != nil {
 		return fmt.Errorf("operator browser: %w", err)
 	}
@@ -175,7 +174,7 @@ func run(ctx context.Context, args []string, stdout io.Writer) (err error) {
 }
 
 // noBrowserError says which browser was looked for and exactly what to
-// install. It wraps chromeproc's error (and so
+// install. It wraps browser.FindBrowser's error (and so
 // runtime.ErrBrowserUnavailable).
 type noBrowserError struct {
 	path, env string

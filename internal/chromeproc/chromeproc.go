@@ -19,11 +19,11 @@ import (
 )
 
 // EnvBrowser is the environment variable [Find] reads when no explicit
-// path is given. It equals runtime/browser.EnvBrowser.
+// path is given. runtime/browser.EnvBrowser is this constant.
 const EnvBrowser = "VERA_BROWSER"
 
-// InstallHint is the remedy every "no browser" error names. It equals
-// runtime/browser.InstallHint.
+// InstallHint is the remedy every "no browser" error names.
+// runtime/browser.InstallHint is this constant.
 const InstallHint = "install Chromium: apt-get install chromium (Debian/Ubuntu), or set VERA_BROWSER to a Chrome/Chromium binary"
 
 // DefaultStartTimeout bounds how long [Start] waits for the DevTools
@@ -45,13 +45,13 @@ const stderrTail = 1024
 var (
 	// ErrNotFound: no browser executable was found (or the one named is
 	// not executable). It wraps runtime.ErrBrowserUnavailable.
-	ErrNotFound = fmt.Errorf("chromeproc: no browser: %w", runtime.ErrBrowserUnavailable)
+	ErrNotFound = fmt.Errorf("browser: no browser executable: %w", runtime.ErrBrowserUnavailable)
 	// ErrStart: a browser was found but did not announce its DevTools
 	// endpoint. It wraps runtime.ErrBrowserLaunchFailed.
-	ErrStart = fmt.Errorf("chromeproc: browser did not start: %w", runtime.ErrBrowserLaunchFailed)
+	ErrStart = fmt.Errorf("browser: did not start: %w", runtime.ErrBrowserLaunchFailed)
 	// ErrClose: Close could not end every process or delete the
 	// temporary directory.
-	ErrClose = errors.New("chromeproc: close")
+	ErrClose = errors.New("browser: close")
 )
 
 // Option configures [Start].
@@ -100,38 +100,64 @@ func Find(path string) (string, error) {
 	return "", fmt.Errorf("%w: no Chrome or Chromium in the usual locations; %s", ErrNotFound, InstallHint)
 }
 
-// Flags returns the fixed switches Start passes for a profile directory,
-// before any [WithFlags] and the initial about:blank.
-func Flags(profile string) []string {
+// DefaultFlags returns the fixed switches of every browser Vera starts
+// (runtime/browser.Launch and StartLocal, and this package's Start),
+// without the per-start ones (the profile directory and the debugging
+// port, which [Flags] adds). It is the one list: a browser is headless,
+// quiet (no first run, background networking, component updates, sync,
+// crash reporting, GPU), listens for DevTools on 127.0.0.1 only, has no
+// QUIC and no non-proxied WebRTC UDP (which would bypass a network gate
+// that sees TCP through a proxy), no throttling of background pages, no
+// scrollbars and a 1280x800 window; --no-sandbox only when running as
+// root. Callers can append switches, never remove these.
+func DefaultFlags() []string {
 	f := []string{
 		"--headless",
-		"--remote-debugging-port=0",
-		"--user-data-dir=" + profile,
+		"--remote-debugging-address=127.0.0.1",
 		"--no-first-run",
 		"--no-default-browser-check",
 		"--disable-background-networking",
 		"--disable-component-update",
 		"--disable-sync",
-		"--disable-default-apps",
-		"--disable-extensions",
 		"--disable-gpu",
+		// QUIC (UDP) and WebRTC's UDP paths would bypass the network
+		// gate, which sees only TCP through the context's proxy: no QUIC,
+		// and WebRTC only through the proxy (TURN over TCP, which the
+		// gate then checks like any tunnel).
+		"--disable-quic",
+		"--force-webrtc-ip-handling-policy=disable_non_proxied_udp",
 		"--disable-breakpad",
 		"--disable-crash-reporter",
 		"--disable-dev-shm-usage",
+		"--disable-default-apps",
+		"--disable-extensions",
 		"--disable-domain-reliability",
 		"--disable-client-side-phishing-detection",
-		"--disable-features=Translate,OptimizationHints,MediaRouter,DialMediaRouteProvider,AutofillServerCommunication,CertificateTransparencyComponentUpdater,InterestFeedContentSuggestions",
+		"--disable-hang-monitor",
+		"--disable-ipc-flooding-protection",
+		"--disable-renderer-backgrounding",
+		"--disable-background-timer-throttling",
+		"--disable-backgrounding-occluded-windows",
+		"--disable-features=Translate,OptimizationHints,MediaRouter,DialMediaRouteProvider,AutofillServerCommunication,CertificateTransparencyComponentUpdater,HttpsUpgrades,InterestFeedContentSuggestions",
 		"--metrics-recording-only",
 		"--no-pings",
 		"--password-store=basic",
 		"--use-mock-keychain",
 		"--mute-audio",
+		"--hide-scrollbars",
 		"--window-size=1280,800",
 	}
 	if os.Geteuid() == 0 {
 		f = append(f, "--no-sandbox")
 	}
 	return f
+}
+
+// Flags returns the switches Start passes for a profile directory, before
+// any [WithFlags] and the initial about:blank: [DefaultFlags] plus an
+// OS-chosen debugging port and the profile.
+func Flags(profile string) []string {
+	return append(DefaultFlags(), "--remote-debugging-port=0", "--user-data-dir="+profile)
 }
 
 // Process is a running browser started by [Start]. Close it.
@@ -277,6 +303,9 @@ func (p *Process) Endpoint() string { return p.ws }
 // HTTPEndpoint returns the DevTools HTTP endpoint, "http://127.0.0.1:PORT"
 // (browser.Connect resolves it through /json/version).
 func (p *Process) HTTPEndpoint() string { return p.http }
+
+// ProfileDir returns the browser's profile directory, inside [Process.Dir].
+func (p *Process) ProfileDir() string { return filepath.Join(p.dir, "p") }
 
 // Dir returns the process's private temporary directory. Every process of
 // this browser names it on its command line; Close deletes it.

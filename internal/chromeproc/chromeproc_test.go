@@ -248,7 +248,7 @@ func TestConstantsMatchBrowser(t *testing.T) {
 
 func TestFlags(t *testing.T) {
 	f := strings.Join(chromeproc.Flags("/tmp/x/p"), " ")
-	for _, want := range []string{"--headless", "--remote-debugging-port=0", "--user-data-dir=/tmp/x/p",
+	for _, want := range []string{"--headless", "--remote-debugging-port=0", "--remote-debugging-address=127.0.0.1", "--user-data-dir=/tmp/x/p", "--disable-quic",
 		"--disable-background-networking", "--disable-component-update", "--disable-sync", "--no-first-run"} {
 		if !strings.Contains(f, want) {
 			t.Errorf("flags lack %s", want)

@@ -1,9 +1,10 @@
-// Package chromeproc starts a local Chrome or Chromium as a separate,
-// externally owned process with a DevTools endpoint: the stand-in for an
-// operator's own browser that runtime/browser.Connect attaches to. The
-// quickstart, the browser driver's connect tests and the benchmark
-// programs use it; library code never does (a library connects to the
-// operator's browser, it does not start one).
+// Package chromeproc is Vera's one Chromium launcher. runtime/browser's
+// Launch (a provider-owned browser) and StartLocal (the public stand-in
+// for an operator's own browser, which browser.Connect attaches to) both
+// start the browser through [Start], with the one flag list
+// [DefaultFlags]; the browser driver's own tests and the benchmark
+// programs use it directly. Programs outside this module use
+// runtime/browser.StartLocal.
 //
 // Start finds the executable ([Find]: an explicit path, else the
 // VERA_BROWSER environment variable, else its own list of the usual install locations, LookPath), starts
@@ -26,10 +27,10 @@
 //   - The temporary directory is short (under os.TempDir() when that is
 //     short, else /tmp): Chromium's singleton socket lives under TMPDIR and
 //     Unix socket paths are limited to 108 bytes.
-//   - The flags are the quiet ones: headless, no first run, no sandbox only
-//     when running as root, no background networking, component updates,
-//     sync, crash reporting or GPU. [WithFlags] can add switches, never
-//     remove these.
+//   - The flags are [DefaultFlags] (headless, quiet, DevTools on 127.0.0.1
+//     only, no QUIC or non-proxied WebRTC UDP, no sandbox only when running
+//     as root) plus the profile and --remote-debugging-port=0. [WithFlags]
+//     can add switches, never remove these.
 //   - ctx bounds the start only (default [DefaultStartTimeout] when it has
 //     no deadline); a canceled start leaves no process and no directory.
 //
@@ -40,6 +41,11 @@
 //   - Close uses SIGKILL at once: the profile is throw-away, so a graceful
 //     shutdown would only cost time. A parent killed with SIGKILL cannot run
 //     Close; the directory name then identifies what to clean up.
-//   - EnvBrowser and InstallHint repeat runtime/browser's values instead of
-//     importing that package, so that package's own tests can use this one.
+//   - EnvBrowser and InstallHint are defined here, once; runtime/browser
+//     re-exports them (this package cannot import that one, whose own
+//     tests use this package).
+//   - The DevToolsActivePort file, not the "DevTools listening on" line
+//     of stderr, announces the endpoint for Launch too: stderr then goes
+//     to a file, so no pipe (and no copying goroutine) can be held open by
+//     a helper that left the process group.
 package chromeproc

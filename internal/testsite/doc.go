@@ -2,8 +2,8 @@
 // browser tests and examples (the quickstart drives the teller console).
 //
 // [Start] starts every app on its own random 127.0.0.1 port with
-// net/http/httptest; StartTeller, StartMail, StartInvoicing, StartOutside
-// and StartStress start one app each. Every app embeds a [Server] with
+// net/http/httptest; StartTeller, StartMail, StartInvoicing, StartOutside,
+// StartStress and StartAPIDoc start one app each. Every app embeds a [Server] with
 // URL/Origin (an origin such as "http://127.0.0.1:41234", no trailing
 // slash), per-path hit counters (Hits, TotalHits, ResetHits), a bounded
 // request log (Requests) and Close. Knobs are methods on each app.
@@ -346,4 +346,37 @@
 //	                     (Chromium gives that checkbox no accessible name)
 //	closed-widget#closed-host  a closed shadow root with p "Contenuto riservato" and button
 //	                     "Segreto": in the accessibility tree, unreachable to page scripts
+//
+// # API docs (APIDoc, http://127.0.0.1:P)
+//
+// A Swagger-UI-like documentation page for a small pet API. It renders in
+// the page the way a React app does: one state object, and every change
+// (a section or operation opened, "Try it out", a response arriving)
+// re-renders the whole tree under main#root, so element handles of the
+// previous render go stale. The spec is fetched from /api/openapi.json.
+//
+//	GET /                   303 to /docs
+//	GET /docs               the page; main#root gets aria-busy="false" once the spec is rendered
+//	GET /api/openapi.json   the spec (title, version, operations)
+//	GET /api/pets           JSON array of the pets ([Pet]); ?limit=N returns the first N
+//	GET /api/pets/{petId}   JSON pet, or 404 {"code":404,"message":"pet not found"}
+//
+// Controls, with Chromium's accessible names (checked against its
+// accessibility tree; the <wbr> before every "/" after the first becomes
+// a space in the name, and the description is part of it):
+//
+//	heading (h1)  "Swagger Petstore 1.0.0"
+//	button        "pets", "store"   tag sections, both open (aria-expanded); lower case as in Swagger UI
+//	button        "GET /api /pets List all pets"                       shows GET /api/pets
+//	button        "POST /api /pets Create a pet"
+//	button        "GET /api /pets /{petId} Info for a specific pet"    shows GET /api/pets/{petId}
+//	button        "DELETE /api /pets /{petId}"                         no description
+//	button        "GET /api /store /inventory Returns pet inventories"
+//
+// An open operation shows heading (h4) "Parameters", button "Try it out"
+// (then "Cancel"), a parameters table whose rows have no name and whose
+// inputs have no label (textbox named by its placeholder, the parameter
+// name: "petId", "limit"; disabled until "Try it out"), button "Execute"
+// after "Try it out", and after Execute h4 "Server response" with the
+// status and the JSON body in pre[data-testid=response-body].
 package testsite

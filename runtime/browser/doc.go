@@ -9,7 +9,10 @@
 // browser_path). [Connect] attaches to an externally owned Chrome through
 // its DevTools endpoint (mode live_connected_chrome, download route
 // directory). Either way the driver opens one page in a browser context
-// of its own, so runs never share cookies or storage.
+// of its own, so runs never share cookies or storage. [StartLocal] starts
+// a caller-owned local Chromium (a [LocalBrowser]: endpoint, profile
+// folder, Close) to stand in for an operator's browser in development,
+// tests and examples of connect mode.
 //
 // Invariants:
 //   - No automatic browser download: the executable comes from
@@ -18,6 +21,13 @@
 //     Nothing of go-rod's lib/launcher is linked: no download machinery
 //     and no "leakless" helper binary end up in a program that embeds
 //     Vera (go list -deps shows neither leakless nor fetchup).
+//   - One launcher: Launch and StartLocal start the browser the same way
+//     (internal/chromeproc, which the driver's own tests also use) with
+//     one flag list, [DefaultFlags] (headless, quiet, DevTools on
+//     127.0.0.1 only, no QUIC or non-proxied WebRTC UDP, ...), plus the
+//     profile and --remote-debugging-port=0; the endpoint is read from
+//     the profile's DevToolsActivePort file. [EnvBrowser], [InstallHint]
+//     and the search list are defined once, in that launcher.
 //   - A launched browser runs in its own process group with its profile,
 //     XDG config/cache and TMPDIR inside one temporary folder. Close kills
 //     the group, then every process whose command line still names that
@@ -129,7 +139,19 @@
 //     interactable: covered by <div class=modal-backdrop> at (400,300);
 //     box {x:16 y:536 w:140 h:40}; viewport 800x600: context deadline
 //     exceeded". The runtime keeps that message as the failure's local
-//     detail.
+//     detail, and its [NotInteractableError.Actionability] in the run's
+//     local cause (runtime.Cause).
+//   - [Driver.ExplainLocator] (for authoring tools) and
+//     [Driver.NearestNames] (runtime.NearestNamer, for the run's local
+//     cause of a miss) list the accessible names of a role candidate's
+//     role from one Accessibility.queryAXTree over the scope, visible
+//     elements only (the same page-side filter as Find), at most
+//     [MaxExplainNodes] nodes, ranked by locator.NearestNames. They never
+//     act on the page. Chromium puts a space at every <wbr> and between a
+//     button's block children, which is why an exact
+//     "GET /api/pets/{petId}" misses "GET /api /pets /{petId} Info for a
+//     specific pet": the explanation names that name with the
+//     differences whitespace and extra_text.
 //   - Settle is the causal barrier ([runtime.Driver.Settle]). The event
 //     loop tracks, per session, what the page's input set in motion: a
 //     navigation a frame requested, scheduled or started loading

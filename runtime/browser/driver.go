@@ -110,20 +110,20 @@ func Launch(ctx context.Context, opts ...Option) (*Driver, error) {
 	if o.downloadDir != "" {
 		st, err := os.Stat(o.downloadDir)
 		if err != nil || !st.IsDir() {
-			proc.kill(o.killTimeout)
+			proc.kill()
 			return nil, fmt.Errorf("%w: download folder %q is not a directory", runtime.ErrBrowserLaunchFailed, o.downloadDir)
 		}
 		downloads = o.downloadDir
 	}
 	d, err := open(ctx, wsURL, o, proc, downloads)
 	if err != nil {
-		proc.kill(o.killTimeout)
+		proc.kill()
 		if errors.Is(err, runtime.ErrBrowserUnavailable) {
 			err = fmt.Errorf("%w: %w", runtime.ErrBrowserLaunchFailed, err)
 		}
 		return nil, err
 	}
-	o.logger.Info("browser launched", "browser", d.info.Browser, "pid", proc.cmd.Process.Pid)
+	o.logger.Info("browser launched", "browser", d.info.Browser, "pid", proc.pid())
 	return d, nil
 }
 
@@ -519,7 +519,7 @@ func (d *Driver) Close() error {
 // every goroutine.
 func (d *Driver) shutdown() {
 	if d.proc != nil {
-		d.proc.kill(CloseTimeout)
+		d.proc.kill()
 	}
 	_ = d.ws.Close()
 	d.lifeCancel()

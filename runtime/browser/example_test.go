@@ -123,3 +123,52 @@ func ExampleDriver_ArmDownload() {
 	}
 	fmt.Println(ev.State, ev.Path)
 }
+
+// Explain why a recorded candidate misses on a live page: Chromium names
+// a Swagger UI button showing GET /api/pets/{petId} (with <wbr> breaks)
+// "GET /api /pets /{petId} Info for a specific pet", so the exact name an
+// author typed matches nothing. (Compile-only: it needs Chromium.)
+func ExampleDriver_ExplainLocator() {
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	d, err := browser.Launch(ctx)
+	if err != nil {
+		log.Fatal(err)
+	}
+	defer d.Close()
+	if err := d.RestrictOrigins(ctx, runtime.OriginScope{Allowed: []string{"http://127.0.0.1:4020"}}); err != nil {
+		log.Fatal(err)
+	}
+	if err := d.Navigate(ctx, "http://127.0.0.1:4020/docs"); err != nil {
+		log.Fatal(err)
+	}
+	ex, err := d.ExplainLocator(ctx, nil, locator.Candidate{Strategy: locator.Role, Role: "button", Name: "GET /api/pets/{petId}", Exact: true})
+	if err != nil {
+		log.Fatal(err)
+	}
+	fmt.Println(ex.Candidate, "matches", ex.Matches)
+	for _, n := range ex.Nearest {
+		fmt.Println(" ", n) // "GET /api /pets /{petId} Info for a specific pet" (whitespace, extra_text)
+	}
+}
+
+// Start a local Chromium to stand in for an operator's browser, connect
+// to it and close both: closing the Driver leaves the browser running;
+// closing the LocalBrowser ends every process it started and deletes its
+// profile. (Compile-only: it needs Chromium.)
+func ExampleStartLocal() {
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	chrome, err := browser.StartLocal(ctx, browser.WithExtraFlags("--lang=en-US"))
+	if err != nil {
+		log.Fatal(err) // wraps runtime.ErrBrowserUnavailable or ErrBrowserLaunchFailed
+	}
+	defer chrome.Close()
+	d, err := browser.Connect(ctx, chrome.Endpoint())
+	if err != nil {
+		log.Fatal(err)
+	}
+	defer d.Close()
+	fmt.Println(d.Info().Mode, chrome.ProfileDir() != "") // live_connected_chrome true
+	// res, err := runtime.Execute(ctx, capability, inputs, runtime.WithDriver(d))
+}

@@ -41,7 +41,7 @@ func TestBrowserKilledMidWait(t *testing.T) {
 	go func() { errc <- d.Act(ctx, btn, runtime.Act{Kind: runtime.ActClick}) }()
 	time.Sleep(300 * time.Millisecond)
 	killed := time.Now()
-	if err := syscall.Kill(d.proc.cmd.Process.Pid, syscall.SIGKILL); err != nil {
+	if err := syscall.Kill(d.proc.pid(), syscall.SIGKILL); err != nil {
 		t.Fatal(err)
 	}
 	select {
@@ -263,8 +263,9 @@ func TestLaunchNoBrowser(t *testing.T) {
 }
 
 // TestLaunchLongTMPDIR launches with a TMPDIR too long for Chromium's
-// singleton socket: the driver must fall back to a short folder and
-// delete it on Close.
+// singleton socket: the launcher must use a short folder instead and
+// delete it on Close. (The one launcher, internal/chromeproc, moves the
+// whole temporary root to /tmp; the old Launch moved only TMPDIR.)
 func TestLaunchLongTMPDIR(t *testing.T) {
 	requireBrowser(t)
 	long := testTmp + "/" + strings.Repeat("x", 60)
@@ -277,9 +278,9 @@ func TestLaunchLongTMPDIR(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	extra := d.proc.extraTmp
-	if extra == "" {
-		t.Error("no short TMPDIR fallback")
+	extra := d.proc.root
+	if strings.HasPrefix(extra, long) || len(extra) > 60 {
+		t.Errorf("temporary root %q is not a short folder", extra)
 	}
 	if err := d.Navigate(tctx(t, 10*time.Second), "about:blank"); err != nil {
 		t.Fatal(err)

@@ -90,26 +90,6 @@ func TestParseKey(t *testing.T) {
 	}
 }
 
-func TestStderrWatcher(t *testing.T) {
-	w := newStderrWatcher()
-	for _, chunk := range []string{"noise\n[1:2:ERROR] x\nDevTools listen", "ing on ws://127.0.0.1:41/devtools/browser/abc\nmore\n"} {
-		if _, err := w.Write([]byte(chunk)); err != nil {
-			t.Fatal(err)
-		}
-	}
-	select {
-	case u := <-w.url:
-		if u != "ws://127.0.0.1:41/devtools/browser/abc" {
-			t.Fatalf("url = %q", u)
-		}
-	default:
-		t.Fatal("no url")
-	}
-	if !strings.Contains(w.tail(), "more") {
-		t.Errorf("tail = %q", w.tail())
-	}
-}
-
 func FuzzParseEndpoint(f *testing.F) {
 	for _, s := range []string{"http://127.0.0.1:9222", "ws://localhost:1/devtools/browser/x", "wss://h/x?token=1", "http://[::1]:2", "http://127.0.0.2:9222", "%", "ws://[::1", ""} {
 		f.Add(s, false)

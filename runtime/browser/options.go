@@ -3,7 +3,6 @@ package browser
 import (
 	"fmt"
 	"log/slog"
-	"time"
 
 	"github.com/vera-run/vera/runtime/browser/internal/cdpws"
 	"github.com/vera-run/vera/runtime/browser/internal/netgate"
@@ -37,7 +36,6 @@ type options struct {
 	remote        bool
 	downloadDir   string
 	extraFlags    []string
-	killTimeout   time.Duration
 	maxMessage    int64 // 0: cdpws default
 	maxMessageSet bool
 	// noGate: the browser is remote (Connect with a non-loopback
@@ -66,7 +64,7 @@ func withoutGate() Option { return func(o *options) { o.forceNoGate = true } }
 func withResolver(r netgate.Resolver) Option { return func(o *options) { o.resolver = r } }
 
 func buildOptions(opts []Option) options {
-	o := options{killTimeout: 5 * time.Second}
+	var o options
 	for _, fn := range opts {
 		if fn != nil {
 			fn(&o)

@@ -40,6 +40,11 @@
 //     [runtime.ErrClosed].
 //
 // Decisions where the driver contract is silent:
+//   - The fake implements the optional runtime.NearestNamer
+//     ([Driver.NearestNames], logged as [MethodNearestNames]): after a
+//     locator miss a run's local cause lists the fixture's nearest
+//     accessible names of that role, ranked by locator.NearestNames as the
+//     browser driver ranks Chromium's.
 //   - Until RestrictOrigins is called no origin is allowed (fail closed);
 //     the page starts at about:blank. Only Allowed origins may serve
 //     documents; the fake has no subresources.

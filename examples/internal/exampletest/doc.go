@@ -4,7 +4,7 @@
 //
 // Invariants:
 //   - Main gives the test binary a private TMPDIR. Every browser profile an
-//     example starts (browser.Launch and chromeproc.Start both create them
+//     example starts (browser.Launch and browser.StartLocal both create them
 //     under os.TempDir()) lives there, so a process that names it on its
 //     command line after the tests is a leaked browser process.
 //   - Main fails the binary (exit status 1) when such a process, a leaked
