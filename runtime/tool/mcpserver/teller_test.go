@@ -1,0 +1,3 @@
+package mcpserver_test
+
+const tellerPassword = "teller-pass-never-echoed"
