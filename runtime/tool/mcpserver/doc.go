@@ -22,7 +22,11 @@
 //     request state (SEP-2322). The run therefore belongs to the server,
 //     not the request: it parks at the gate under an unguessable request
 //     state until the answer comes (or the timeout, or [Server.Close]).
-//     With an older client the run elicits directly. A request canceled
+//     The request state is 128 random bits, good for one answer to that
+//     tool; the retry's arguments are ignored (the parked run keeps the
+//     ones it started with). An answer arriving after the timeout gets a
+//     tool error saying no run waits for it: call the tool again. With an
+//     older client the run elicits directly. A request canceled
 //     while the run is not parked cancels the run.
 //   - Progress: when the call carries a progress token, every milestone
 //     start and end is one notification ("milestone login completed ->
