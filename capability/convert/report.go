@@ -45,6 +45,10 @@ type Entry struct {
 	Target string `json:"target,omitempty"`
 	// Note explains the mapping or its absence for a reviewer.
 	Note string `json:"note,omitempty"`
+	// Value keeps an Unmapped scalar the capability has no place for
+	// (createdAt, discoveryRunId), so the reviewer still has it. It is
+	// never set for a value typed into a field.
+	Value string `json:"value,omitempty"`
 }
 
 // Report is the import report: what became of every source value, and
@@ -120,6 +124,11 @@ func (r *Report) Uncovered(source any) []string {
 
 func (r *Report) add(d Disposition, source, target, note string) {
 	r.Entries = append(r.Entries, Entry{Source: source, Disposition: d, Target: target, Note: note})
+}
+
+// keep adds an Unmapped entry that keeps the source value.
+func (r *Report) keep(source, value, note string) {
+	r.Entries = append(r.Entries, Entry{Source: source, Disposition: Unmapped, Note: note, Value: value})
 }
 
 func (r *Report) review(s string) { r.Review = append(r.Review, s) }

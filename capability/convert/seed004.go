@@ -181,11 +181,11 @@ func (s *seedConv) convert(d *seedDoc) {
 	default:
 		s.fail("risk", CodeBadValue, "risk %q is not safe or risky", d.Risk)
 	}
-	r.add(Unmapped, "reviewed", "", fmt.Sprintf("reviewed=%v is the source's own review; a review of the artifact is not an operator review of a discovery record, so the import claims state %s only", d.Reviewed, stateFor(s.o)))
+	r.keep("reviewed", fmt.Sprint(d.Reviewed), fmt.Sprintf("reviewed=%v is the source's own review; a review of the artifact is not an operator review of a discovery record, so the import claims state %s only", d.Reviewed, stateFor(s.o)))
 	if _, err := time.Parse(time.RFC3339, d.CreatedAt); err != nil {
 		s.fail("createdAt", CodeBadValue, "createdAt %q is not an RFC 3339 time", d.CreatedAt)
 	}
-	r.add(Unmapped, "createdAt", "", "a capability has no creation time; the import report keeps it")
+	r.keep("createdAt", d.CreatedAt, "a capability has no creation time; the import report keeps it")
 	if strings.TrimSpace(d.DiscoveryModel) == "" {
 		s.fail("discoveryModel", CodeBadValue, "the discovery model is blank")
 	}
@@ -198,8 +198,8 @@ func (s *seedConv) convert(d *seedDoc) {
 		r.add(Mapped, "discoveryModel", "provenance.discovery_model", "")
 		r.add(Mapped, "discoveryRunId", "provenance.discovery_run_id", "")
 	} else {
-		r.add(Unmapped, "discoveryModel", "", "no discovery record hash was given (WithDiscoveryHash), and provenance without one would claim a record; the import report keeps it")
-		r.add(Unmapped, "discoveryRunId", "", "no discovery record hash was given (WithDiscoveryHash); the import report keeps it")
+		r.keep("discoveryModel", d.DiscoveryModel, "no discovery record hash was given (WithDiscoveryHash), and provenance without one would claim a record; the import report keeps it")
+		r.keep("discoveryRunId", d.DiscoveryRunID, "no discovery record hash was given (WithDiscoveryHash); the import report keeps it")
 	}
 	c.Privacy.DataClasses = []string{}
 	r.review("declare privacy.data_classes: the artifact does not name the private data the process reads")
