@@ -45,9 +45,10 @@ type Entry struct {
 	Target string `json:"target,omitempty"`
 	// Note explains the mapping or its absence for a reviewer.
 	Note string `json:"note,omitempty"`
-	// Value keeps an Unmapped scalar the capability has no place for
-	// (createdAt, discoveryRunId), so the reviewer still has it. It is
-	// never set for a value typed into a field.
+	// Value keeps a source scalar the reviewer still needs: an Unmapped
+	// value the capability has no place for (createdAt, discoveryRunId), or
+	// the recorded example of a typed input. It is never set for a value
+	// typed into a password field.
 	Value string `json:"value,omitempty"`
 }
 
