@@ -46,3 +46,10 @@ func FuzzSeed004(f *testing.F) {
 }
 
 type capabilityT = capability.Capability
+
+func FuzzRecorder(f *testing.F) {
+	f.Add(readFile(f, "mail_search.recording.json"))
+	f.Add(readFile(f, "kitchen_sink.recording.json"))
+	f.Add([]byte(`{"title":"t","steps":[{"type":"navigate","url":"https://a.example/"}]}`))
+	f.Fuzz(func(t *testing.T, raw []byte) { checkImport(t, raw, FromRecorder) })
+}

@@ -269,7 +269,7 @@ func (s *recConv) steps(steps []recStep) {
 			s.fail(p+".target", CodeUnsupported, "target %q is another page (a popup); a capability acts in one top-level tab", *st.Target)
 			continue
 		}
-		if st.Frame != nil {
+		if st.Frame != nil || st.Selectors != nil {
 			s.frameOf(p, st.Frame)
 		}
 		a := capability.Action{ID: fmt.Sprintf("step-%d", i+1), Effect: capability.EffectReadOnly, Confirmation: capability.ConfirmNone}
@@ -464,6 +464,10 @@ func (s *recConv) steps(steps []recStep) {
 // frameOf checks that every step acts in the same frame: the capability's
 // frame selectors hold for the whole run.
 func (s *recConv) frameOf(p string, fr []int) {
+	given := fr != nil
+	if fr == nil {
+		fr = []int{} // the main frame
+	}
 	if s.framed && !equalInts(s.frame, fr) {
 		s.fail(p+".frame", CodeUnsupported, "steps act in different frames (%v, then %v); a capability selects one frame for the whole run", s.frame, fr)
 		return
@@ -475,6 +479,9 @@ func (s *recConv) frameOf(p string, fr []int) {
 		}
 	}
 	s.frame, s.framed = fr, true
+	if !given {
+		return
+	}
 	s.r.add(Derived, p+".frame", "runtime.frame_selectors", "frame index i became iframe:nth-of-type(i+1), which is the recorded frame when the frames are siblings in their document; a reviewer should use a stable selector (an id or title)")
 }
 
