@@ -39,24 +39,17 @@ func requireBrowser(t *testing.T) string {
 // (the synthetic teller record of examples/quickstart), which makes the
 // capability discovered; then the decisions the report's Review list asks
 // for.
-func review(t *testing.T, draft *capability.Capability, rep *Report, dataClasses []string) *capability.Capability {
+func review(t *testing.T, draft *capability.Capability, model, runID string, dataClasses []string) *capability.Capability {
 	t.Helper()
 	c, err := draft.Clone()
 	if err != nil {
 		t.Fatal(err)
 	}
-	kept := func(src string) string {
-		es := rep.Find(src)
-		if len(es) != 1 || es[0].Value == "" {
-			t.Fatalf("the report does not keep %s: %+v", src, es)
-		}
-		return es[0].Value
-	}
 	c.State = capability.StateDiscovered
 	c.Provenance = &capability.Provenance{
 		DiscoveryHash:  testDiscoveryHash,
-		DiscoveryModel: kept("discoveryModel"),
-		DiscoveryRunID: kept("discoveryRunId"),
+		DiscoveryModel: model,
+		DiscoveryRunID: runID,
 		DiscoveryMode:  "guided",
 		Review: &capability.Review{
 			Reviewer: "teller operations lead", ReviewedAt: "2026-03-28T10:15:00Z",
@@ -136,7 +129,14 @@ func TestSeed004RoundTrip(t *testing.T) {
 	if len(draft.ValidateForExecution()) == 0 {
 		t.Fatal("the imported draft runs before review")
 	}
-	reviewed := review(t, draft, rep, []string{"member_identity", "member_balances"})
+	kept := func(src string) string {
+		es := rep.Find(src)
+		if len(es) != 1 || es[0].Value == "" {
+			t.Fatalf("the report does not keep %s: %+v", src, es)
+		}
+		return es[0].Value
+	}
+	reviewed := review(t, draft, kept("discoveryModel"), kept("discoveryRunId"), []string{"member_identity", "member_balances"})
 	rv, err := Diff(draft, reviewed)
 	if err != nil {
 		t.Fatal(err)
@@ -161,4 +161,38 @@ func TestSeed004RoundTrip(t *testing.T) {
 	if h1 != h2 {
 		t.Error("finalize changed the execution hash")
 	}
+}
+
+// TestRecorderRoundTrip: a Recorder recording of the mail search imports,
+// is reviewed, runs completed twice in Chromium and is finalized.
+func TestRecorderRoundTrip(t *testing.T) {
+	requireBrowser(t)
+	mail, err := testsite.StartMail()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer mail.Close()
+	raw := bytes.ReplaceAll(readFile(t, "mail_search.recording.json"), []byte(placeholderOrigin), []byte(mail.Origin()))
+	draft, _, err := FromRecorder(raw)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(draft.ValidateForExecution()) == 0 {
+		t.Fatal("the imported draft runs before review")
+	}
+	// The recording has no discovery model or run: the reviewer names the
+	// discovery they reviewed (the synthetic record of the examples).
+	reviewed := review(t, draft, "operator demonstration (DevTools Recorder)", "recorder-2026-03-29-mail-01", []string{"mail_metadata"})
+	rv, err := Diff(draft, reviewed)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(rv.String(), `.State: "scaffold" -> "discovered"`) {
+		t.Errorf("review:\n%s", rv)
+	}
+	runTwiceAndFinalize(t, reviewed, map[string]any{"search_mail": "invoice"}, func(res *runtime.Result) {
+		if len(res.Actions) == 0 {
+			t.Error("no actions ran")
+		}
+	})
 }
