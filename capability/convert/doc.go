@@ -84,6 +84,57 @@
 //     fragment, requiredElement as locator candidates).
 //   - privacy.data_classes is empty; the report's Review list says so.
 //
+// # Recorder mapping
+//
+//   - title is the name and (for the reviewer to rewrite) the goal; the id
+//     is the title in lowercase words joined by hyphens; the version is
+//     0.1.0; timeout is runtime.action_timeout_ms; selectorAttribute is
+//     kept Unmapped. Every action is read_only: a recording has no risk,
+//     and the Review list says so. A recording reads nothing, so there are
+//     no outputs.
+//   - Step members are checked per type against @puppeteer/replay's
+//     Schema.ts: a member of another type is unknown, a required one
+//     (offsetX of a click, value of a change, every setViewport member) is
+//     missing. target must be "main" (a popup is refused).
+//   - navigate: the first is runtime.start and fixes site.name; every
+//     origin is allowed. click: a click (offsets, duration and device are
+//     Unmapped: coordinates are never recorded; a non-primary button is
+//     refused); doubleClick is Weakened to one click. change: a fill whose
+//     value becomes a required string input named after the field's ARIA
+//     name (search_mail); typed into a password field (type=password or a
+//     name that says password) the input is secret and the value is kept
+//     nowhere, else the report keeps it as an example and later asserted
+//     URLs use the input's template. keyDown followed by keyUp of the same
+//     key is one press on the element of the last click or change (a held
+//     key or chord is refused). waitForElement is a wait on
+//     locator_visible (count 1, or at least n, which is Weakened) or
+//     locator_hidden (count 0); properties and attributes are Unmapped.
+//     setViewport, scroll, hover, close, emulateNetworkConditions and
+//     waitForExpression are Unmapped (page JavaScript never runs);
+//     customStep is refused.
+//   - Selectors, in recorded order within each strategy, then by the
+//     candidate preference order: aria/Name[role="r"] is a role candidate,
+//     aria/Name without a role a label candidate (exact), text/ a text
+//     candidate, a plain selector a CSS fallback; xpath/, pierce/ and
+//     shadow-root paths (arrays of more than one selector) are Unmapped, as
+//     are duplicates and invalid candidates.
+//   - assertedEvents navigation url is the step's postcondition:
+//     url_includes of its path and fragment; title is Unmapped. A click or
+//     press without one is proven by the next wait's condition or the next
+//     step's element, else refused.
+//   - frame: every step with selectors acts in one frame (the capability
+//     selects one frame for the run); frame index i is
+//     iframe:nth-of-type(i+1) in runtime.frame_selectors (Derived: equal to
+//     the recorded frame when the frames are siblings).
+//
+// # Review
+//
+// [Diff] returns the go-cmp diff and every changed leaf with its path, so
+// the promotion flow shows exactly what a reviewer changed (state,
+// provenance and review, exposures, data classes). The tests take the
+// review path the examples use today: a discovered capability with the
+// provenance and operator review of a synthetic discovery record.
+//
 // # Decisions
 //
 //   - An import that would need a guess to run (a relative first URL, a
