@@ -1,0 +1,198 @@
+package convert
+
+import (
+	"bytes"
+	"context"
+	"os"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/vera-run/vera/capability"
+	"github.com/vera-run/vera/internal/chromeproc"
+	"github.com/vera-run/vera/internal/testsite"
+	"github.com/vera-run/vera/receipt"
+	"github.com/vera-run/vera/runtime"
+	"github.com/vera-run/vera/runtime/browser"
+)
+
+// placeholderOrigin is the origin the checked-in sources name; the served
+// sites listen on random loopback ports instead.
+const placeholderOrigin = "http://127.0.0.1:4010"
+
+// requireBrowser returns the browser to test with, or skips (fails with
+// VERA_REQUIRE_BROWSER=1).
+func requireBrowser(t *testing.T) string {
+	t.Helper()
+	bin, err := chromeproc.Find("")
+	if err != nil {
+		if os.Getenv("VERA_REQUIRE_BROWSER") == "1" {
+			t.Fatalf("VERA_REQUIRE_BROWSER=1 but no browser: %v", err)
+		}
+		t.Skipf("no Chrome/Chromium (%v); set VERA_REQUIRE_BROWSER=1 to make this a failure", err)
+	}
+	return bin
+}
+
+// review is the reviewer's edit of an imported draft, on the path the
+// examples use today: the discovery record's hash and its operator review
+// (the synthetic teller record of examples/quickstart), which makes the
+// capability discovered; then the decisions the report's Review list asks
+// for.
+func review(t *testing.T, draft *capability.Capability, model, runID string, dataClasses []string) *capability.Capability {
+	t.Helper()
+	c, err := draft.Clone()
+	if err != nil {
+		t.Fatal(err)
+	}
+	c.State = capability.StateDiscovered
+	c.Provenance = &capability.Provenance{
+		DiscoveryHash:  testDiscoveryHash,
+		DiscoveryModel: model,
+		DiscoveryRunID: runID,
+		DiscoveryMode:  "guided",
+		Review: &capability.Review{
+			Reviewer: "teller operations lead", ReviewedAt: "2026-03-28T10:15:00Z",
+			RecordHash: testDiscoveryHash, AuthoringApproved: true,
+		},
+	}
+	c.Privacy.DataClasses = dataClasses
+	for i := range c.Outputs {
+		c.Outputs[i].Exposure = capability.ExposureModelAndArtifact
+	}
+	if p := c.ValidateForExecution(); len(p) > 0 {
+		t.Fatalf("reviewed capability: %v", p)
+	}
+	return c
+}
+
+// runTwiceAndFinalize runs c twice, each in its own browser context of one
+// operator browser (connected runs, the default finalize policy), and
+// promotes it.
+func runTwiceAndFinalize(t *testing.T, c *capability.Capability, inputs map[string]any, check func(*runtime.Result)) *capability.Capability {
+	t.Helper()
+	bin := requireBrowser(t)
+	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
+	defer cancel()
+	chrome, err := chromeproc.Start(ctx, chromeproc.WithPath(bin))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer func() {
+		if err := chrome.Close(); err != nil {
+			t.Errorf("close browser: %v", err)
+		}
+	}()
+	runs := t.TempDir()
+	var dirs []string
+	for i := 1; i <= 2; i++ {
+		d, err := browser.Connect(ctx, chrome.Endpoint())
+		if err != nil {
+			t.Fatal(err)
+		}
+		res, err := runtime.Execute(ctx, c, inputs, runtime.WithDriver(d), runtime.WithRunDir(runs))
+		d.Close()
+		if err != nil {
+			t.Fatalf("run %d: %v", i, err)
+		}
+		if res.State != runtime.StateCompleted || !res.Clean {
+			t.Fatalf("run %d ended %s (clean %v, outcome %q, failure %+v, stopped at %s); evidence in %s", i, res.State, res.Clean, res.Outcome, res.Failure, res.StoppedAt, res.RunDir)
+		}
+		check(res)
+		dirs = append(dirs, res.RunDir)
+	}
+	promoted, err := receipt.Finalize(c, dirs)
+	if err != nil {
+		t.Fatalf("Finalize: %v", err)
+	}
+	if promoted.State != capability.StateValidatedLocal || promoted.Validation == nil {
+		t.Fatalf("promoted to %s", promoted.State)
+	}
+	return promoted
+}
+
+// TestSeed004RoundTrip: the seed's get_member_balances artifact (completed
+// for the teller site) imports as a scaffold, is reviewed, runs completed
+// twice in Chromium and is finalized to validated_local.
+func TestSeed004RoundTrip(t *testing.T) {
+	requireBrowser(t)
+	teller, err := testsite.StartTeller()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer teller.Close()
+	raw := bytes.ReplaceAll(readFile(t, "get_member_balances.artifact.json"), []byte(placeholderOrigin), []byte(teller.Origin()))
+	draft, rep, err := FromSeed004(raw)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(draft.ValidateForExecution()) == 0 {
+		t.Fatal("the imported draft runs before review")
+	}
+	kept := func(src string) string {
+		es := rep.Find(src)
+		if len(es) != 1 || es[0].Value == "" {
+			t.Fatalf("the report does not keep %s: %+v", src, es)
+		}
+		return es[0].Value
+	}
+	reviewed := review(t, draft, kept("discoveryModel"), kept("discoveryRunId"), []string{"member_identity", "member_balances"})
+	rv, err := Diff(draft, reviewed)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("review changes:\n%s", rv)
+	for _, want := range []string{`.State: "scaffold" -> "discovered"`, `.Provenance: null -> {`, `.Outputs[2].Exposure: "artifact_only" -> "model_and_artifact"`} {
+		if !strings.Contains(rv.String(), want) {
+			t.Errorf("review lacks %q", want)
+		}
+	}
+	inputs := map[string]any{"teller_username": "teller.demo", "teller_password": "demo-password-not-real", "member_id": "100234"}
+	promoted := runTwiceAndFinalize(t, reviewed, inputs, func(res *runtime.Result) {
+		want := map[string]string{"member_name": "Ada Lovelace", "savings_balance": "$12,480.55", "checking_balance": "$1,204.10"}
+		for k, v := range want {
+			if got, _ := res.ModelOutputs[k].(string); got != v {
+				t.Errorf("%s = %v, want %q", k, res.ModelOutputs[k], v)
+			}
+		}
+	})
+	h1, _ := reviewed.ExecutionHash()
+	h2, _ := promoted.ExecutionHash()
+	if h1 != h2 {
+		t.Error("finalize changed the execution hash")
+	}
+}
+
+// TestRecorderRoundTrip: a Recorder recording of the mail search imports,
+// is reviewed, runs completed twice in Chromium and is finalized.
+func TestRecorderRoundTrip(t *testing.T) {
+	requireBrowser(t)
+	mail, err := testsite.StartMail()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer mail.Close()
+	raw := bytes.ReplaceAll(readFile(t, "mail_search.recording.json"), []byte(placeholderOrigin), []byte(mail.Origin()))
+	draft, _, err := FromRecorder(raw)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(draft.ValidateForExecution()) == 0 {
+		t.Fatal("the imported draft runs before review")
+	}
+	// The recording has no discovery model or run: the reviewer names the
+	// discovery they reviewed (the synthetic record of the examples).
+	reviewed := review(t, draft, "operator demonstration (DevTools Recorder)", "recorder-2026-03-29-mail-01", []string{"mail_metadata"})
+	rv, err := Diff(draft, reviewed)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(rv.String(), `.State: "scaffold" -> "discovered"`) {
+		t.Errorf("review:\n%s", rv)
+	}
+	runTwiceAndFinalize(t, reviewed, map[string]any{"search_mail": "invoice"}, func(res *runtime.Result) {
+		if len(res.Actions) == 0 {
+			t.Error("no actions ran")
+		}
+	})
+}
