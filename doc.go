@@ -12,6 +12,9 @@
 //     reviewed draft.
 //   - [github.com/vera-run/vera/capability]: the browser-capability/v1 model,
 //     strict parsing, validation, the execution hash, the JSON Schema.
+//   - [github.com/vera-run/vera/capability/convert]: importing flows people
+//     already have (seed 004 capability artifacts, Chrome DevTools Recorder
+//     recordings) as reviewable drafts, with a report of every field.
 //   - [github.com/vera-run/vera/locator]: locator candidates, their order and
 //     safety rules, resolution (first uniquely matching candidate wins).
 //   - [github.com/vera-run/vera/runtime]: Execute, the Driver seam, options,
@@ -20,6 +23,10 @@
 //     provider-owned Chromium, Connect to an existing Chrome).
 //   - [github.com/vera-run/vera/runtime/runtimetest]: the fake Driver over
 //     declarative fixtures and the TestDriver conformance suite.
+//   - [github.com/vera-run/vera/runtime/tool]: a capability as an agent
+//     tool (JSON Schemas, annotations, a bounded handler), and
+//     [github.com/vera-run/vera/runtime/tool/mcpserver], verified bundles
+//     served as MCP tools.
 //   - [github.com/vera-run/vera/download]: attributing one browser download
 //     and verifying its bytes.
 //   - [github.com/vera-run/vera/receipt]: run evidence (outputs, receipt v3,

@@ -19,6 +19,7 @@ import (
 var Public = []string{
 	"bundle",
 	"capability",
+	"capability/convert",
 	"discovery",
 	"download",
 	"locator",
@@ -26,6 +27,8 @@ var Public = []string{
 	"runtime",
 	"runtime/browser",
 	"runtime/runtimetest",
+	"runtime/tool",
+	"runtime/tool/mcpserver",
 }
 
 // Scan returns the sorted API lines of the package in dir, built for the
