@@ -40,11 +40,12 @@ const (
 
 	// CodeUnknownState: state is not one of [States].
 	CodeUnknownState = "unknown_state"
-	// CodeProvenanceRequired: a draft, discovered or validated_local
-	// capability has no provenance.
+	// CodeProvenanceRequired: a draft, authored, discovered or
+	// validated_local capability has no provenance.
 	CodeProvenanceRequired = "provenance_required"
 	// CodeProvenanceIncomplete: a discovered or validated_local capability
-	// lacks discovery_model or discovery_run_id.
+	// lacks discovery_model or discovery_run_id, or a hand_authored one
+	// (authored or validated_local) lacks author or reason.
 	CodeProvenanceIncomplete = "provenance_incomplete"
 	// CodeInvalidDigest: a digest is not "sha256:" and 64 lowercase hex digits.
 	CodeInvalidDigest = "invalid_digest"
@@ -53,8 +54,8 @@ const (
 	// CodeUnknownDiscoveryMode: discovery_mode is not guided, autonomous or
 	// hybrid.
 	CodeUnknownDiscoveryMode = "unknown_discovery_mode"
-	// CodeReviewRequired: a discovered or validated_local capability has no
-	// provenance.review.
+	// CodeReviewRequired: a discovered, authored or validated_local
+	// capability has no provenance.review.
 	CodeReviewRequired = "review_required"
 	// CodeReviewRecordMismatch: review.record_hash differs from
 	// provenance.discovery_hash (the review covers another record).
