@@ -1,6 +1,8 @@
 package receipt
 
 import (
+	"strings"
+
 	"github.com/vera-run/vera/capability"
 )
 
@@ -55,5 +57,19 @@ func verifyLocatorMatches(f, p string, a *ActionRecord, ca *capability.Action, p
 	}
 	if m[last] != 1 {
 		ps.add(f, ErrSequence, "%s: locator_matches[%d] is %d, but a %s locator wins only with exactly one match", p, last, m[last], ca.Operation)
+	}
+}
+
+// checkProvenance reports the capability's state and provenance problems
+// (a hand_authored provenance with discovery members, an authored state
+// over a discovery provenance, a missing author or review, ...) as
+// [ErrCapability]: a run is never evidence for a capability whose origin
+// claim is forged. The rest of the contract is Finalize's and bundle
+// verification's concern.
+func checkProvenance(c *capability.Capability, ps *problems) {
+	for _, e := range c.Validate() {
+		if e.Path == "state" || e.Path == "provenance" || strings.HasPrefix(e.Path, "provenance.") {
+			ps.add("", ErrCapability, "capability %s: %s [%s]", e.Path, e.Message, e.Code)
+		}
 	}
 }

@@ -220,6 +220,7 @@ func checkCapabilityRef(r *Receipt, c *capability.Capability, ps *problems) {
 	if ref.DiscoveryHash != f.discoveryHash {
 		ps.add(FileReceipt, ErrCapability, "capability.discovery_hash is %s, the capability's is %s", short(ref.DiscoveryHash), short(f.discoveryHash))
 	}
+	checkProvenance(c, ps) // locatorevidence.go
 }
 
 func checkInputs(r *Receipt, c *capability.Capability, ps *problems) {
