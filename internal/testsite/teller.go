@@ -61,6 +61,7 @@ func StartTeller(opts ...Option) (*Teller, error) {
 	mux.HandleFunc("GET /members/{id}", t.member)
 	t.escapeRoutes(mux)
 	t.transferRoutes(mux)
+	t.summaryRoutes(mux) // summary.go
 	srv, err := newServer("teller", "127.0.0.1", t.withLatency(mux), o.Logger)
 	if err != nil {
 		return nil, err
