@@ -120,8 +120,8 @@
 //     not recorded per candidate and not judged.
 //   - [Finalize] takes exactly two run directories and never selects
 //     among more: silent selection would hide failed runs. Both runs must
-//     share one execution mode. Only a discovered capability is promoted;
-//     re-validation starts again from the discovered capability.
+//     share one execution mode. Only a discovered or authored capability is
+//     promoted; re-validation starts again from that capability.
 //     finalized_at is RFC 3339 in UTC, to the second.
 //   - A run directory may hold only the four run files; any other entry is
 //     [ErrUnexpectedFile]. Receipts, locks and proposals are also scanned
