@@ -119,7 +119,6 @@ func TestCSSOnlyReason(t *testing.T) {
 		name   string
 		reason string
 		cands  []locator.Candidate
-		effect Effect
 		want   []string // sorted; an invalid reason waives nothing
 	}{
 		{name: "css only without reason", cands: cssOnly, want: []string{locator.CodeNoSemantic}},
