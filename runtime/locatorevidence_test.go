@@ -8,7 +8,9 @@ import (
 )
 
 func TestWinnerMatches(t *testing.T) {
-	amb := func(i, n int) locator.Attempt { return locator.Attempt{Index: i, Matches: n, Reason: locator.ReasonAmbiguous} }
+	amb := func(i, n int) locator.Attempt {
+		return locator.Attempt{Index: i, Matches: n, Reason: locator.ReasonAmbiguous}
+	}
 	none := func(i int) locator.Attempt { return locator.Attempt{Index: i, Reason: locator.ReasonNoMatch} }
 	tests := []struct {
 		name  string
