@@ -68,8 +68,10 @@
 //     every entry on disk is the lock, a listed file or a directory of one;
 //     every listed file exists, is regular, has a safe path and its
 //     declared size and hash; the layout and content rules hold; the
-//     capability parses strictly, validates and is discovered or
-//     validated_local; and its receipts support that state.
+//     capability parses strictly, validates (so its state and provenance
+//     kind agree: no hand_authored provenance with an invented discovery
+//     record) and is authored, discovered or validated_local; and its
+//     receipts support that state.
 //
 // # Content that never travels
 //
@@ -119,7 +121,7 @@
 //     content is [ErrMismatch]. The claim is judged only over receipts
 //     that passed their file checks: when one did not, the report already
 //     fails and Claim stays nil.
-//   - A discovered capability carries no receipts ("stray receipts" are
+//   - An authored or discovered capability carries no receipts ("stray receipts" are
 //     [ErrClaim]); Seal refuses run directories for it rather than silently
 //     dropping them. For a validated_local capability, Seal verifies every
 //     run directory given and includes only the two the validation names.

@@ -118,6 +118,8 @@ func renderReadme(c *capability.Capability, execHash string) []byte {
 
 func stateMeaning(s capability.State) string {
 	switch s {
+	case capability.StateAuthored:
+		return "written by hand and reviewed, with no discovery record; clean replay not yet proven"
 	case capability.StateDiscovered:
 		return "built from an operator-reviewed discovery; clean replay not yet proven"
 	case capability.StateValidatedLocal:

@@ -75,9 +75,9 @@ func seal(ctx context.Context, cfg *config, dst string, c *capability.Capability
 		return nil, fmt.Errorf("%w: %w", ErrCapability, errs)
 	}
 	switch c.State {
-	case capability.StateDiscovered, capability.StateValidatedLocal:
+	case capability.StateAuthored, capability.StateDiscovered, capability.StateValidatedLocal:
 	default:
-		return nil, fmt.Errorf("%w: a %s capability never travels; seal a discovered or validated_local one", ErrCapability, c.State)
+		return nil, fmt.Errorf("%w: a %s capability never travels; seal an authored, discovered or validated_local one", ErrCapability, c.State)
 	}
 	execHash, err := c.ExecutionHash()
 	if err != nil {

@@ -135,7 +135,7 @@ func (r *Report) Has(target error) bool {
 //     no URL with a query or session parameter, no embedded data URI, no
 //     discovery record or evidence;
 //   - the capability: strict parse, every validation rule, a state that
-//     travels (discovered or validated_local), the expected id and hash
+//     travels (authored, discovered or validated_local), the expected id and hash
 //     when asked for ([ErrCapability]);
 //   - the claim: a validated_local capability's receipts are exactly the
 //     two its validation names, each named by its own hash, and
@@ -725,9 +725,9 @@ func (v *verifier) checkCapability(l *Lock) *capability.Capability {
 		v.addf(FileCapability, ErrCapability, "%s", e.Error())
 	}
 	switch c.State {
-	case capability.StateDiscovered, capability.StateValidatedLocal:
+	case capability.StateAuthored, capability.StateDiscovered, capability.StateValidatedLocal:
 	default:
-		v.addf(FileCapability, ErrCapability, "state %s never travels in a bundle (discovered or validated_local only)", quoteShort(string(c.State)))
+		v.addf(FileCapability, ErrCapability, "state %s never travels in a bundle (authored, discovered or validated_local only)", quoteShort(string(c.State)))
 	}
 	eh, err := c.ExecutionHash()
 	if err != nil {

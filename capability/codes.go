@@ -40,11 +40,12 @@ const (
 
 	// CodeUnknownState: state is not one of [States].
 	CodeUnknownState = "unknown_state"
-	// CodeProvenanceRequired: a draft, discovered or validated_local
-	// capability has no provenance.
+	// CodeProvenanceRequired: a draft, authored, discovered or
+	// validated_local capability has no provenance.
 	CodeProvenanceRequired = "provenance_required"
 	// CodeProvenanceIncomplete: a discovered or validated_local capability
-	// lacks discovery_model or discovery_run_id.
+	// lacks discovery_model or discovery_run_id, or a hand_authored one
+	// (authored or validated_local) lacks author or reason.
 	CodeProvenanceIncomplete = "provenance_incomplete"
 	// CodeInvalidDigest: a digest is not "sha256:" and 64 lowercase hex digits.
 	CodeInvalidDigest = "invalid_digest"
@@ -53,8 +54,8 @@ const (
 	// CodeUnknownDiscoveryMode: discovery_mode is not guided, autonomous or
 	// hybrid.
 	CodeUnknownDiscoveryMode = "unknown_discovery_mode"
-	// CodeReviewRequired: a discovered or validated_local capability has no
-	// provenance.review.
+	// CodeReviewRequired: a discovered, authored or validated_local
+	// capability has no provenance.review.
 	CodeReviewRequired = "review_required"
 	// CodeReviewRecordMismatch: review.record_hash differs from
 	// provenance.discovery_hash (the review covers another record).
@@ -79,9 +80,20 @@ const (
 	// Reported only by [Capability.ValidateForExecution].
 	CodeStateNotExecutable = "state_not_executable"
 	// CodeRiskyBelowDiscovered: a capability with a consequential action is
-	// below discovered (reported instead of CodeStateNotExecutable). Reported
-	// only by [Capability.ValidateForExecution].
+	// in a state that does not run (scaffold or draft; reported instead of
+	// CodeStateNotExecutable). Reported only by
+	// [Capability.ValidateForExecution].
 	CodeRiskyBelowDiscovered = "risky_below_discovered"
+	// CodeProvenanceKindMismatch: the state and the provenance kind do not
+	// go together (authored needs hand_authored, draft and discovered need
+	// the discovery kind), or a member of the other kind is set
+	// (discovery_hash, discovery_model, discovery_run_id, discovery_mode or
+	// review.record_hash on a hand_authored provenance; author or reason on
+	// a discovery provenance).
+	CodeProvenanceKindMismatch = "provenance_kind_mismatch"
+	// CodeUnknownProvenanceKind: provenance.kind is not discovery or
+	// hand_authored.
+	CodeUnknownProvenanceKind = "unknown_provenance_kind"
 
 	// Origins and navigation targets.
 
@@ -304,6 +316,13 @@ const (
 	// CodeFieldRepeatsActionRoot: a field candidate equal to one of the
 	// action's root candidates (it would search the root inside itself).
 	CodeFieldRepeatsActionRoot = "field_repeats_action_root"
+	// CodeCSSOnlyReasonInvalid: css_only_reason is blank, longer than
+	// [MaxCSSOnlyReasonRunes] or holds control characters.
+	CodeCSSOnlyReasonInvalid = "css_only_reason_invalid"
+	// CodeCSSOnlyReasonMisplaced: css_only_reason on an action without
+	// locator candidates, with a non-CSS candidate, or on a consequential
+	// action.
+	CodeCSSOnlyReasonMisplaced = "css_only_reason_misplaced"
 
 	// Business outcomes.
 
@@ -327,6 +346,7 @@ func Codes() []string {
 		CodeAuthoringNotApproved, CodeValidationRequired, CodeValidationNotAllowed, CodeInvalidReceipts,
 		CodeReceiptsNotSorted,
 		CodeInvalidExecutionMode, CodeStateNotExecutable, CodeRiskyBelowDiscovered,
+		CodeProvenanceKindMismatch, CodeUnknownProvenanceKind, CodeCSSOnlyReasonInvalid, CodeCSSOnlyReasonMisplaced,
 		CodeInvalidOrigin, CodeInsecureOrigin, CodeDuplicateOrigin, CodeInvalidURL, CodeURLQuery,
 		CodeOriginNotAllowed, CodeTemplateInPath,
 		CodeTooManyFrames, CodeInvalidFrameSelector, CodeTimeoutOutOfRange, CodeMaxActionsOutOfRange,

@@ -126,6 +126,20 @@ var corpusCases = []corpusCase{
 		edit: func(c *Capability) { c.Provenance.Review.AuthoringApproved = false }},
 	{name: "discovery_mode_unknown", base: "teller", code: CodeUnknownDiscoveryMode, note: "discovery_mode manual",
 		edit: func(c *Capability) { c.Provenance.DiscoveryMode = "manual" }},
+	{name: "authored_with_discovery_provenance", base: "teller", code: CodeProvenanceKindMismatch, note: "state authored over a discovery provenance",
+		edit: func(c *Capability) { c.State = StateAuthored }},
+	{name: "hand_authored_with_discovery_hash", base: "mail", code: CodeProvenanceKindMismatch, note: "hand_authored provenance with an invented discovery_hash",
+		edit: func(c *Capability) {
+			c.Provenance.DiscoveryHash = "sha256:7d1c0a5e9b6f4e2c8a3d5f1b0c9e8d7a6b5c4d3e2f1a0b9c8d7e6f5a4b3c2d1e"
+		}},
+	{name: "discovered_hand_authored", base: "mail", code: CodeProvenanceKindMismatch, note: "state discovered over a hand_authored provenance",
+		edit: func(c *Capability) { c.State = StateDiscovered }},
+	{name: "hand_authored_without_author", base: "mail", code: CodeProvenanceIncomplete, note: "author removed",
+		edit: func(c *Capability) { c.Provenance.Author = "" }},
+	{name: "hand_authored_without_review", base: "mail", code: CodeReviewRequired, note: "review removed",
+		edit: func(c *Capability) { c.Provenance.Review = nil }},
+	{name: "provenance_kind_unknown", base: "mail", code: CodeUnknownProvenanceKind, note: "provenance kind manual",
+		edit: func(c *Capability) { c.Provenance.Kind = "manual" }},
 	{name: "validated_without_validation", base: "invoice", code: CodeValidationRequired, note: "validation removed",
 		edit: func(c *Capability) { c.Validation = nil }},
 	{name: "validation_below_validated", base: "invoice", code: CodeValidationNotAllowed, note: "state discovered with validation metadata",
@@ -429,6 +443,10 @@ var corpusCases = []corpusCase{
 		edit: func(c *Capability) {
 			milestone(c, "search").Transitions[0].When.LocatorCandidates[0].CSS = "section#search-view"
 		}},
+	{name: "css_only_reason_control", base: "mail", code: CodeCSSOnlyReasonInvalid, note: "css_only_reason with a newline",
+		edit: func(c *Capability) { action(c, "extract-messages").CSSOnlyReason = "rows have no role\nsecond line" }},
+	{name: "css_only_reason_with_semantic", base: "teller", code: CodeCSSOnlyReasonMisplaced, note: "css_only_reason on a locator with a role candidate",
+		edit: func(c *Capability) { action(c, "extract-balances").CSSOnlyReason = "no semantic handle" }},
 	{name: "list_root_css_not_visible", base: "mail", code: locator.CodeCSSNotVisible, note: "CSS-only list root without :visible",
 		edit: func(c *Capability) {
 			action(c, "extract-messages").LocatorCandidates[0].CSS = "#search-list li[data-testid=message-row]"

@@ -73,7 +73,11 @@
 //     [MaxIDLen] bytes); version is Semantic Versioning 2.0.0; name and goal
 //     are non-blank and bounded.
 //   - States: scaffold may have no provenance; draft needs provenance with
-//     a valid discovery_hash; discovered also needs discovery_model,
+//     a valid discovery_hash; authored needs a hand_authored provenance
+//     (author, reason, a review with reviewer, reviewed_at and
+//     authoring_approved true, and no discovery member at all: no
+//     discovery_hash, model, run id, mode, record_hash or review_hash);
+//     discovered also needs discovery_model,
 //     discovery_run_id and a review (reviewer, RFC 3339 reviewed_at,
 //     record_hash equal to discovery_hash, authoring_approved true);
 //     validated_local also needs validation metadata (exactly two distinct
@@ -81,8 +85,9 @@
 //     and bundle verification requires; a live execution_mode; RFC 3339
 //     finalized_at).
 //     Validation metadata below validated_local is an error.
-//   - Execution ([Capability.ValidateForExecution] only): a draft never
-//     runs; a risky capability needs at least discovered.
+//   - Execution ([Capability.ValidateForExecution] only): scaffold and
+//     draft never run; authored, discovered and validated_local do, risky
+//     or not.
 //   - Origins (allowed and subresource): scheme://host[:port], nothing else,
 //     lowercase host, no default port, no duplicates; HTTPS for every
 //     non-loopback host, HTTP only as http://127.0.0.1:<port>,
@@ -143,8 +148,11 @@
 //     test id and bounded text, CSS only as a later fallback; no
 //     coordinates; at most [locator.MaxCandidates]; never the redaction
 //     marker. CSS alone is allowed only for a locator_visible transition
-//     marker and a list-extraction root (both scoped with ":visible") and
-//     for extraction fields inside the resolved root.
+//     marker and a list-extraction root (both scoped with ":visible"),
+//     for extraction fields inside the resolved root, and for an action
+//     that declares css_only_reason (non-blank, at most
+//     [MaxCSSOnlyReasonRunes] runes, no control characters; only when
+//     every candidate is CSS; never on a consequential action).
 //   - Literals: every string of the document is scanned for
 //     credential-shaped content (tokens, keys, passwords, credentials in
 //     URLs) and for the redaction marker.
@@ -165,10 +173,34 @@
 // Where the contract is silent:
 //
 //   - Validate is about the document; whether it may run is
-//     ValidateForExecution. Only discovered and validated_local run
-//     ([State.Executable]): a scaffold has no reviewed discovery behind it
-//     and a draft's record is unreviewed. A risky scaffold or draft is
-//     reported with the more specific risky_below_discovered.
+//     ValidateForExecution. Only authored, discovered and validated_local
+//     run ([State.Executable]): a scaffold has no review behind it and a
+//     draft's record is unreviewed. A risky scaffold or draft is reported
+//     with the more specific risky_below_discovered. FORMAT once said a
+//     scaffold runs while it has no consequential action; the code never
+//     allowed it and the format now says so: the honest path for a
+//     hand-written capability is state authored, not a scaffold.
+//   - Hand-written capabilities never fake a discovery record. They are
+//     state authored with provenance kind hand_authored: who wrote it
+//     (author), why there is no record (reason) and a review of the
+//     document itself (no record_hash: the execution hash already pins the
+//     document, provenance included). State and kind must agree: authored
+//     is hand_authored, draft and discovered are discovery; scaffold and
+//     validated_local may be either, so promotion keeps the provenance
+//     honest. authored sits below discovered in [States] (a person's
+//     reading of the site is weaker evidence than a recorded, reviewed
+//     observation) but both are promoted directly to validated_local by
+//     the same two clean live runs; neither becomes the other.
+//   - An authored capability may hold consequential actions and run them:
+//     the runtime's action-time approval gate applies to every
+//     consequential action in every state, so a hand-authored one still
+//     stops for approval. A review is required either way.
+//   - css_only_reason exists so a target without a semantic handle (a
+//     value in <dd id="saldo">) is declared honestly instead of behind a
+//     decoy semantic candidate that never matches uniquely. It is not
+//     allowed on a consequential action (the approver must recognise the
+//     target) and is hashed like every member. Decoys that slip through
+//     are refused by receipt.Finalize from the receipts' locator_matches.
 //   - A list extraction root may be CSS alone when scoped with ":visible",
 //     like a structural transition marker and for the same reason: retained
 //     hidden rows of a single-page app must not count. Single and text

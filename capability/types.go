@@ -19,6 +19,11 @@ const (
 	// StateDraft was informed by a private discovery record that has not
 	// been reviewed. A draft is never executable.
 	StateDraft State = "draft"
+	// StateAuthored was written by hand by a named author and reviewed by a
+	// named reviewer; there is no discovery record behind it (provenance
+	// kind [ProvenanceHandAuthored]). It runs, and is promoted to
+	// validated_local only through the same two clean live runs.
+	StateAuthored State = "authored"
 	// StateDiscovered comes from an operator-reviewed discovery record; clean
 	// replay is not yet proven.
 	StateDiscovered State = "discovered"
@@ -29,7 +34,7 @@ const (
 
 // States returns the states in promotion order.
 func States() []State {
-	return []State{StateScaffold, StateDraft, StateDiscovered, StateValidatedLocal}
+	return []State{StateScaffold, StateDraft, StateAuthored, StateDiscovered, StateValidatedLocal}
 }
 
 // Rank is the state's position in promotion order, -1 when unknown.
@@ -43,10 +48,10 @@ func (s State) Rank() int {
 }
 
 // Executable reports whether a capability in this state may run at all:
-// only discovered and validated_local do. A scaffold has no reviewed
-// discovery behind it and a draft's record is unreviewed, so the runtime
+// only authored, discovered and validated_local do. A scaffold has no
+// review behind it and a draft's record is unreviewed, so the runtime
 // refuses both, safe or risky (see [Capability.ValidateForExecution]).
-func (s State) Executable() bool { return s.Rank() >= StateDiscovered.Rank() }
+func (s State) Executable() bool { return s.Rank() >= StateAuthored.Rank() }
 
 // Effect classifies what an action does to the world. The set is closed.
 type Effect string
@@ -125,7 +130,7 @@ type Capability struct {
 	Version string `json:"version" validate:"required,semver"`
 	Name    string `json:"name" validate:"nonblank,max=200"`
 	Goal    string `json:"goal" validate:"nonblank,max=2000"`
-	State   State  `json:"state" validate:"required,oneof=scaffold draft discovered validated_local"`
+	State   State  `json:"state" validate:"required,oneof=scaffold draft authored discovered validated_local"`
 
 	Provenance *Provenance `json:"provenance,omitempty"`
 	Site       Site        `json:"site"`
@@ -143,16 +148,44 @@ type Capability struct {
 	Validation *Validation `json:"validation,omitempty"`
 }
 
-// Provenance audits a capability back to the discovery that produced it.
+// ProvenanceKind says where a capability came from.
+type ProvenanceKind string
+
+// The provenance kinds. An omitted kind is [ProvenanceDiscovery].
+const (
+	// ProvenanceDiscovery: informed by a browser-discovery/v2 record
+	// (discovery_hash and, from discovered up, model, run id and review).
+	ProvenanceDiscovery ProvenanceKind = "discovery"
+	// ProvenanceHandAuthored: written by hand; author and reason name who
+	// wrote it and why no discovery record exists, and the review (without
+	// record_hash) is the reviewer's approval of the document itself. It
+	// carries no discovery member at all.
+	ProvenanceHandAuthored ProvenanceKind = "hand_authored"
+)
+
+// Provenance audits a capability back to the discovery that produced it,
+// or to the author who wrote it by hand.
 type Provenance struct {
+	// Kind is discovery (the default when omitted) or hand_authored.
+	Kind ProvenanceKind `json:"kind,omitempty" validate:"omitempty,oneof=discovery hand_authored"`
 	// DiscoveryHash is the sha256 digest of the private browser-discovery/v2
-	// record that informed the capability.
-	DiscoveryHash  string  `json:"discovery_hash" validate:"required,sha256digest"`
+	// record that informed the capability; required for the discovery kind,
+	// forbidden for hand_authored.
+	DiscoveryHash  string  `json:"discovery_hash,omitempty" validate:"omitempty,sha256digest"`
 	DiscoveryModel string  `json:"discovery_model,omitempty" validate:"max=200"`
 	DiscoveryRunID string  `json:"discovery_run_id,omitempty" validate:"max=200"`
 	DiscoveryMode  string  `json:"discovery_mode,omitempty" validate:"omitempty,oneof=guided autonomous hybrid"` // guided | autonomous | hybrid
 	Review         *Review `json:"review,omitempty"`
+	// Author names who wrote a hand_authored capability (a label, not an
+	// authenticated identity).
+	Author string `json:"author,omitempty" validate:"max=200"`
+	// Reason says, for reviewers, why a hand_authored capability has no
+	// discovery record.
+	Reason string `json:"reason,omitempty" validate:"max=2000"`
 }
+
+// HandAuthored reports whether the provenance is of kind hand_authored.
+func (p *Provenance) HandAuthored() bool { return p != nil && p.Kind == ProvenanceHandAuthored }
 
 // Review records the operator's approval of the exact discovery record and
 // the separate capability-authoring approval.
@@ -161,8 +194,10 @@ type Review struct {
 	// ReviewedAt is an RFC 3339 timestamp.
 	ReviewedAt string `json:"reviewed_at" validate:"required,rfc3339"`
 	// RecordHash must equal Provenance.DiscoveryHash: the review covers that
-	// exact record and nothing broader.
-	RecordHash string `json:"record_hash" validate:"required,sha256digest"`
+	// exact record and nothing broader. A hand_authored review has none (it
+	// covers the capability document itself, which the execution hash
+	// pins).
+	RecordHash string `json:"record_hash,omitempty" validate:"omitempty,sha256digest"`
 	// AuthoringApproved is the capability-authoring approval; transfer
 	// approval of a developer pack never implies it.
 	AuthoringApproved bool `json:"authoring_approved" validate:"-"`
@@ -406,6 +441,13 @@ type Action struct {
 	Confirmation Confirmation `json:"confirmation" validate:"required,oneof=none action_time"`
 	// LocatorCandidates finds the action's element (its root for extract).
 	LocatorCandidates []locator.Candidate `json:"locator_candidates,omitempty" validate:"-"`
+	// CSSOnlyReason is the reviewer-visible reason an action's locator has
+	// only CSS candidates: the target has no semantic handle (a value in
+	// <dd id="saldo">), so a semantic candidate would be a decoy. It waives
+	// the semantic-candidate rule, is allowed only when every candidate is
+	// CSS and never on a consequential action, and is hashed like every
+	// member.
+	CSSOnlyReason string `json:"css_only_reason,omitempty" validate:"-"`
 	// URL is the navigate target: a query-free path or URL on an allowed
 	// origin; its fragment may carry templates such as #search/{{query}}.
 	URL string `json:"url,omitempty" validate:"max=2048"`

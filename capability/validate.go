@@ -43,7 +43,7 @@ func (c *Capability) Validate() ErrorList {
 }
 
 // ValidateForExecution is [Capability.Validate] plus the rules that decide
-// whether the capability may run at all: only discovered and
+// whether the capability may run at all: only authored, discovered and
 // validated_local run. A scaffold or draft is reported as
 // [CodeRiskyBelowDiscovered] when it is risky (it has a consequential
 // action, see [Capability.Risky]: the more specific reason) and as
@@ -56,9 +56,9 @@ func (c *Capability) ValidateForExecution() ErrorList {
 	l := errList{errs: errs}
 	if c.State.Rank() >= 0 && !c.State.Executable() {
 		if c.Risky() {
-			l.add(at("state"), CodeRiskyBelowDiscovered, "a capability with a consequential action runs only from state discovered on (its discovery must be reviewed)", "")
+			l.add(at("state"), CodeRiskyBelowDiscovered, "a capability with a consequential action runs only from state authored or discovered on (it must be reviewed)", "")
 		} else {
-			l.add(at("state"), CodeStateNotExecutable, fmt.Sprintf("a %s capability is not executable: only discovered and validated_local run", c.State), "")
+			l.add(at("state"), CodeStateNotExecutable, fmt.Sprintf("a %s capability is not executable: only authored, discovered and validated_local run", c.State), "")
 		}
 	}
 	return l.sorted()
@@ -299,6 +299,7 @@ func translateFieldError(fe validator.FieldError) (code, msg string) {
 			return CodeUnknownState, "unknown state; " + allowed
 		case "DiscoveryMode":
 			return CodeUnknownDiscoveryMode, "unknown discovery mode; " + allowed
+
 		case "MaxEffect", "Effect":
 			return CodeUnknownEffect, "unknown effect; " + allowed
 		case "Type":
@@ -307,6 +308,9 @@ func translateFieldError(fe validator.FieldError) (code, msg string) {
 			}
 			return CodeUnknownFieldType, "unknown field type; " + allowed
 		case "Kind":
+			if parent == "Provenance" {
+				return CodeUnknownProvenanceKind, "unknown provenance kind; " + allowed
+			}
 			if parent == "Outputs" {
 				return CodeUnknownOutputKind, "unknown output kind; " + allowed
 			}

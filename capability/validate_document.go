@@ -77,36 +77,7 @@ func (v *validation) identity() {
 	if rank < 0 {
 		return // reported by the field rules
 	}
-	p := c.Provenance
-	if rank >= StateDraft.Rank() && p == nil {
-		v.add(at("provenance"), CodeProvenanceRequired,
-			fmt.Sprintf("a %s capability needs provenance with the discovery hash", c.State), "")
-	}
-	if rank >= StateDiscovered.Rank() && p != nil {
-		if strings.TrimSpace(p.DiscoveryModel) == "" {
-			v.add(at("provenance.discovery_model"), CodeProvenanceIncomplete,
-				fmt.Sprintf("a %s capability names the discovery model", c.State), "")
-		}
-		if strings.TrimSpace(p.DiscoveryRunID) == "" {
-			v.add(at("provenance.discovery_run_id"), CodeProvenanceIncomplete,
-				fmt.Sprintf("a %s capability names the discovery run", c.State), "")
-		}
-		if p.Review == nil {
-			v.add(at("provenance.review"), CodeReviewRequired,
-				fmt.Sprintf("a %s capability comes from an operator-reviewed discovery record", c.State), "")
-		}
-	}
-	if p != nil && p.Review != nil && rank >= StateDiscovered.Rank() {
-		r := p.Review
-		if validDigest(r.RecordHash) && validDigest(p.DiscoveryHash) && r.RecordHash != p.DiscoveryHash {
-			v.add(at("provenance.review.record_hash"), CodeReviewRecordMismatch,
-				"the review covers another discovery record than provenance.discovery_hash", "")
-		}
-		if !r.AuthoringApproved {
-			v.add(at("provenance.review.authoring_approved"), CodeAuthoringNotApproved,
-				"capability-authoring approval is separate from transfer approval and required", "")
-		}
-	}
+	v.provenance(rank) // provenance.go
 	switch {
 	case c.State == StateValidatedLocal && c.Validation == nil:
 		v.add(at("validation"), CodeValidationRequired,

@@ -110,6 +110,7 @@ func (v *validation) action(p pth, a *Action) {
 			v.produced[i] = true
 		}
 	}
+	cssOnly := v.cssOnlyReason(p, a) // a declared CSS-only target (cssonly.go)
 	if !op.valid() {
 		return
 	}
@@ -175,7 +176,11 @@ func (v *validation) action(p pth, a *Action) {
 		forbid("locator_candidates", "url", "query", "input", "value", "key", "output", "extract")
 	}
 	if op.Interactive() {
-		v.locators(p.f("locator_candidates"), a.LocatorCandidates, locator.Interactive)
+		ctx := locator.Interactive
+		if cssOnly {
+			ctx = locator.RecordField
+		}
+		v.locators(p.f("locator_candidates"), a.LocatorCandidates, ctx)
 	} else if op == OpExtract {
 		ctx := locator.StateMarker
 		if a.Extract != nil && a.Extract.Mode == ExtractList {
@@ -183,6 +188,8 @@ func (v *validation) action(p pth, a *Action) {
 			// locator_visible marker it may be CSS alone when scoped with
 			// :visible, so retained hidden rows never count.
 			ctx = locator.VisibleMarker
+		} else if cssOnly {
+			ctx = locator.RecordField
 		}
 		v.locators(p.f("locator_candidates"), a.LocatorCandidates, ctx)
 	}

@@ -383,7 +383,7 @@ func TestValidateForExecution(t *testing.T) {
 
 func TestStateExecutable(t *testing.T) {
 	for s, want := range map[State]bool{StateScaffold: false, StateDraft: false, StateDiscovered: true,
-		StateValidatedLocal: true, "approved": false, "": false} {
+		StateValidatedLocal: true, StateAuthored: true, "approved": false, "": false} {
 		if got := s.Executable(); got != want {
 			t.Errorf("%q.Executable() = %v, want %v", s, got, want)
 		}

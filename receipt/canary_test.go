@@ -114,6 +114,9 @@ func loadTestdata(t *testing.T, name string, origins map[string]string) *capabil
 // a scaffold; the invoice export's claim is for other origins).
 func promote(c, from *capability.Capability) {
 	c.State = capability.StateDiscovered
+	if c.Provenance.HandAuthored() {
+		c.State = capability.StateAuthored // runnable and promotable as written
+	}
 	c.Validation = nil
 	if c.Provenance == nil {
 		p := *from.Provenance

@@ -268,6 +268,7 @@ func checkReceipt(r *Receipt) problems {
 		if a.LocatorIndex != nil && *a.LocatorIndex < 0 {
 			ps.add(f, ErrSchema, "%s.locator_index is negative", p)
 		}
+		checkLocatorMatches(f, p, &a, &ps) // locatorevidence.go
 		if !postconditions[a.Postcondition] {
 			ps.add(f, ErrSchema, "%s.postcondition is not verified or failed", p)
 		}

@@ -29,8 +29,8 @@ const (
 	// CheckCapability: the capability is missing, invalid or cannot be
 	// hashed.
 	CheckCapability = "capability"
-	// CheckState: Finalize needs a discovered capability; CheckClaim a
-	// validated_local one.
+	// CheckState: Finalize needs a discovered or authored capability;
+	// CheckClaim a validated_local one.
 	CheckState = "state"
 	// CheckRuns: not exactly two runs (run directories or claimed
 	// receipts).
@@ -82,6 +82,11 @@ const (
 	CheckOutputs = "outputs"
 	// CheckEnvironment: the runs' declared environments differ.
 	CheckEnvironment = "environment"
+	// CheckDecoyCandidate: an action's locator candidate matched several
+	// elements every time it was tried in the counted runs and never won:
+	// a decoy that satisfies the semantic-first rule without ever
+	// identifying the target (see [FinalizeReport]).
+	CheckDecoyCandidate = "decoy_candidate"
 )
 
 // FinalizeError is one failed check: which run (its directory for
@@ -181,6 +186,7 @@ type FinalizeOption func(*policy)
 type policy struct {
 	allowLaunched bool
 	now           func() time.Time
+	report        *FinalizeReport // decoy.go
 }
 
 func newPolicy(opts []FinalizeOption) policy {

@@ -99,10 +99,29 @@
 //
 // # Decisions where the contract is silent
 //
+//   - Finalize promotes discovered and authored (hand-written, provenance
+//     hand_authored) capabilities alike, through the same checks; a
+//     hand-authored capability's receipts pin no discovery hash, and
+//     VerifyRun rejects a capability whose state and provenance disagree
+//     (forged combinations such as a hand_authored provenance with a
+//     discovery_hash) as ErrCapability.
+//   - Every action record with a winner carries locator_matches: the match
+//     count of every candidate tried, up to the winner. Finalize lists
+//     candidates that were tried in the runs and never won
+//     ([FinalizeReport], via [WithReport]) and refuses a decoy, one that
+//     matched several elements every time it was tried
+//     ([CheckDecoyCandidate]): it satisfies the semantic-first rule on
+//     paper while a fallback does the work, and the honest alternative
+//     (a CSS-only locator with css_only_reason) exists. A candidate that
+//     only matched nothing is reported and does not block: it may be
+//     stale, or wait for a state the runs did not show. Receipts of
+//     earlier writers without locator_matches are judged by locator_index
+//     alone (never a decoy). Extraction-field and condition locators are
+//     not recorded per candidate and not judged.
 //   - [Finalize] takes exactly two run directories and never selects
 //     among more: silent selection would hide failed runs. Both runs must
-//     share one execution mode. Only a discovered capability is promoted;
-//     re-validation starts again from the discovered capability.
+//     share one execution mode. Only a discovered or authored capability is
+//     promoted; re-validation starts again from that capability.
 //     finalized_at is RFC 3339 in UTC, to the second.
 //   - A run directory may hold only the four run files; any other entry is
 //     [ErrUnexpectedFile]. Receipts, locks and proposals are also scanned

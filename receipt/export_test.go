@@ -1,6 +1,10 @@
 package receipt
 
-import "os"
+import (
+	"os"
+
+	"github.com/vera-run/vera/capability"
+)
 
 // SetPutHook installs a hook that runs before WriteRun writes each file and
 // returns a function restoring the previous one. An error from the hook
@@ -9,4 +13,10 @@ func SetPutHook(h func(root *os.Root, name string, data []byte) error) (restore 
 	prev := testHookPut
 	testHookPut = h
 	return func() { testHookPut = prev }
+}
+
+// ShownFromRecords exposes shownFromRecords: what an approver of action in
+// milestone m was shown, rebuilt from the receipt and the capability.
+func ShownFromRecords(r *Receipt, c *capability.Capability, m, action string) ([]string, []ShownInput) {
+	return shownFromRecords(r, c, m, action)
 }

@@ -9,9 +9,10 @@ import (
 	"github.com/vera-run/vera/capability"
 )
 
-// Finalize promotes a discovered capability to validated_local from
-// exactly two run directories, and returns a new capability; c is never
-// modified.
+// Finalize promotes a discovered or authored (hand-written, reviewed)
+// capability to validated_local from exactly two run directories, and
+// returns a new capability; c is never modified. The provenance is kept as
+// it is: a hand_authored capability stays hand_authored once validated.
 //
 // Each run must pass [VerifyRun] against c (its canonical receipt beside
 // its verified outputs.json and run.lock.json, every cross-hash, input,
@@ -49,8 +50,8 @@ func Finalize(c *capability.Capability, runDirs []string, opts ...FinalizeOption
 	if err := validateCapability(c); err != nil {
 		ck.wrap("", CheckCapability, err)
 	}
-	if c.State != capability.StateDiscovered {
-		ck.fail("", CheckState, "state is %s; only a discovered capability is promoted", short(string(c.State)))
+	if c.State != capability.StateDiscovered && c.State != capability.StateAuthored {
+		ck.fail("", CheckState, "state is %s; only a discovered or authored capability is promoted", short(string(c.State)))
 	}
 	if len(runDirs) != 2 {
 		ck.fail("", CheckRuns, "%d run directories given; validation needs exactly two", len(runDirs))
@@ -76,6 +77,11 @@ func Finalize(c *capability.Capability, runDirs []string, opts ...FinalizeOption
 		ck.checkPassed(dir, rf.Receipt, facts, pol)
 		runs = append(runs, run{dir, rf.Receipt, rf.Hashes[FileReceipt]})
 	}
+	receipts := make([]*Receipt, len(runs))
+	for i := range runs {
+		receipts[i] = runs[i].r
+	}
+	ck.checkCandidates(c, receipts, pol) // decoy.go
 	if len(runDirs) == 2 && len(runs) == 2 {
 		a, b := runs[0], runs[1]
 		if sameDir(a.dir, b.dir) {
@@ -92,11 +98,11 @@ func Finalize(c *capability.Capability, runDirs []string, opts ...FinalizeOption
 		ck.fail("", CheckCapability, "cannot copy the capability: %v", err)
 		return nil, ck.errs
 	}
-	receipts := []string{runs[0].hash, runs[1].hash}
-	slices.Sort(receipts)
+	digests := []string{runs[0].hash, runs[1].hash}
+	slices.Sort(digests)
 	out.State = capability.StateValidatedLocal
 	out.Validation = &capability.Validation{
-		Receipts:      receipts,
+		Receipts:      digests,
 		ExecutionMode: string(runs[0].r.ExecutionMode),
 		FinalizedAt:   pol.now().UTC().Format(time.RFC3339),
 		Claim:         ClaimText,

@@ -139,6 +139,13 @@ type ActionRecord struct {
 	// LocatorIndex is the index of the winning locator candidate, absent
 	// when the action has no locator or none won.
 	LocatorIndex *int `json:"locator_index,omitempty"`
+	// LocatorMatches is the winning resolution's evidence: how many
+	// elements each candidate tried matched, in candidate order, from
+	// candidate 0 to the winner (so exactly locator_index+1 entries; the
+	// last is the winner's: 1, or the number of record roots of a list
+	// extraction). Written with locator_index; receipts of earlier writers
+	// may omit it. See locatorevidence.go.
+	LocatorMatches []int `json:"locator_matches,omitempty"`
 	// Postcondition is "verified", "failed" or "" when not reached.
 	Postcondition string         `json:"postcondition,omitempty"`
 	DurationMS    int64          `json:"duration_ms"`

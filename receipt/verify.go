@@ -221,6 +221,7 @@ func checkCapabilityRef(r *Receipt, c *capability.Capability, ps *problems) {
 	if ref.DiscoveryHash != f.discoveryHash {
 		ps.add(FileReceipt, ErrCapability, "capability.discovery_hash is %s, the capability's is %s", short(ref.DiscoveryHash), short(f.discoveryHash))
 	}
+	checkProvenance(c, ps) // locatorevidence.go
 }
 
 func checkInputs(r *Receipt, c *capability.Capability, ps *problems) {
@@ -396,6 +397,7 @@ func checkSequence(r *Receipt, c *capability.Capability, ps *problems) {
 				ps.add(f, ErrSequence, "%s: winning locator index %d is out of range (%d candidates)", p, *a.LocatorIndex, len(ca.LocatorCandidates))
 			}
 		}
+		verifyLocatorMatches(f, p, &a, ca, ps) // locatorevidence.go
 		if a.Status != ActionPassed && i != len(r.Actions)-1 {
 			ps.add(f, ErrSequence, "%s: action %s did not pass but the run continued", p, a.ID)
 		}

@@ -398,6 +398,7 @@ func (r *run) locateAction(m *capability.Milestone, a *capability.Action, timeou
 	}
 	if found {
 		out.LocatorIndex = res.Index
+		out.LocatorMatches = winnerMatches(res.Tried, res.Index, 1)
 		return res.Element, nil
 	}
 	return nil, r.missingLocator(m, a, "", res.Tried, lastErr)
@@ -527,6 +528,7 @@ func (r *run) actionRecord(o *ActionOutcome) receipt.ActionRecord {
 	if o.LocatorIndex >= 0 {
 		i := o.LocatorIndex
 		rec.LocatorIndex = &i
+		rec.LocatorMatches = o.LocatorMatches
 	}
 	if o.Operation == string(capability.OpExtract) && o.Status == receipt.ActionPassed {
 		n := o.Records

@@ -60,12 +60,12 @@ func Execute(ctx context.Context, c *capability.Capability, inputs map[string]an
 	if c == nil {
 		return nil, &CapabilityError{Problems: capability.ErrorList{{Code: codeSchema, Message: "nil capability"}}}
 	}
-	// Only a capability with a reviewed discovery has an executable plan:
+	// Only a reviewed capability has an executable plan: authored,
 	// discovered or validated_local. A scaffold has no established
 	// controls and a draft's record is unreviewed, whatever the risk.
 	if !c.State.Executable() {
-		return nil, fmt.Errorf("%w: state %q (need %q or %q)",
-			ErrNotExecutable, c.State, capability.StateDiscovered, capability.StateValidatedLocal)
+		return nil, fmt.Errorf("%w: state %q (need %q, %q or %q)",
+			ErrNotExecutable, c.State, capability.StateAuthored, capability.StateDiscovered, capability.StateValidatedLocal)
 	}
 	if !cfg.skipValidate {
 		if errs := c.ValidateForExecution(); len(errs) > 0 {

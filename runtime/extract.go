@@ -104,6 +104,7 @@ func (r *run) extractOnce(m *capability.Milestone, a *capability.Action, timeout
 		return r.failed(receipt.CategoryFrameNotAllowed, ReasonFrameNotFound, "action "+a.ID+": frame path did not resolve"), nil
 	}
 	out.LocatorIndex, out.Tried = res.Index, candidateAttempts(res.Tried)
+	out.LocatorMatches = winnerMatches(res.Tried, res.Index, len(roots))
 	if len(roots) > x.MaxRecords {
 		return r.failed(receipt.CategoryExtractionFailed, ReasonMaxRecordsExceeded,
 			fmt.Sprintf("action %s: %d records exceed max_records %d", a.ID, len(roots), x.MaxRecords)), nil

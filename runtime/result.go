@@ -130,6 +130,10 @@ type ActionOutcome struct {
 	Status    receipt.ActionStatus
 	// LocatorIndex is the winning candidate's index, -1 when none.
 	LocatorIndex int
+	// LocatorMatches is the number of elements each candidate matched in
+	// the winning resolution, from candidate 0 to the winner (nil when none
+	// won); the receipt's locator_matches.
+	LocatorMatches []int
 	// Tried explains each candidate tried before the winner (or every
 	// candidate when none won).
 	Tried []locator.Attempt

@@ -21,7 +21,7 @@
 // It uses browser.Launch (live_launched_browser): a provider-launched
 // Chromium is fine for runs that are not finalized, and it lets the program
 // choose the download folder (browser.WithDownloadDir). The placeholder
-// origins of invoice_export.capability.json (state discovered) are
+// origins of invoice_export.capability.json (state authored) are
 // rewritten to the two served origins at load time.
 //
 // Invariants:
@@ -35,7 +35,8 @@
 //     run's outputs.json, which is for the host.
 //
 // Decisions where the brief was silent:
-//   - The capability copy is in state discovered without validation
+//   - The capability copy is hand-written (state authored, provenance
+//     hand_authored: no invented discovery record) without validation
 //     metadata: the test data's copy claims two receipts of other origins,
 //     which no longer hold once its origins are rewritten.
 //   - A third run shows self-approval, so the count goes 0, 1, 2.

@@ -4,7 +4,7 @@
 //	go run ./examples/mailsearch [-browser PATH] [-query WORDS] [-out DIR]
 //
 // The capability (mail_search.capability.json, a copy of the test data's
-// reviewed mail search, state discovered) types the query, presses Enter and proves the search
+// reviewed mail search, state authored) types the query, presses Enter and proves the search
 // happened with the postcondition url_includes "#search/{{query}}" before
 // it reads the result list. The program runs it twice: once normally,
 // printing the records, and once with the site's search button stuck
@@ -20,8 +20,10 @@
 //
 // Decisions where the brief was silent:
 //   - The capability is a copy of capability/testdata/valid/mail_search.json
-//     (state discovered, with a synthetic review): the runtime executes only
-//     discovered and validated_local capabilities.
+//     written by hand (state authored, provenance hand_authored with its
+//     author, reason and review; no invented discovery record): the
+//     runtime executes authored, discovered and validated_local
+//     capabilities.
 //   - One launched browser serves both runs; each Execute starts over from
 //     the capability's start page.
 package main

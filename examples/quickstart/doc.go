@@ -6,7 +6,7 @@
 // Chromium as the "operator's browser" (a separate process with a DevTools
 // port, started with the public browser.StartLocal) and connects to it with browser.Connect, so runs are honestly
 // live_connected_chrome. It loads the reviewed teller capability
-// (teller.capability.json, state discovered; its placeholder origin is
+// (teller.capability.json, state authored: hand-written and reviewed; its placeholder origin is
 // rewritten to the served site's origin at load time), runs it twice with
 // the same typed inputs while printing progress, promotes it to
 // validated_local with receipt.Finalize, seals a bundle with bundle.Seal,

@@ -152,7 +152,7 @@ func TestLoadCapability(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(c.Site.AllowedOrigins) != 1 || c.Site.AllowedOrigins[0] != origin || c.State != capability.StateDiscovered {
+	if len(c.Site.AllowedOrigins) != 1 || c.Site.AllowedOrigins[0] != origin || c.State != capability.StateAuthored {
 		t.Errorf("origins %v state %s", c.Site.AllowedOrigins, c.State)
 	}
 	raw, _ := c.Marshal()

@@ -5,7 +5,7 @@
 //
 // The teller console renames its member-search button from "Search" to
 // "Find member" (testsite Teller.RenameSearchButton). Version 1.1.0 of the
-// teller capability (teller_v1.capability.json, state discovered) knows
+// teller capability (teller_v1.capability.json, state authored) knows
 // the button only by role and name, so:
 //
 //  1. The first Execute ends recovery_requested with a RecoveryRequest: the

@@ -19,7 +19,7 @@ import (
 func TestMain(m *testing.M) { goleak.VerifyTestMain(m) }
 
 // sealed seals the quickstart's reviewed teller capability (state
-// discovered, so no receipts and no browser are needed) into a new folder.
+// authored, so no receipts and no browser are needed) into a new folder.
 func sealed(t *testing.T) (dir string, c *capability.Capability) {
 	t.Helper()
 	raw, err := os.ReadFile(filepath.Join("..", "quickstart", "teller.capability.json"))
@@ -65,7 +65,7 @@ func TestVerify(t *testing.T) {
 		code   int
 		want   []string // substrings of the output
 	}{
-		{name: "valid", args: []string{dir}, code: exitValid, want: []string{"verdict     VALID", "capability  teller.member-balances 1.2.1, state discovered", "problems:\n  none"}},
+		{name: "valid", args: []string{dir}, code: exitValid, want: []string{"verdict     VALID", "capability  teller.member-balances 1.2.1, state authored", "problems:\n  none"}},
 		{name: "expected id and hash", args: []string{"-id", c.ID, "-hash", hash, dir}, code: exitValid, want: []string{"VALID"}},
 		{name: "other id", args: []string{"-id", "mail.search-messages", dir}, code: exitInvalid, want: []string{"capability", "INVALID"}},
 		{name: "json", args: []string{"-json", dir}, code: exitValid, want: []string{`"ok": true`, `"schema": "browser-bundle-verification/v1"`}},

@@ -65,6 +65,7 @@ func StartTeller(opts ...Option) (*Teller, error) {
 	t.transferRoutes(mux)
 	t.apiRoutes(mux)
 	t.reactRoutes(mux)
+	t.summaryRoutes(mux) // summary.go
 	srv, err := newServer("teller", "127.0.0.1", t.withLatency(mux), o.Logger)
 	if err != nil {
 		return nil, err

@@ -111,15 +111,15 @@ type Tool struct {
 	cfg  config
 }
 
-// New makes a tool of c, which must be executable (discovered or
-// validated_local) and valid for execution. c must not be modified
-// afterwards.
+// New makes a tool of c, which must be executable
+// ([capability.State.Executable]: authored, discovered or validated_local)
+// and valid for execution. c must not be modified afterwards.
 func New(c *capability.Capability, opts ...Option) (*Tool, error) {
 	d, err := Describe(c)
 	if err != nil {
 		return nil, err
 	}
-	if c.State != capability.StateDiscovered && c.State != capability.StateValidatedLocal {
+	if !c.State.Executable() {
 		return nil, fmt.Errorf("%w: %s is %s, not executable", ErrInvalidCapability, c.ID, c.State)
 	}
 	if problems := c.ValidateForExecution(); len(problems) > 0 {
