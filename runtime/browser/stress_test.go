@@ -108,7 +108,11 @@ func summarize(res *runtime.Result) string {
 	if res == nil {
 		return "no result"
 	}
-	return fmt.Sprintf("%s clean=%v blocked=%d", describeResult(res), res.Clean, res.BlockedRequests)
+	s := fmt.Sprintf("%s clean=%v blocked=%d", describeResult(res), res.Clean, res.BlockedRequests)
+	if res.Cause != nil {
+		s += "; cause: " + res.Cause.String()
+	}
+	return s
 }
 
 // stressRun executes c with evidence under a fresh folder and checks the
