@@ -177,12 +177,7 @@ func checkProposalOutcome(r *Receipt, p *Proposals, ps *problems) {
 func checkAgainstCapability(rf *RunFiles, c *capability.Capability, ps *problems) {
 	r := rf.Receipt
 	if r != nil {
-		checkCapabilityRef(r, c, ps)
-		checkInputs(r, c, ps)
-		checkOutputRecords(r, c, ps)
-		checkOrigins(r, c, ps)
-		checkSequence(r, c, ps)
-		checkDownloadEvidence(r, c, ps)
+		checkReceiptAgainst(r, c, ps)
 	}
 	if rf.Outputs != nil {
 		checkOutputValues(rf.Outputs, r, c, ps)
@@ -198,6 +193,7 @@ func checkAgainstCapability(rf *RunFiles, c *capability.Capability, ps *problems
 				ps.add(FileProposals, ErrSequence, "proposals[%d] targets a field action %s does not extract", i, a.ID)
 			}
 		}
+		checkContractHashes(rf.Proposals, c, ps)
 	}
 }
 
