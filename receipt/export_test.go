@@ -10,3 +10,7 @@ func SetPutHook(h func(root *os.Root, name string, data []byte) error) (restore 
 	testHookPut = h
 	return func() { testHookPut = prev }
 }
+
+// KnownReasons returns the closed set of failure reasons the verifier
+// accepts, for the test that holds it equal to runtime.Reasons().
+func KnownReasons() map[string]bool { return reasons }
