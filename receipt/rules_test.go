@@ -110,9 +110,6 @@ func TestVerifyRunStatedRules(t *testing.T) {
 		{name: "single record extraction counting two", mutate: func(run *receipt.Run) {
 			run.Receipt.Actions[3].Records = intp(2)
 		}, want: receipt.ErrOutputs, file: receipt.FileReceipt},
-		{name: "passed extraction without a record count", mutate: func(run *receipt.Run) {
-			run.Receipt.Actions[4].Records = nil
-		}, want: receipt.ErrSequence, file: receipt.FileReceipt},
 		{name: "proposal contract hash of another action", mutate: func(run *receipt.Run) {
 			makeRecovered(run)
 			run.Proposals.Proposals[0].ContractHash = otherHash
