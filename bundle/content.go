@@ -253,6 +253,34 @@ func findControl(s string) string {
 	return ""
 }
 
+// findQueryMark is the stricter URL rule of JSON strings (capability.json,
+// receipts): a URL ("scheme://...") or a scheme-less path ("/members?")
+// with a "?" carries a query even when the query is empty, since a
+// string value is a URL, not prose whose sentence a "?" ends. A path
+// holding a regular expression metacharacter (a url_pattern's
+// "/items/?") is a pattern, not a path. It returns a description without the URL, or "".
+func findQueryMark(s string) string {
+	for i := strings.IndexByte(s, '?'); i >= 0; {
+		k := i
+		for k > 0 && !urlStop(s[k-1]) {
+			k--
+		}
+		tok := s[k:i]
+		if j := strings.Index(tok, "://"); j > 0 && isAlnum(tok[0]) {
+			return "a URL with a query (an empty query \"?\" included)"
+		}
+		if strings.HasPrefix(tok, "/") && !strings.HasPrefix(tok, "//") && !strings.ContainsAny(tok, "^$*+()[]|{}") {
+			return "a path with a query (an empty query \"?\" included)"
+		}
+		next := strings.IndexByte(s[i+1:], '?')
+		if next < 0 {
+			break
+		}
+		i += 1 + next
+	}
+	return ""
+}
+
 // isTagNameChar: a tag name is an ASCII letter followed by letters,
 // digits and hyphens (custom elements).
 func isTagNameChar(c byte) bool { return isAlnum(c) || c == '-' }
@@ -539,6 +567,9 @@ func scanJSONText(raw []byte) []string {
 		what := findControl(s)
 		if what == "" {
 			what = stringRules(s)
+		}
+		if what == "" {
+			what = findQueryMark(s)
 		}
 		if what != "" {
 			if path == "" {

@@ -214,6 +214,12 @@ func TestScanJSONTextControls(t *testing.T) {
 		{`{"goal":"bell\u0007"}`, "U+0007"},
 		{`{"goal":"read <b>bold</b>"}`, "HTML markup (<b)"},
 		{`{"goal":"see <em class=x>"}`, "HTML markup (<em)"},
+		{`{"start":"https://teller.example/members?"}`, "a URL with a query (an empty query"},
+		{`{"start":"https://teller.example/members?#top"}`, "a URL with a query"},
+		{`{"value":"/members?"}`, "a path with a query"},
+		{`{"intent":"Is the member found?"}`, ""},
+		{`{"url_pattern":"^/items/?$"}`, ""},
+		{`{"intent":"Open https://teller.example/members. Found?"}`, ""},
 	} {
 		got := scanJSONText([]byte(tc.doc))
 		switch {
