@@ -4,6 +4,7 @@ import (
 	"errors"
 	"maps"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/vera-run/vera/internal/canonjson"
@@ -142,7 +143,7 @@ func TestVerifyRunStatedRulesAccept(t *testing.T) {
 			d.Mechanism, d.Evidence = "browser_path", "download-browser-path-bytes-verified"
 		},
 		"finished_at equal to started_at": func(run *receipt.Run) { run.Receipt.FinishedAt = run.Receipt.StartedAt },
-		"recovered run": makeRecovered,
+		"recovered run":                   makeRecovered,
 	} {
 		t.Run(name, func(t *testing.T) {
 			if _, err := receipt.VerifyRun(writeRun(t, cleanRun(t, c, mutate)), c); err != nil {
@@ -192,5 +193,16 @@ func TestVerifyReceipt(t *testing.T) {
 	}
 	if _, err := receipt.VerifyReceipt([]byte("{"), c); !errors.Is(err, receipt.ErrMalformed) {
 		t.Errorf("malformed: %v", err)
+	}
+}
+
+// TestLoadNamesBOM: a receipt starting with a byte-order mark is
+// malformed, and the problem says so with line and column.
+func TestLoadNamesBOM(t *testing.T) {
+	c := testCapability()
+	raw := readFile(t, writeRun(t, cleanRun(t, c, nil)), receipt.FileReceipt)
+	_, err := receipt.LoadReceipt(append([]byte("\xef\xbb\xbf"), raw...))
+	if !errors.Is(err, receipt.ErrMalformed) || !strings.Contains(err.Error(), "line 1, column 1") || !strings.Contains(err.Error(), "byte-order mark") {
+		t.Fatalf("err = %v", err)
 	}
 }
