@@ -41,7 +41,10 @@ import (
 //     belongs to its recorded milestone visit, in declared order, with the
 //     capability's operation and effect and a winning locator index within
 //     its candidates; only the last action may have failed; a passed
-//     consequential action has an approval).
+//     consequential action has an approval); the declaration order of
+//     inputs and outputs; extract record counts against their outputs;
+//     and each recovery proposal's contract_hash against the action it
+//     targets.
 //
 // A run without run.lock.json, or with a leftover temporary file, is
 // incomplete ([Report.Complete] false, [ErrIncomplete]): the runtime
