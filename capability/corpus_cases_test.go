@@ -524,4 +524,6 @@ var corpusCases = []corpusCase{
 		edit: func(c *Capability) { c.BusinessOutcomes[0].Code = "memberNotFound" }},
 	{name: "outcome_reserved", base: "teller", code: CodeReservedID, note: "outcome code completed",
 		edit: func(c *Capability) { c.BusinessOutcomes[0].Code = TerminalCompleted }},
+	{name: "press_unknown_key", base: "mail", code: CodeInvalidKey, note: "press key Return is not a key name (Enter is)",
+		edit: func(c *Capability) { action(c, "submit-query").Key = "Return" }},
 }
