@@ -1,0 +1,36 @@
+package locator
+
+import "testing"
+
+// TestLooksLikeCoordinates: coordinates are rejected in every spelling
+// (issue 14), and ordinary names, CSS and text are not coordinates.
+func TestLooksLikeCoordinates(t *testing.T) {
+	for s, want := range map[string]bool{
+		"x=10,y=20":      true,
+		"10,20":          true,
+		"(10, 20)":       true,
+		"@10,20":         true,
+		"-10,20":         true,
+		"+1.5, -2":       true,
+		"10 20":          true,
+		"10px 20px":      true,
+		"[ -3 , .5 ]":    true,
+		"x: 10 y: 20":    true,
+		"X:10; Y:-4":     true,
+		"x = 3, y = 4":   true,
+		"Submit":         false,
+		"Page 2 of 10":   false,
+		"10":             false,
+		"10, 20, 30":     false,
+		"box: 10 day: 2": false,
+		"td.amount":      false,
+		"#x-10 .y-20":    false,
+		"Balance: 10":    false,
+		"2026-03-01":     false,
+		"1,204.10 EUR":   false,
+	} {
+		if got := looksLikeCoordinates(s); got != want {
+			t.Errorf("looksLikeCoordinates(%q) = %t, want %t", s, got, want)
+		}
+	}
+}
