@@ -526,4 +526,6 @@ var corpusCases = []corpusCase{
 		edit: func(c *Capability) { c.BusinessOutcomes[0].Code = TerminalCompleted }},
 	{name: "press_unknown_key", base: "mail", code: CodeInvalidKey, note: "press key Return is not a key name (Enter is)",
 		edit: func(c *Capability) { action(c, "submit-query").Key = "Return" }},
+	{name: "url_pattern_template", base: "teller", code: CodeTemplateNotSubstituted, note: "url_pattern holds {{member_query}}, which is never substituted",
+		edit: func(c *Capability) { c.BusinessOutcomes[1].Detect.URLPattern = `^/members/{{member_query}}$` }},
 }

@@ -26,6 +26,20 @@ func TestIssue14Rules(t *testing.T) {
 		{"press unknown modifier", "mail", func(t *testing.T, c *Capability) { act(t, c, "submit-query").Key = "Hyper+a" }, CodeInvalidKey},
 		{"press two characters", "mail", func(t *testing.T, c *Capability) { act(t, c, "submit-query").Key = "ab" }, CodeInvalidKey},
 		{"press zero-width", "mail", func(t *testing.T, c *Capability) { act(t, c, "submit-query").Key = "\u200b" }, CodeInvalidKey},
+		{"frame selector template", "teller", func(t *testing.T, c *Capability) {
+			c.Runtime.FrameSelectors = []string{"iframe[name='{{member_query}}']"}
+		}, CodeTemplateNotSubstituted},
+		{"frame selector plain", "teller", func(t *testing.T, c *Capability) { c.Runtime.FrameSelectors = []string{"iframe#app"} }, ""},
+		{"url_pattern template", "teller", func(t *testing.T, c *Capability) {
+			c.BusinessOutcomes[1].Detect.URLPattern = `^/m/{{ x }}$`
+		}, CodeTemplateNotSubstituted},
+		{"url_pattern repetition braces", "teller", func(t *testing.T, c *Capability) {
+			c.BusinessOutcomes[1].Detect.URLPattern = `^/m/\d{2}$`
+		}, ""},
+		{"attribute template", "teller", func(t *testing.T, c *Capability) {
+			f := &act(t, c, "extract-balances").Extract.Fields[0]
+			f.Read, f.Attribute = ReadAttribute, "data-{{member_query}}"
+		}, CodeTemplateNotSubstituted},
 		{"finalized_at UTC to the second", "invoice", func(t *testing.T, c *Capability) { c.Validation.FinalizedAt = "2026-03-31T09:05:12Z" }, ""},
 		{"finalized_at with a zone", "invoice", func(t *testing.T, c *Capability) { c.Validation.FinalizedAt = "2026-03-31T11:05:12+02:00" }, CodeInvalidTimestamp},
 		{"finalized_at with a fraction", "invoice", func(t *testing.T, c *Capability) { c.Validation.FinalizedAt = "2026-03-31T09:05:12.5Z" }, CodeInvalidTimestamp},

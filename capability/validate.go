@@ -38,6 +38,7 @@ func (c *Capability) Validate() ErrorList {
 	v.outputUsage()
 	v.flow()
 	v.literals()
+	v.unsubstituted()
 	v.errs = append(v.errs, fieldRules(c)...)
 	return v.sorted()
 }
