@@ -9,6 +9,21 @@ import "regexp"
 // covered by [CodeInvalidKey].
 const CodeTemplateNotSubstituted = "template_not_substituted"
 
+// CodeSecretEnum: a secret input of type enum. Its values are listed in
+// the capability, so the secret would be one of a few public strings
+// (and usable only by a fill, which an enum never needs): a secret is a
+// string.
+const CodeSecretEnum = "secret_enum"
+
+// secretEnums reports secret enum inputs.
+func (v *validation) secretEnums() {
+	for i, in := range v.c.Inputs {
+		if in.Secret && in.Type == InputEnum {
+			v.add(at("inputs").i(i).f("type"), CodeSecretEnum, "a secret input is a string: an enum's values are public, so its value would not be secret", "")
+		}
+	}
+}
+
 // templateShape is text a reader takes for a template: "{{", anything
 // without braces, "}}".
 var templateShape = regexp.MustCompile(`\{\{[^{}]*\}\}`)

@@ -39,6 +39,7 @@ func (c *Capability) Validate() ErrorList {
 	v.flow()
 	v.literals()
 	v.unsubstituted()
+	v.secretEnums()
 	v.errs = append(v.errs, fieldRules(c)...)
 	return v.sorted()
 }

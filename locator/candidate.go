@@ -264,6 +264,15 @@ func checkCSS(s string) string {
 	if strings.Contains(s, ":visible") && !strings.HasSuffix(strings.TrimSpace(s), VisibleSuffix) {
 		return ":visible must be the last part of the selector"
 	}
+	if t := strings.TrimSpace(s); strings.HasSuffix(t, VisibleSuffix) {
+		// ":visible" filters what a selector matched; alone (every
+		// visible element) or after a dangling combinator it selects
+		// nothing the author named.
+		rest := strings.TrimSpace(strings.TrimSuffix(t, VisibleSuffix))
+		if rest == "" || strings.HasSuffix(rest, ">") || strings.HasSuffix(rest, "+") || strings.HasSuffix(rest, "~") || strings.HasSuffix(rest, ",") {
+			return ":visible filters a selector; it is never a selector on its own"
+		}
+	}
 	return ""
 }
 

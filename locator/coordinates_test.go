@@ -34,3 +34,23 @@ func TestLooksLikeCoordinates(t *testing.T) {
 		}
 	}
 }
+
+// TestVisibleAloneIsNoSelector: ":visible" as a whole CSS candidate, or
+// after a dangling combinator, is locator_bad_css (issue 14).
+func TestVisibleAloneIsNoSelector(t *testing.T) {
+	for s, bad := range map[string]bool{
+		":visible":          true,
+		"  :visible ":       true,
+		"div > :visible":    true,
+		"div >:visible":     true,
+		"ul ~ :visible":     true,
+		"button:visible":    false,
+		"#panel tr:visible": false,
+		"a, :visible":       true,
+		"a,:visible":        true,
+	} {
+		if got := checkCSS(s) != ""; got != bad {
+			t.Errorf("checkCSS(%q) = %q, want bad %t", s, checkCSS(s), bad)
+		}
+	}
+}
