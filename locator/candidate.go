@@ -199,6 +199,11 @@ func (c Candidate) Check() []Problem {
 	if c.Exact && (c.Strategy == TestID || c.Strategy == CSS) {
 		add(CodeExactNotAllowed, "exact", "exact applies only to names, labels, placeholders and text")
 	}
+	if c.Exact && c.Strategy == Role && strings.TrimSpace(c.Name) == "" {
+		// exact compares the accessible name; without one it would
+		// silently mean nothing.
+		add(CodeExactNotAllowed, "exact", "exact on a role candidate compares its name; a role without a name has nothing to compare")
+	}
 	switch c.Strategy {
 	case Text:
 		if utf8.RuneCountInString(c.Text) > MaxTextLen {

@@ -54,3 +54,25 @@ func TestVisibleAloneIsNoSelector(t *testing.T) {
 		}
 	}
 }
+
+// TestExactRoleNeedsName: exact on a role candidate without a name is
+// locator_exact_not_allowed (issue 14).
+func TestExactRoleNeedsName(t *testing.T) {
+	has := func(c Candidate) bool {
+		for _, p := range c.Check() {
+			if p.Code == CodeExactNotAllowed {
+				return true
+			}
+		}
+		return false
+	}
+	if !has(Candidate{Strategy: Role, Role: "button", Exact: true}) {
+		t.Error("exact role without a name accepted")
+	}
+	if !has(Candidate{Strategy: Role, Role: "button", Name: "  ", Exact: true}) {
+		t.Error("exact role with a blank name accepted")
+	}
+	if has(Candidate{Strategy: Role, Role: "button", Name: "Save", Exact: true}) || has(Candidate{Strategy: Role, Role: "button"}) {
+		t.Error("a valid role candidate is refused")
+	}
+}
