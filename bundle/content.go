@@ -204,37 +204,134 @@ func forbiddenSchema(s string) string {
 	return ""
 }
 
-// htmlTags are the element names whose tags mark HTML content.
+// htmlTags are the element names whose opening tag alone marks HTML
+// content (any HTML element name but those a placeholder such as <dir>
+// or <name> reads as; see findHTML).
 var htmlTags = map[string]bool{
 	"html": true, "head": true, "body": true, "script": true, "style": true, "iframe": true,
 	"frame": true, "frameset": true, "object": true, "embed": true, "div": true, "span": true,
-	"table": true, "thead": true, "tbody": true, "tr": true, "td": true, "th": true, "form": true,
-	"input": true, "button": true, "select": true, "option": true, "textarea": true, "img": true,
-	"svg": true, "meta": true, "link": true, "a": true, "p": true, "br": true, "li": true,
-	"ul": true, "ol": true, "h1": true, "h2": true, "h3": true, "h4": true, "h5": true, "h6": true,
-	"noscript": true, "template": true, "base": true, "nav": true, "section": true, "main": true,
-	"header": true, "footer": true, "label": true, "canvas": true, "video": true, "audio": true,
-	"source": true, "picture": true,
+	"table": true, "thead": true, "tbody": true, "tfoot": true, "tr": true, "td": true, "th": true,
+	"caption": true, "col": true, "colgroup": true, "form": true, "fieldset": true, "legend": true,
+	"input": true, "button": true, "select": true, "option": true, "optgroup": true, "textarea": true,
+	"img": true, "svg": true, "math": true, "meta": true, "link": true, "a": true, "p": true, "br": true,
+	"hr": true, "wbr": true, "li": true, "ul": true, "ol": true, "dl": true, "dt": true, "dd": true,
+	"h1": true, "h2": true, "h3": true, "h4": true, "h5": true, "h6": true,
+	"noscript": true, "template": true, "slot": true, "base": true, "nav": true, "section": true,
+	"article": true, "aside": true, "main": true, "header": true, "footer": true, "address": true,
+	"label": true, "canvas": true, "video": true, "audio": true, "source": true, "track": true,
+	"picture": true, "figure": true, "figcaption": true, "details": true, "summary": true, "dialog": true,
+	"b": true, "i": true, "u": true, "s": true, "em": true, "strong": true, "small": true, "mark": true,
+	"sub": true, "sup": true, "code": true, "pre": true, "kbd": true, "samp": true, "blockquote": true,
+	"q": true, "cite": true, "abbr": true, "ins": true, "del": true, "bdi": true, "bdo": true,
+	"ruby": true, "rt": true, "rp": true, "font": true, "center": true, "marquee": true, "strike": true,
+	"tt": true, "big": true, "blink": true, "area": true, "map": true, "param": true, "applet": true,
+	"progress": true, "meter": true, "output": true, "datalist": true,
 }
 
-// findHTML returns the first HTML tag or doctype in s ("<div", "</td",
-// "<!doctype"), or "".
+// findControl returns a description of the first character text never
+// holds (FORMAT.md 5.4), or "": a C0 control other than tab, LF and CR,
+// DEL, a C1 control (U+0080 to U+009F, such as NEL U+0085), and the
+// line and paragraph separators U+2028 and U+2029, which break lines in
+// some readers and not in others. The description names the code point
+// and its line and column (1-based, in runes), never the text.
+func findControl(s string) string {
+	line, col := 1, 0
+	for _, r := range s {
+		col++
+		switch {
+		case r == '\n':
+			line, col = line+1, 0
+		case r == '\t' || r == '\r':
+		case r < 0x20 || r == 0x7f:
+			return fmt.Sprintf("binary content (control character U+%04X at line %d, column %d)", r, line, col)
+		case r >= 0x80 && r <= 0x9f:
+			return fmt.Sprintf("a C1 control character (U+%04X at line %d, column %d)", r, line, col)
+		case r == 0x2028 || r == 0x2029:
+			return fmt.Sprintf("a Unicode line or paragraph separator (U+%04X at line %d, column %d)", r, line, col)
+		}
+	}
+	return ""
+}
+
+// findQueryMark is the stricter URL rule of JSON strings (capability.json,
+// receipts): a URL ("scheme://...") or a scheme-less path ("/members?")
+// with a "?" carries a query even when the query is empty, since a
+// string value is a URL, not prose whose sentence a "?" ends. A path
+// holding a regular expression metacharacter (a url_pattern's
+// "/items/?") is a pattern, not a path. It returns a description without the URL, or "".
+func findQueryMark(s string) string {
+	for i := strings.IndexByte(s, '?'); i >= 0; {
+		k := i
+		for k > 0 && !urlStop(s[k-1]) {
+			k--
+		}
+		tok := s[k:i]
+		if j := strings.Index(tok, "://"); j > 0 && isAlnum(tok[0]) {
+			return "a URL with a query (an empty query \"?\" included)"
+		}
+		if strings.HasPrefix(tok, "/") && !strings.HasPrefix(tok, "//") && !strings.ContainsAny(tok, "^$*+()[]|{}") {
+			return "a path with a query (an empty query \"?\" included)"
+		}
+		next := strings.IndexByte(s[i+1:], '?')
+		if next < 0 {
+			break
+		}
+		i += 1 + next
+	}
+	return ""
+}
+
+// isTagNameChar: a tag name is an ASCII letter followed by letters,
+// digits and hyphens (custom elements).
+func isTagNameChar(c byte) bool { return isAlnum(c) || c == '-' }
+
+func isSpaceByte(c byte) bool { return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' }
+
+// findHTML returns the first HTML tag, comment or doctype in s ("<div",
+// "</td", "<!--", "<!doctype"), or "". A tag is: a doctype or comment; a
+// closing tag "</name>" of any name (a placeholder is never closed); an
+// opening tag of an HTML element name (htmlTags) ended by ">", "/",
+// a line break or the end of s, or by a space when a ">" follows (as an
+// HTML parser reads "<b and c>"); or an opening tag of any name whose
+// remainder up to ">" holds an attribute ("=") or ends self-closing
+// ("/>"). A bare "<name>" of another name ("<dir>", "<hex>",
+// "<divider>") is a placeholder in running text, not markup; "a < b" and
+// "x <" are not tags.
 func findHTML(s string) string {
 	for i := strings.IndexByte(s, '<'); i >= 0; {
 		j := i + 1
-		if j < len(s) && s[j] == '/' {
+		closing := j < len(s) && s[j] == '/'
+		if closing {
 			j++
+		}
+		if !closing && strings.HasPrefix(s[j:], "!--") {
+			return "<!--"
 		}
 		if len(s)-j >= 8 && strings.EqualFold(s[j:j+8], "!doctype") {
 			return "<!doctype"
 		}
 		k := j
-		for k < len(s) && k-j < 16 && isAlnum(s[k]) {
-			k++
+		if k < len(s) && ('a' <= s[k]|0x20 && s[k]|0x20 <= 'z') {
+			for k < len(s) && k-j < 32 && isTagNameChar(s[k]) {
+				k++
+			}
 		}
-		if k > j && htmlTags[strings.ToLower(s[j:k])] {
-			if k == len(s) || s[k] == '>' || s[k] == '/' || s[k] == ' ' || s[k] == '\t' || s[k] == '\n' || s[k] == '\r' {
-				return "<" + s[i+1:k]
+		if k > j {
+			ended := k == len(s) || s[k] == '>' || s[k] == '/' || isSpaceByte(s[k])
+			name := strings.ToLower(s[j:k])
+			switch {
+			case !ended:
+			case closing && k < len(s) && (s[k] == '>' || isSpaceByte(s[k])):
+				return "</" + s[j:k]
+			case !closing && htmlTags[name] && (k == len(s) || s[k] != ' ' && s[k] != '\t' || strings.IndexByte(s[k:], '>') >= 0):
+				return "<" + s[j:k]
+			case !closing:
+				if gt := strings.IndexByte(s[k:], '>'); gt >= 0 {
+					rest := s[k : k+gt]
+					if strings.HasSuffix(rest, "/") || (len(rest) > 0 && isSpaceByte(rest[0]) && strings.Contains(rest, "=")) {
+						return "<" + s[j:k]
+					}
+				}
 			}
 		}
 		next := strings.IndexByte(s[i+1:], '<')
@@ -402,11 +499,9 @@ func scanReadme(data []byte) []string {
 		add("not valid UTF-8 text")
 		return out
 	}
-	for i := 0; i < len(data); i++ {
-		if c := data[i]; (c < 0x20 && c != '\t' && c != '\n' && c != '\r') || c == 0x7f {
-			add("binary content (control byte 0x%02x at offset %d)", c, i)
-			return out
-		}
+	if what := findControl(string(data)); what != "" {
+		add("%s", what)
+		return out
 	}
 	text := string(data)
 	anySecret := false
@@ -469,7 +564,14 @@ func scanJSONText(raw []byte) []string {
 		return out
 	}
 	walkStrings(doc, "", func(path, s string) bool {
-		if what := stringRules(s); what != "" {
+		what := findControl(s)
+		if what == "" {
+			what = stringRules(s)
+		}
+		if what == "" {
+			what = findQueryMark(s)
+		}
+		if what != "" {
 			if path == "" {
 				path = "(document)"
 			}

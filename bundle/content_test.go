@@ -48,10 +48,23 @@ func TestFindHTML(t *testing.T) {
 		{"<BODY>", "<BODY"},
 		{"a < b and c > d", ""},
 		{"go run x <dir>", ""},
-		{"<abbr>", ""},
-		{"<b>bold</b>", ""},
+		// Issue 14: every HTML tag, not only a list of block elements
+		// (these two were accepted before).
+		{"<abbr>", "<abbr"},
+		{"<b>bold</b>", "<b"},
+		{"bold</b>", "</b"},
+		{"</custom-card >", "</custom-card"},
+		{"<x-card data-id=7>", "<x-card"},
+		{"<widget/>", "<widget"},
+		{"<!-- note -->", "<!--"},
+		{"<em>", "<em"},
 		{"<divider>", ""},
+		{"<hex>.json", ""},
 		{"x <", ""},
+		{"if a<b and c>d", "<b"}, // an HTML parser reads a b tag
+		{"if a<b then", ""},
+		{"a <= b", ""},
+		{"receipts/<hex>.json and <name> = value", ""},
 	}
 	for _, tc := range tests {
 		if got := findHTML(tc.s); got != tc.want {
@@ -157,6 +170,12 @@ func TestScanReadme(t *testing.T) {
 		{"caf\xe9", "not valid UTF-8"},
 		{"tabs\tand\r\nCRLF are text\r\n", ""},
 		{"x\n<iframe src=x>\n", "line 2: HTML markup (<iframe)"},
+		{"next line\u0085here", "C1 control character (U+0085 at line 1, column 10)"},
+		{"a\n\u2028b", "separator (U+2028 at line 2, column 1)"},
+		{"para\u2029", "U+2029"},
+		{"\u009b[31m", "U+009B"},
+		{"x\x7f", "U+007F"},
+		{"caf\u00e9 \u00a0 ok", ""},
 	}
 	for _, tc := range tests {
 		got := scanReadme([]byte(tc.text))
@@ -176,5 +195,38 @@ func TestScanReadme(t *testing.T) {
 	many := strings.Repeat("<div>\n", 100)
 	if got := scanReadme([]byte(many)); len(got) != maxFindings+1 {
 		t.Errorf("%d findings, want %d", len(got), maxFindings+1)
+	}
+}
+
+// TestScanJSONTextControls: capability and receipt strings (member names
+// and values) hold no C0 control but tab, LF and CR, no DEL, no C1
+// control and no U+2028/U+2029 (issue 14), and no HTML tag.
+func TestScanJSONTextControls(t *testing.T) {
+	for _, tc := range []struct {
+		doc  string
+		want string
+	}{
+		{`{"intent":"Read the balance"}`, ""},
+		{`{"intent":"line one\nline two\ttab"}`, ""},
+		{`{"intent":"next\u0085line"}`, "C1 control character (U+0085 at line 1, column 5) at \"intent\""},
+		{`{"intent":"a\u2028b"}`, "U+2028"},
+		{`{"name\u2029":"x"}`, "U+2029"},
+		{`{"goal":"bell\u0007"}`, "U+0007"},
+		{`{"goal":"read <b>bold</b>"}`, "HTML markup (<b)"},
+		{`{"goal":"see <em class=x>"}`, "HTML markup (<em)"},
+		{`{"start":"https://teller.example/members?"}`, "a URL with a query (an empty query"},
+		{`{"start":"https://teller.example/members?#top"}`, "a URL with a query"},
+		{`{"value":"/members?"}`, "a path with a query"},
+		{`{"intent":"Is the member found?"}`, ""},
+		{`{"url_pattern":"^/items/?$"}`, ""},
+		{`{"intent":"Open https://teller.example/members. Found?"}`, ""},
+	} {
+		got := scanJSONText([]byte(tc.doc))
+		switch {
+		case tc.want == "" && len(got) > 0:
+			t.Errorf("scanJSONText(%s) = %q, want none", tc.doc, got)
+		case tc.want != "" && (len(got) == 0 || !strings.Contains(got[0], tc.want)):
+			t.Errorf("scanJSONText(%s) = %q, want %q", tc.doc, got, tc.want)
+		}
 	}
 }

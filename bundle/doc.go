@@ -96,7 +96,11 @@
 //     query ("/members?id=1"), an HTML tag, an image or HTML data: URI, or
 //     the schema of a discovery record, discovery evidence, a developer
 //     pack lock, run outputs, a run lock or recovery proposals; README.md
-//     must also be UTF-8 text without control characters.
+//     must also be UTF-8 text;
+//   - in the same three files: a C0 control character other than tab, LF
+//     and CR, DEL, a C1 control character (U+0085 included) or U+2028 and
+//     U+2029; in capability.json and receipts also a URL or path followed
+//     by "?", even with an empty query (docs/FORMAT.md 5.4).
 //
 // # Decisions where the contract is silent
 //
@@ -131,6 +135,20 @@
 //     (reported with a trailing '/').
 //   - Verify refuses a bundle directory that is itself a symbolic link;
 //     links among its parents are the caller's business.
+//   - An HTML tag is any doctype, comment or closing tag, an opening tag
+//     of an HTML element name, or an opening tag of any name with an
+//     attribute or self-closing; a bare "<name>" of another name ("<dir>"
+//     in the generated README) is a placeholder. A "?" after a URL ends a
+//     sentence in README.md prose but is a query in a JSON string.
+//   - The claim applies to each bundled receipt the checks of
+//     receipt.VerifyRun that need the receipt alone (origins, inputs,
+//     outputs, order, sequence, download evidence, record counts), through
+//     receipt.CheckClaim: a receipt that reached an origin outside
+//     site.allowed_origins never supports a claim.
+//   - When the listing stops at [MaxFiles], the lock is looked up
+//     directly, so a present lock is never reported missing; a missing
+//     bundle directory is reported as such, not as a lock entry. Seal
+//     with an empty destination is [ErrInvalidArgument].
 //   - README.md is generated deterministically (the same capability always
 //     gives the same bytes, long text shortened); a sealer may edit it and
 //     relock, and Verify scans whatever it holds.

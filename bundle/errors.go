@@ -163,6 +163,6 @@ func (e *VerifyError) Is(target error) bool { return target == ErrVerify }
 var ErrSeal = errors.New("bundle: seal")
 
 // ErrInvalidArgument is returned (by [Verify]) or wrapped (by [Seal], with
-// [ErrSeal]) for a nil context. It is never a panic and is not a
+// [ErrSeal]) for a nil context, and by [Seal] for an empty destination. It is never a panic and is not a
 // verification failure: it does not match [ErrVerify].
 var ErrInvalidArgument = errors.New("bundle: invalid argument")

@@ -63,7 +63,9 @@ func Seal(ctx context.Context, dst string, c *capability.Capability, runDirs []s
 
 func seal(ctx context.Context, cfg *config, dst string, c *capability.Capability, runDirs []string) (*Lock, error) {
 	if dst == "" {
-		return nil, &fs.PathError{Op: "seal", Path: dst, Err: fs.ErrInvalid}
+		// Misuse, not a file error: say what is wrong, keep fs.ErrInvalid
+		// matchable for callers that tested it.
+		return nil, fmt.Errorf("%w: empty destination: name the new bundle directory to create (%w)", ErrInvalidArgument, fs.ErrInvalid)
 	}
 	if err := destinationFree(dst); err != nil {
 		return nil, err

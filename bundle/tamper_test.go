@@ -622,6 +622,48 @@ func TestTamperMatrix(t *testing.T) {
 			},
 		},
 		{
+			name: "receipt records an origin outside allowed_origins, re-claimed",
+			mutate: func(t *testing.T, dir string) {
+				b := tamperReceipt(t, readFile(t, dir, receipts[0]), func(r *receipt.Receipt) {
+					r.Origins = append([]string{"https://attacker.example"}, r.Origins...)
+				})
+				if err := os.Remove(filepath.Join(dir, receipts[0])); err != nil {
+					t.Fatal(err)
+				}
+				h := canonjson.SumBytes(b)
+				writeFile(t, dir, bundle.ReceiptPath(h), b)
+				editCapabilityRaw(t, dir, func(c *capability.Capability) {
+					other := "sha256:" + strings.TrimSuffix(strings.TrimPrefix(receipts[1], "receipts/"), ".json")
+					c.Validation.Receipts = []string{h, other}
+					slices.Sort(c.Validation.Receipts)
+				})
+				relock(t, dir)
+			},
+			want: bundle.ErrClaim, codes: []string{"claim"},
+			check: func(r *bundle.Report) bool {
+				return errors.Is(r.Claim, receipt.ErrOrigin) && errors.Is(r.Claim, receipt.ErrVerify)
+			},
+		},
+		{
+			name: "receipt records an undeclared action, re-claimed",
+			mutate: func(t *testing.T, dir string) {
+				b := tamperReceipt(t, readFile(t, dir, receipts[0]), func(r *receipt.Receipt) { r.Actions[0].ID = "fill-other" })
+				if err := os.Remove(filepath.Join(dir, receipts[0])); err != nil {
+					t.Fatal(err)
+				}
+				h := canonjson.SumBytes(b)
+				writeFile(t, dir, bundle.ReceiptPath(h), b)
+				editCapabilityRaw(t, dir, func(c *capability.Capability) {
+					other := "sha256:" + strings.TrimSuffix(strings.TrimPrefix(receipts[1], "receipts/"), ".json")
+					c.Validation.Receipts = []string{h, other}
+					slices.Sort(c.Validation.Receipts)
+				})
+				relock(t, dir)
+			},
+			want: bundle.ErrClaim, codes: []string{"claim"},
+			check: func(r *bundle.Report) bool { return errors.Is(r.Claim, receipt.ErrSequence) },
+		},
+		{
 			name: "state raised to validated_local without receipts, re-locked",
 			base: discovered,
 			mutate: func(t *testing.T, dir string) {

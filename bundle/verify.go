@@ -77,6 +77,11 @@ func (r *Report) Err() error {
 		}
 	}
 	for _, p := range r.Missing {
+		if p == "" {
+			// The directory itself: there is no lock to list anything.
+			errs = append(errs, problem(p, ErrMissing, "the bundle directory does not exist"))
+			continue
+		}
 		errs = append(errs, problem(p, ErrMissing, "listed in the lock but absent"))
 	}
 	for _, p := range r.Unlisted {
@@ -382,6 +387,19 @@ func fileType(m fs.FileMode) string {
 // readLock reads and parses bundle.lock.json.
 func (v *verifier) readLock() *Lock {
 	e, ok := v.disk[FileLock]
+	if !ok && v.truncated {
+		// The listing stopped at MaxFiles (reported) before it reached
+		// the lock, which may well be there: look at it directly rather
+		// than call a present lock missing.
+		if fi, err := v.root.Lstat(FileLock); err == nil {
+			e, ok = diskEntry{mode: fi.Mode(), size: fi.Size(), info: fi}, true
+			v.disk[FileLock] = e
+			if !fi.Mode().IsRegular() {
+				v.addf(FileLock, ErrUnsafeFile, "not a regular file (%s; never followed or opened)", fileType(fi.Mode()))
+				return nil
+			}
+		}
+	}
 	switch {
 	case !ok:
 		v.addf(FileLock, ErrLock, "missing: %s is the bundle's lock", FileLock)

@@ -367,7 +367,7 @@ func Codes() []string {
 		CodeUnknownExtractMode, CodeExtractFieldsNotAllowed, CodeExtractFieldMissing, CodeExtractFieldExtra,
 		CodeExtractFieldTypeMismatch, CodeUnknownReadKind, CodeMaxRecordsOutOfRange, CodeInvalidLimitInput,
 		CodeUnknownFieldRef, CodeDuplicateFieldRef, CodeFieldLocatorMissing, CodeFieldRepeatsActionRoot,
-		CodeDuplicateOutcome, CodeOutcomeWithoutDetect, CodeInvalidURLPattern,
+		CodeDuplicateOutcome, CodeOutcomeWithoutDetect, CodeInvalidURLPattern, CodeInvalidKey, CodeTemplateNotSubstituted, CodeSecretEnum,
 		locator.CodeUnknownStrategy, locator.CodeMissingValue, locator.CodeForeignField,
 		locator.CodeUnknownRole, locator.CodeTooLong, locator.CodeCoordinates, locator.CodeInvalidUTF8,
 		locator.CodeExactNotAllowed, locator.CodeBadCSS, locator.CodeNoCandidates, locator.CodeTooMany,

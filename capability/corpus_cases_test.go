@@ -590,4 +590,13 @@ var corpusCases = []corpusCase{
 		edit: func(c *Capability) { c.BusinessOutcomes[0].Code = "memberNotFound" }},
 	{name: "outcome_reserved", base: "teller", code: CodeReservedID, note: "outcome code completed",
 		edit: func(c *Capability) { c.BusinessOutcomes[0].Code = TerminalCompleted }},
+	{name: "press_unknown_key", base: "mail", code: CodeInvalidKey, note: "press key Return is not a key name (Enter is)",
+		edit: func(c *Capability) { action(c, "submit-query").Key = "Return" }},
+	{name: "url_pattern_template", base: "teller", code: CodeTemplateNotSubstituted, note: "url_pattern holds {{member_query}}, which is never substituted",
+		edit: func(c *Capability) { c.BusinessOutcomes[1].Detect.URLPattern = `^/members/{{member_query}}$` }},
+	{name: "secret_enum", base: "teller", code: CodeSecretEnum, note: "a secret enum input",
+		edit: func(c *Capability) {
+			in := &c.Inputs[0]
+			in.Secret, in.Type, in.Values, in.MaxLength = true, InputEnum, []string{"north", "south"}, 0
+		}},
 }

@@ -117,7 +117,10 @@ type ParseError struct {
 	// Path is the JSON path of an unknown field or mistyped value when
 	// known.
 	Path string
-	Err  error
+	// Line and Column locate a syntax problem for a person (1-based,
+	// the column in runes), 0 when unknown.
+	Line, Column int
+	Err          error
 }
 
 // Parse codes reported in [ParseError.Code].
@@ -153,7 +156,10 @@ func (e *ParseError) Error() string {
 	if e.Path != "" {
 		b.WriteString(" at " + e.Path)
 	}
-	if e.Offset >= 0 {
+	switch {
+	case e.Line > 0:
+		fmt.Fprintf(&b, " (line %d, column %d, offset %d)", e.Line, e.Column, e.Offset)
+	case e.Offset >= 0:
 		fmt.Fprintf(&b, " (offset %d)", e.Offset)
 	}
 	b.WriteString(": ")

@@ -89,7 +89,7 @@ func codeSet(l ErrorList) []string {
 }
 
 func role(r, name string) locator.Candidate {
-	return locator.Candidate{Strategy: locator.Role, Role: r, Name: name, Exact: true}
+	return locator.Candidate{Strategy: locator.Role, Role: r, Name: name, Exact: name != ""}
 }
 
 func css(sel string) locator.Candidate { return locator.Candidate{Strategy: locator.CSS, CSS: sel} }

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 
+	"github.com/vera-run/vera/internal/canonjson"
 	"github.com/vera-run/vera/internal/strictjson"
 )
 
@@ -79,6 +80,13 @@ func parseError(err error) *ParseError {
 		return pe
 	}
 	pe.Offset, pe.Path, pe.Err = se.Offset, se.Path, se.Err
+	pe.Line, pe.Column = se.Line, se.Column
+	var syn *canonjson.SyntaxError
+	if pe.Line > 0 && errors.As(se.Err, &syn) {
+		// The location is in the ParseError; keep the cause's reason
+		// without a second "at offset".
+		pe.Err = &syntaxReason{syn}
+	}
 	switch se.Kind {
 	case strictjson.KindDuplicateKey:
 		pe.Code = ParseCodeDuplicateKey
@@ -119,3 +127,10 @@ func (c *Capability) Clone() (*Capability, error) {
 	}
 	return &out, nil
 }
+
+// syntaxReason is a canonjson syntax error printed without its offset
+// (the ParseError carries line, column and offset); it unwraps to it.
+type syntaxReason struct{ se *canonjson.SyntaxError }
+
+func (e *syntaxReason) Error() string { return e.se.Reason }
+func (e *syntaxReason) Unwrap() error { return e.se }

@@ -38,6 +38,8 @@ func (c *Capability) Validate() ErrorList {
 	v.outputUsage()
 	v.flow()
 	v.literals()
+	v.unsubstituted()
+	v.secretEnums()
 	v.errs = append(v.errs, fieldRules(c)...)
 	return v.sorted()
 }

@@ -3,6 +3,7 @@ package capability
 import (
 	"fmt"
 	"strings"
+	"time"
 
 	"github.com/vera-run/vera/internal/redact"
 	"github.com/vera-run/vera/locator"
@@ -87,6 +88,13 @@ func (v *validation) identity() {
 			"validation metadata is written only on promotion to validated_local", "")
 	}
 	if val := c.Validation; val != nil {
+		// finalized_at is what receipt.Finalize writes: UTC, to the
+		// second. Another zone or a fraction names the same instant in a
+		// second spelling, which a claim must not have.
+		if t, err := time.Parse(time.RFC3339, val.FinalizedAt); err == nil && t.UTC().Format(time.RFC3339) != val.FinalizedAt {
+			v.add(at("validation.finalized_at"), CodeInvalidTimestamp,
+				"finalized_at is UTC to the second, as 2026-03-02T09:00:00Z", val.FinalizedAt)
+		}
 		if len(val.Receipts) != 2 {
 			v.add(at("validation.receipts"), CodeInvalidReceipts,
 				fmt.Sprintf("exactly two clean run receipts are required, found %d", len(val.Receipts)), "")

@@ -2,6 +2,7 @@ package locator
 
 import (
 	"fmt"
+	"regexp"
 	"strings"
 	"unicode/utf8"
 )
@@ -198,6 +199,11 @@ func (c Candidate) Check() []Problem {
 	if c.Exact && (c.Strategy == TestID || c.Strategy == CSS) {
 		add(CodeExactNotAllowed, "exact", "exact applies only to names, labels, placeholders and text")
 	}
+	if c.Exact && c.Strategy == Role && strings.TrimSpace(c.Name) == "" {
+		// exact compares the accessible name; without one it would
+		// silently mean nothing.
+		add(CodeExactNotAllowed, "exact", "exact on a role candidate compares its name; a role without a name has nothing to compare")
+	}
 	switch c.Strategy {
 	case Text:
 		if utf8.RuneCountInString(c.Text) > MaxTextLen {
@@ -263,6 +269,15 @@ func checkCSS(s string) string {
 	if strings.Contains(s, ":visible") && !strings.HasSuffix(strings.TrimSpace(s), VisibleSuffix) {
 		return ":visible must be the last part of the selector"
 	}
+	if t := strings.TrimSpace(s); strings.HasSuffix(t, VisibleSuffix) {
+		// ":visible" filters what a selector matched; alone (every
+		// visible element) or after a dangling combinator it selects
+		// nothing the author named.
+		rest := strings.TrimSpace(strings.TrimSuffix(t, VisibleSuffix))
+		if rest == "" || strings.HasSuffix(rest, ">") || strings.HasSuffix(rest, "+") || strings.HasSuffix(rest, "~") || strings.HasSuffix(rest, ",") {
+			return ":visible filters a selector; it is never a selector on its own"
+		}
+	}
 	return ""
 }
 
@@ -276,24 +291,20 @@ func looksLikeCoordinates(s string) bool {
 	if strings.Contains(t, "x=") && strings.Contains(t, "y=") {
 		return true
 	}
-	t = strings.Trim(t, "@()[] ")
-	parts := strings.Split(t, ",")
-	if len(parts) != 2 {
-		return false
-	}
-	for _, p := range parts {
-		p = strings.TrimSpace(p)
-		if p == "" {
-			return false
-		}
-		for _, r := range p {
-			if (r < '0' || r > '9') && r != '.' {
-				return false
-			}
-		}
-	}
-	return true
+	return coordAxesRE.MatchString(t) && coordAxisYRE.MatchString(t) || coordPairRE.MatchString(t)
 }
+
+// Coordinate spellings (FORMAT.md 3.2, locator candidates): an x and a y
+// axis each given a signed number ("x: 10 y: -4", "X=10;Y=20"), or a
+// lone pair of signed numbers, optionally with px, separated by a comma
+// or white space and optionally wrapped in @, () or [] ("(-10, 20)",
+// "@10 20", "10px 20px", "+1.5,2").
+var (
+	coordNumber  = `[-+]?(?:\d+(?:\.\d*)?|\.\d+)(?:px)?`
+	coordAxesRE  = regexp.MustCompile(`(?:^|[^a-z0-9_-])x\s*[:=]\s*` + coordNumber)
+	coordAxisYRE = regexp.MustCompile(`(?:^|[^a-z0-9_-])y\s*[:=]\s*` + coordNumber)
+	coordPairRE  = regexp.MustCompile(`^@?[(\[]?\s*` + coordNumber + `\s*(?:,\s*|\s+)` + coordNumber + `\s*[)\]]?$`)
+)
 
 // ListContext tells [CheckList] where a candidate list is used; the CSS
 // rules depend on it.

@@ -163,6 +163,8 @@ func checkFailure(file, path string, f *Failure, ps *problems) {
 	}
 	if f.Reason != "" && !validCode(f.Reason, false) {
 		ps.add(file, ErrSchema, "%s.reason is not a bounded reason code ([a-z0-9_]{1,%d})", path, MaxCodeLen)
+	} else if f.Reason != "" && !reasons[f.Reason] {
+		ps.add(file, ErrSchema, "%s.reason %s is not a known reason code (8.3, 8.4)", path, short(f.Reason))
 	}
 	if f.DetailHash != "" && !canonjson.ValidDigest(f.DetailHash) {
 		ps.add(file, ErrSchema, "%s.detail_hash is not a sha256 digest", path)
@@ -428,6 +430,7 @@ func checkReceipt(r *Receipt) problems {
 			ps.add(f, ErrInconsistent, "clean but %d requests were blocked", r.BlockedRequests)
 		}
 	}
+	checkReceiptRules(r, &ps)
 	return ps
 }
 
@@ -471,6 +474,7 @@ func checkOutputs(o *Outputs) problems {
 			checkValueShape(f, p+".value", v.Kind, v.Value, &ps)
 		}
 	}
+	checkOutputsRules(o, &ps)
 	return ps
 }
 
@@ -572,6 +576,7 @@ func checkProposals(pr *Proposals) problems {
 			ps.add(f, ErrSchema, "%s.outcome is not recovered, failed or rejected", pp)
 		}
 	}
+	checkProposalsRules(pr, &ps)
 	return ps
 }
 

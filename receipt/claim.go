@@ -35,8 +35,9 @@ const (
 	// CheckRuns: not exactly two runs (run directories or claimed
 	// receipts).
 	CheckRuns = "runs"
-	// CheckVerify: the run directory does not pass [VerifyRun]; Err wraps
-	// its *VerifyError.
+	// CheckVerify: the run directory does not pass [VerifyRun], or (in
+	// [CheckClaim]) a claimed receipt fails the run-level checks of
+	// VerifyRun that need the receipt alone; Err wraps its *VerifyError.
 	CheckVerify = "verify"
 	// CheckReceipt: a receipt does not load ([LoadReceipt]); Err wraps its
 	// *VerifyError.
@@ -397,8 +398,11 @@ func envDiff(a, b Environment) string {
 // claimed live mode (live_launched_browser only under
 // [AllowLaunchedBrowser]), the capability's id, version, execution hash and
 // discovery hash, completed, clean, not recovered, not handed off, no
-// locator change; the two differing in run id and matching in terminal,
-// outputs and environment. Errors are a *[ClaimError] (matching [ErrClaim])
+// locator change; the run-level checks of [VerifyRun] that need the
+// receipt alone (inputs, output records, declaration order, origins in
+// site.allowed_origins, the recorded sequence, download evidence, extract
+// record counts; check [CheckVerify], wrapping a *[VerifyError]); the two
+// differing in run id and matching in terminal, outputs and environment. Errors are a *[ClaimError] (matching [ErrClaim])
 // listing every failed check.
 func CheckClaim(c *capability.Capability, receipts map[string][]byte, opts ...FinalizeOption) error {
 	pol := newPolicy(opts)
@@ -470,6 +474,15 @@ func CheckClaim(c *capability.Capability, receipts map[string][]byte, opts ...Fi
 			continue
 		}
 		ck.checkPassed(name, r, facts, pol)
+		// The run-level checks of VerifyRun that need the receipt alone
+		// (10.2 step 7): a bundled receipt is evidence of a run of this
+		// capability, so its origins, inputs, outputs and sequence must
+		// be the capability's.
+		var ps problems
+		checkReceiptRun(r, c, &ps)
+		if len(ps) > 0 {
+			ck.wrap(name, CheckVerify, &VerifyError{Problems: ps})
+		}
 		if modeOf(r) != claimed {
 			ck.fail(name, CheckMode, "receipt mode %s is not the claimed %s", modeOf(r), short(string(claimed)))
 		}

@@ -143,6 +143,31 @@
 //     validation's receipts sorted and its claim text to be exactly
 //     [ClaimText], and applies the same execution-mode policy as
 //     [Finalize] ([AllowLaunchedBrowser]).
+//   - Closed sets are enforced on read: failure.reason is one of the
+//     runtime's reason codes or a download reason (a list written here
+//     once, since receipt cannot import runtime, and held equal to
+//     runtime.Reasons by a test); a download's mechanism and evidence are
+//     one pair of package download's. No reader tolerates an unknown
+//     value; the writer spells an unknown reason "unspecified".
+//   - Terminal states pair with failures as FORMAT.md 8.1 says:
+//     business_outcome and native_gap carry none; stopped_at_gate carries
+//     approval_refused; blocked_by_unknown_modal a ui_assertion_failed
+//     failure with reason unknown_modal or native_dialog;
+//     recovery_requested its locator_not_found failure.
+//   - Always-present lists are [] when empty, never null; finished_at is
+//     not before started_at; outputs.json paths are absolute
+//     (filepath.IsAbs of the verifying host).
+//   - Inputs and outputs are recorded in the capability's order. A
+//     record_set's count is the sum of its passed extract actions'
+//     records when none of them failed (a failing one may have added
+//     records it does not count); a text or record extraction counts at
+//     most 1. A passed extract action without records is accepted (the
+//     runtime always writes it; a foreign writer may not).
+//   - A proposal's contract_hash must be the contract hash of the action
+//     it targets as the capability declares it.
+//   - [VerifyReceipt] and [CheckClaim] apply the receipt-only part of
+//     [VerifyRun]'s capability checks to a receipt without its run
+//     directory, as a bundle must.
 //   - [Compare] compares secret inputs by reference (name and presence),
 //     as seed 002 keeps secret references instead of values; everything
 //     else compares by normalized digest. A capability id that differs is

@@ -20,3 +20,7 @@ func SetPutHook(h func(root *os.Root, name string, data []byte) error) (restore 
 func ShownFromRecords(r *Receipt, c *capability.Capability, m, action string) ([]string, []ShownInput) {
 	return shownFromRecords(r, c, m, action)
 }
+
+// KnownReasons returns the closed set of failure reasons the verifier
+// accepts, for the test that holds it equal to runtime.Reasons().
+func KnownReasons() map[string]bool { return reasons }

@@ -353,6 +353,11 @@ func decodeDoc(spec docSpec, raw []byte, v any) (ok bool, ps problems) {
 }
 
 func syntaxText(err error) string {
+	var je *strictjson.Error
+	if errors.As(err, &je) && je.Line > 0 {
+		// Located by line and column; a BOM is named as one.
+		return "invalid JSON at " + je.Error()
+	}
 	var se *canonjson.SyntaxError
 	if errors.As(err, &se) {
 		if se.Err != nil {

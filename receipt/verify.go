@@ -41,7 +41,10 @@ import (
 //     belongs to its recorded milestone visit, in declared order, with the
 //     capability's operation and effect and a winning locator index within
 //     its candidates; only the last action may have failed; a passed
-//     consequential action has an approval).
+//     consequential action has an approval); the declaration order of
+//     inputs and outputs; extract record counts against their outputs;
+//     and each recovery proposal's contract_hash against the action it
+//     targets.
 //
 // A run without run.lock.json, or with a leftover temporary file, is
 // incomplete ([Report.Complete] false, [ErrIncomplete]): the runtime
@@ -177,13 +180,7 @@ func checkProposalOutcome(r *Receipt, p *Proposals, ps *problems) {
 func checkAgainstCapability(rf *RunFiles, c *capability.Capability, ps *problems) {
 	r := rf.Receipt
 	if r != nil {
-		checkCapabilityRef(r, c, ps)
-		checkInputs(r, c, ps)
-		checkApprovalsShown(r, c, ps)
-		checkOutputRecords(r, c, ps)
-		checkOrigins(r, c, ps)
-		checkSequence(r, c, ps)
-		checkDownloadEvidence(r, c, ps)
+		checkReceiptAgainst(r, c, ps)
 	}
 	if rf.Outputs != nil {
 		checkOutputValues(rf.Outputs, r, c, ps)
@@ -199,6 +196,7 @@ func checkAgainstCapability(rf *RunFiles, c *capability.Capability, ps *problems
 				ps.add(FileProposals, ErrSequence, "proposals[%d] targets a field action %s does not extract", i, a.ID)
 			}
 		}
+		checkContractHashes(rf.Proposals, c, ps)
 	}
 }
 

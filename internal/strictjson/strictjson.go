@@ -48,17 +48,51 @@ type Error struct {
 	Path string
 	// Offset is the byte offset of the problem when known, else -1.
 	Offset int64
+	// Line and Column locate Offset for a person (1-based; the column
+	// counts runes of the line up to the problem), 0 when Offset is
+	// unknown.
+	Line, Column int
 	// Err describes the problem; for syntax problems it is the
 	// *canonjson.SyntaxError (wrapping canonjson's sentinels).
 	Err error
 }
 
-// Error implements error.
-func (e *Error) Error() string {
-	if e.Path == "" {
-		return e.Err.Error()
+// ErrBOM is the cause of a syntax [Error] for a document that starts
+// with a UTF-8 byte-order mark (EF BB BF): every Vera format is UTF-8
+// JSON without one (RFC 8259 section 8.1 lets a parser refuse it).
+var ErrBOM = errors.New("the document starts with a byte-order mark (U+FEFF, bytes EF BB BF); JSON documents are UTF-8 without a BOM")
+
+var bom = []byte{0xef, 0xbb, 0xbf}
+
+// LineColumn returns the 1-based line and column (in runes) of byte
+// offset off in raw, or 0, 0 when off is outside raw. Lines end at LF.
+func LineColumn(raw []byte, off int64) (line, col int) {
+	if off < 0 || off > int64(len(raw)) {
+		return 0, 0
 	}
-	return e.Path + ": " + e.Err.Error()
+	head := raw[:off]
+	line = 1 + bytes.Count(head, []byte{'\n'})
+	if i := bytes.LastIndexByte(head, '\n'); i >= 0 {
+		head = head[i+1:]
+	}
+	return line, 1 + len([]rune(string(head)))
+}
+
+// Error implements error. A syntax problem is located by line and
+// column, and by byte offset.
+func (e *Error) Error() string {
+	msg := e.Err.Error()
+	if e.Line > 0 && (e.Kind == KindSyntax || e.Kind == KindDuplicateKey || e.Kind == KindTrailingData) {
+		var se *canonjson.SyntaxError
+		if errors.As(e.Err, &se) {
+			msg = se.Reason
+		}
+		msg = fmt.Sprintf("line %d, column %d (byte %d): %s", e.Line, e.Column, e.Offset, msg)
+	}
+	if e.Path == "" {
+		return msg
+	}
+	return e.Path + ": " + msg
 }
 
 // Unwrap returns the cause.
@@ -90,6 +124,12 @@ func Parse(raw []byte) (*Document, error) {
 		case errors.Is(err, canonjson.ErrTrailingData):
 			e.Kind = KindTrailingData
 		}
+		if bytes.HasPrefix(raw, bom) {
+			// "invalid character byte 0xef" names no cause a person
+			// recognises: say what it is.
+			e.Offset, e.Err = 0, ErrBOM
+		}
+		e.Line, e.Column = LineColumn(raw, e.Offset)
 		return nil, e
 	}
 	dec := json.NewDecoder(bytes.NewReader(raw))
