@@ -475,10 +475,8 @@ func outputField(o *Output, name string) (OutputField, bool) {
 
 // candidateIn reports whether c equals one of cs, ignoring reviewer notes.
 func candidateIn(c locator.Candidate, cs []locator.Candidate) bool {
-	c.Note = ""
 	for _, x := range cs {
-		x.Note = ""
-		if x == c {
+		if x.Equal(c) {
 			return true
 		}
 	}
