@@ -31,6 +31,7 @@ const (
 	useInput                        // action.input of another operation
 	useTemplate                     // a {{name}} template
 	useLimit                        // extract.limit_input
+	useExpect                       // an expectation's equals_input
 )
 
 type inputUse struct {

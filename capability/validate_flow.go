@@ -393,6 +393,7 @@ func (v *validation) extraction(p pth, a *Action) {
 				}
 			}
 		}
+		v.jsonPointer(fp, f)
 		switch {
 		case f.Read == ReadAttribute && strings.TrimSpace(f.Attribute) == "":
 			v.add(fp.f("attribute"), CodeMissingField, "an attribute read names the attribute", "")
