@@ -217,6 +217,7 @@ var runtimeReasons = []Reason{
 	ReasonPostconditionFailed, ReasonNoTransition, ReasonActFailed, ReasonNotInteractable, ReasonStaleElement,
 	ReasonUnknownModal, ReasonNativeDialog,
 	ReasonReadFailed, ReasonCoercionFailed, ReasonRequiredFieldEmpty, ReasonMaxRecordsExceeded, ReasonRequiredOutputMissing,
+	ReasonJSONInvalid, ReasonJSONPointerMissing, ReasonJSONNotScalar, ReasonOutputExpectationFailed,
 	ReasonDownloadBeginFailed, ReasonDownloadArmFailed, ReasonDownloadFailed,
 	ReasonNoApprover, ReasonDenied, ReasonApproverError, ReasonApprovalMismatch,
 	ReasonOutcomeUnconfirmed,
