@@ -135,6 +135,17 @@ func TestExpectPetstoreNotFound(t *testing.T) {
 	if action(res, "run") == nil || action(res, "run").Status != receipt.ActionPassed {
 		t.Fatalf("the outcome fired before the execute action passed: %s", describeResult(res))
 	}
+	// Without its scope and after_action the same rule fires on the
+	// documented 404 cell as soon as the operation is expanded, for a pet
+	// that exists: what the two members are for.
+	c := petstore(t, a, func(c *capability.Capability) {
+		c.BusinessOutcomes[0].Detect.Scope, c.BusinessOutcomes[0].Detect.AfterAction = nil, ""
+	})
+	res = execute(t, ctx, d, c, map[string]any{"pet_id": "1"})
+	wantState(t, res, runtime.StateBusinessOutcome, "not_found")
+	if r := action(res, "run"); r != nil && r.Status == receipt.ActionPassed {
+		t.Fatalf("the unscoped rule waited for the execute action: %s", describeResult(res))
+	}
 }
 
 // TestExpectPetstoreNotFoundWithoutOutcome: with no outcome declared, the
@@ -148,8 +159,9 @@ func TestExpectPetstoreNotFoundWithoutOutcome(t *testing.T) {
 		c.BusinessOutcomes = nil
 		read := &c.Milestones[1]
 		read.Actions = read.Actions[1:] // no check-status wait: read whatever came back
-		f := &read.Actions[0].Extract.Fields[1]
-		f.JSONPointer = "/message" // the 404 body has a message, not a name
+		// The 404 body has a message and a type, not a name and a status.
+		read.Actions[0].Extract.Fields[1].JSONPointer = "/message"
+		read.Actions[0].Extract.Fields[2].JSONPointer = "/type"
 	})
 	res := execute(t, ctx, d, c, map[string]any{"pet_id": "99"})
 	wantState(t, res, runtime.StateFailed, "")
