@@ -12,45 +12,40 @@ import (
 	"github.com/vera-run/vera/receipt"
 )
 
-// Reason codes of JSON pointer extraction and output expectations.
-const (
-	// ReasonJSONInvalid (extraction_failed): a json_pointer field's text
-	// is not one JSON value.
-	ReasonJSONInvalid Reason = "json_invalid"
-	// ReasonJSONPointerMissing (extraction_failed): a field's json_pointer
-	// names no value of the JSON text.
-	ReasonJSONPointerMissing Reason = "json_pointer_missing"
-	// ReasonJSONNotScalar (extraction_failed): a field's json_pointer
-	// names an object or an array.
-	ReasonJSONNotScalar Reason = "json_value_not_scalar"
-	// ReasonOutputExpectationFailed (extraction_failed): an extracted
-	// value violates its declared expectation, which names no business
-	// outcome. The run never completes with such a value.
-	ReasonOutputExpectationFailed Reason = "output_expectation_failed"
-)
+// errNotScalar: a json_pointer names an object or an array.
+var errNotScalar = errors.New("the pointer names an object or an array, not a scalar")
 
 // jsonField takes a field out of JSON text with an RFC 6901 pointer: a
 // string without its quotes, a number in its JSON decimal form, a boolean
-// as true/false, null as "". It returns the reason of a failure.
-func jsonField(text, pointer string) (string, Reason, error) {
+// as true/false, null as "". Errors match jsonptr.ErrNotJSON,
+// jsonptr.ErrMissing or errNotScalar; see jsonReason.
+func jsonField(text, pointer string) (string, error) {
 	v, err := jsonptr.Eval(text, pointer)
-	switch {
-	case errors.Is(err, jsonptr.ErrNotJSON):
-		return "", ReasonJSONInvalid, err
-	case err != nil:
-		return "", ReasonJSONPointerMissing, err
+	if err != nil {
+		return "", err
 	}
 	switch x := v.(type) {
 	case string:
-		return x, "", nil
+		return x, nil
 	case json.Number:
-		return x.String(), "", nil
+		return x.String(), nil
 	case bool:
-		return strconv.FormatBool(x), "", nil
+		return strconv.FormatBool(x), nil
 	case nil:
-		return "", "", nil
+		return "", nil
 	}
-	return "", ReasonJSONNotScalar, fmt.Errorf("the pointer names a JSON %T, not a scalar", v)
+	return "", errNotScalar
+}
+
+// jsonReason is the reason of a jsonField error.
+func jsonReason(err error) Reason {
+	switch {
+	case errors.Is(err, jsonptr.ErrNotJSON):
+		return ReasonJSONInvalid
+	case errors.Is(err, errNotScalar):
+		return ReasonJSONNotScalar
+	}
+	return ReasonJSONPointerMissing
 }
 
 // checkExpectations checks the expectations of the output an extract

@@ -73,7 +73,7 @@ func TestExpectOutcomes(t *testing.T) {
 			state: runtime.StateFailed, reason: runtime.ReasonOutputExpectationFailed},
 		{name: "range violated maps to outcome", status: "404", body: `{"name":"x"}`, pointer: "/name",
 			status2: &capability.Expectation{Minimum: f(200), Maximum: f(299), Outcome: "not_found"},
-			state: runtime.StateBusinessOutcome, outcome: "not_found"},
+			state:   runtime.StateBusinessOutcome, outcome: "not_found"},
 		{name: "enum", status: "201", body: `{"name":"x"}`, status2: &capability.Expectation{Enum: []string{"200", "204"}}, pointer: "/name",
 			state: runtime.StateFailed, reason: runtime.ReasonOutputExpectationFailed},
 		{name: "unanchored pattern holds", status: "200", body: `{"name":"Pet not found"}`, pointer: "/name",

@@ -161,9 +161,8 @@ func (r *run) readInto(a *capability.Action, timeout time.Duration, roots []Elem
 				return r.classify(err, receipt.CategoryExtractionFailed, ReasonReadFailed), nil
 			}
 			if f.JSONPointer != "" {
-				var why Reason
-				if txt, why, err = jsonField(txt, f.JSONPointer); err != nil {
-					return r.failed(receipt.CategoryExtractionFailed, why,
+				if txt, err = jsonField(txt, f.JSONPointer); err != nil {
+					return r.failed(receipt.CategoryExtractionFailed, jsonReason(err),
 						fmt.Sprintf("action %s field %s: %v", a.ID, f.Name, err)), nil
 				}
 			}
