@@ -373,6 +373,8 @@ func Codes() []string {
 		locator.CodeExactNotAllowed, locator.CodeBadCSS, locator.CodeNoCandidates, locator.CodeTooMany,
 		locator.CodeNoSemantic, locator.CodeOrder, locator.CodeCSSNotVisible, locator.CodeDuplicate,
 		locator.CodeRedactedMarker,
+		CodeInvalidExpectation, CodeInvalidPattern, CodeUnknownOutcome, CodeInvalidJSONPointer,
+		CodeUnknownAfterAction, CodeDetectScopeUnused, locator.CodeScopeNested, locator.CodeScopeNote,
 	}
 	cs = append(cs, queryCodes...)
 	slices.Sort(cs)

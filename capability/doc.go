@@ -216,6 +216,19 @@
 //   - Names (inputs, outputs, fields, outcome codes, data classes) are
 //     snake_case ([NamePattern]): they become JSON keys and template
 //     references; ids may also use dots and hyphens ([IDPattern]).
+//   - Scoped candidates (locator.Candidate.Scope) nest one level only; the
+//     inner strategy decides the semantic-first rule, so a role candidate
+//     in a CSS container is semantic. A detect scope (OutcomeDetect.Scope)
+//     is one unscoped candidate and needs visible_text or
+//     locator_candidates to search in it; after_action names any action.
+//   - Expectations ([Expectation]) sit on text outputs and on record
+//     fields (a record output has none of its own); each rule must fit the
+//     field type (pattern for string and date, minimum and maximum for
+//     integer and number); the pattern is RE2 and unanchored; equals_input
+//     is a use of the input (a secret one is secret_input_exposed);
+//     outcome names a declared business outcome.
+//   - json_pointer is RFC 6901 starting with "/": the whole JSON document
+//     is already the text, so "" means no pointer; never with read: value.
 //   - An origin written with its default port (https://x:443) is malformed:
 //     browsers serialise origins without it, so it would never match.
 //   - validation.execution_mode accepts live_connected_chrome and

@@ -354,12 +354,17 @@ type Output struct {
 	Required bool `json:"required,omitempty" validate:"-"`
 	// Fields is the exact record shape of record and record_set outputs.
 	Fields []OutputField `json:"fields,omitempty" validate:"max=100,dive"`
+	// Expect declares what a text output's value must be (see
+	// [Expectation]); record outputs declare it per field.
+	Expect *Expectation `json:"expect,omitempty"`
 }
 
 // OutputField is one field of a record output.
 type OutputField struct {
 	Name string    `json:"name" validate:"required,name"`
 	Type FieldType `json:"type" validate:"required,oneof=string integer number boolean date"`
+	// Expect declares what the field's value must be (see [Expectation]).
+	Expect *Expectation `json:"expect,omitempty"`
 }
 
 // Milestone is an ordered group of actions followed by ordered transitions.
@@ -523,6 +528,13 @@ type Field struct {
 	Read              ReadKind            `json:"read,omitempty" validate:"omitempty,oneof=text value attribute"`
 	// Attribute names the attribute of a ReadAttribute field.
 	Attribute string `json:"attribute,omitempty" validate:"max=100"`
+	// JSONPointer, when set, takes the field out of the JSON text read:
+	// an RFC 6901 pointer starting with "/" (the whole document is the
+	// text itself, so "" means no pointer). It yields a string value
+	// without its quotes, a number in its JSON decimal form, a boolean as
+	// true/false, null as empty; text that is not JSON, a pointer that
+	// names no value, or an object or array fails the extraction.
+	JSONPointer string `json:"json_pointer,omitempty" validate:"max=500"`
 }
 
 // BusinessOutcome is a named legitimate answer (member_not_found,
@@ -541,6 +553,15 @@ type OutcomeDetect struct {
 	// path and fragment.
 	URLPattern        string              `json:"url_pattern,omitempty" validate:"max=500"`
 	LocatorCandidates []locator.Candidate `json:"locator_candidates,omitempty" validate:"-"`
+	// Scope limits where visible_text and locator_candidates look: the
+	// container one candidate (of any strategy, unscoped) matches; the
+	// rule holds only when it matches exactly one element and the text or
+	// a candidate is visible below it. Text shown as documentation
+	// elsewhere on the page then does not fire the outcome.
+	Scope *locator.Candidate `json:"scope,omitempty" validate:"-"`
+	// AfterAction names an action: the rule holds only once that action
+	// has run (passed) in this run.
+	AfterAction string `json:"after_action,omitempty" validate:"-"`
 }
 
 // Validation is the metadata receipt.Finalize writes on promotion.

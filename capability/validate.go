@@ -34,6 +34,8 @@ func (c *Capability) Validate() ErrorList {
 	v.outputDecls()
 	v.milestoneRules()
 	v.outcomes()
+	v.expectations()
+	v.detectWhere()
 	v.inputUsage()
 	v.outputUsage()
 	v.flow()

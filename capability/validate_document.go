@@ -32,6 +32,7 @@ const (
 	useInput                        // action.input of another operation
 	useTemplate                     // a {{name}} template
 	useLimit                        // extract.limit_input
+	useExpect                       // an expectation's equals_input
 )
 
 type inputUse struct {
@@ -264,22 +265,34 @@ func (v *validation) locators(path pth, cs []locator.Candidate, ctx locator.List
 		if p.Index >= 0 {
 			pp = path.i(p.Index)
 			field := p.Field
+			inScope := strings.HasPrefix(field, "scope") && cs[p.Index].Scope != nil
 			if p.Code == locator.CodeRedactedMarker {
 				field = primaryField(cs[p.Index].Strategy)
+				if inScope {
+					field = "scope." + primaryField(cs[p.Index].Scope.Strategy)
+				}
 			}
 			if field != "" {
-				pp = pp.f(field)
+				for _, seg := range strings.Split(field, ".") {
+					pp = pp.f(seg)
+				}
 			}
 		}
 		bad := ""
 		if p.Index >= 0 && p.Code != locator.CodeRedactedMarker {
 			bad = cs[p.Index].Value()
+			if sc := cs[p.Index].Scope; sc != nil && strings.HasPrefix(p.Field, "scope") {
+				bad = sc.Value()
+			}
 		}
 		v.add(pp, p.Code, p.Detail, bad)
 	}
 	for i := range cs {
 		if val := cs[i].Value(); val != "" {
 			v.templates(path.i(i).f(primaryField(cs[i].Strategy)), val, useTemplate)
+		}
+		if sc := cs[i].Scope; sc != nil && sc.Value() != "" {
+			v.templates(path.i(i).f("scope").f(primaryField(sc.Strategy)), sc.Value(), useTemplate)
 		}
 	}
 }

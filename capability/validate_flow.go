@@ -410,6 +410,7 @@ func (v *validation) extraction(p pth, a *Action) {
 				}
 			}
 		}
+		v.jsonPointer(fp, f)
 		switch {
 		case f.Read == ReadAttribute && strings.TrimSpace(f.Attribute) == "":
 			v.add(fp.f("attribute"), CodeMissingField, "an attribute read names the attribute", "")
@@ -492,10 +493,8 @@ func outputField(o *Output, name string) (OutputField, bool) {
 
 // candidateIn reports whether c equals one of cs, ignoring reviewer notes.
 func candidateIn(c locator.Candidate, cs []locator.Candidate) bool {
-	c.Note = ""
 	for _, x := range cs {
-		x.Note = ""
-		if x == c {
+		if x.Equal(c) {
 			return true
 		}
 	}

@@ -557,14 +557,30 @@ func TestPathKeyOrder(t *testing.T) {
 // one element, each pointer with a value. It returns the JSON paths of the
 // string slots it filled.
 func populate(v reflect.Value, s string, segs []strictjson.PathSeg) []string {
+	return populateIn(v, s, segs, nil)
+}
+
+// populateIn is populate with the struct types being filled: a pointer to
+// one of them (a scoped candidate's scope) is filled one level deep only.
+func populateIn(v reflect.Value, s string, segs []strictjson.PathSeg, open []reflect.Type) []string {
 	switch v.Kind() {
 	case reflect.Pointer:
+		n := 0
+		for _, t := range open {
+			if t == v.Type().Elem() {
+				n++
+			}
+		}
+		if n > 1 {
+			return nil
+		}
 		v.Set(reflect.New(v.Type().Elem()))
-		return populate(v.Elem(), s, segs)
+		return populateIn(v.Elem(), s, segs, open)
 	case reflect.Struct:
 		var out []string
+		open = append(open, v.Type())
 		for _, f := range infoOf(v.Type()).fields {
-			out = append(out, populate(v.Field(f.index), s, append(segs, strictjson.PathSeg{Name: f.name}))...)
+			out = append(out, populateIn(v.Field(f.index), s, append(segs, strictjson.PathSeg{Name: f.name}), open)...)
 		}
 		return out
 	case reflect.Slice:
@@ -573,7 +589,7 @@ func populate(v reflect.Value, s string, segs []strictjson.PathSeg) []string {
 			return []string{strictjson.Path(segs)}
 		}
 		v.Set(reflect.MakeSlice(v.Type(), 1, 1))
-		return populate(v.Index(0), s, append(segs, strictjson.PathSeg{Index: 0}))
+		return populateIn(v.Index(0), s, append(segs, strictjson.PathSeg{Index: 0}), open)
 	case reflect.String:
 		v.SetString(s)
 		return []string{strictjson.Path(segs)}

@@ -33,6 +33,7 @@ func documentedTypes() []documentedType {
 		{"capability.Input", typeOf[capability.Input]()},
 		{"capability.Output", typeOf[capability.Output]()},
 		{"capability.OutputField", typeOf[capability.OutputField]()},
+		{"capability.Expectation", typeOf[capability.Expectation]()},
 		{"capability.Milestone", typeOf[capability.Milestone]()},
 		{"capability.Transition", typeOf[capability.Transition]()},
 		{"capability.Condition", typeOf[capability.Condition]()},

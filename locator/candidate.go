@@ -84,6 +84,11 @@ type Candidate struct {
 	Exact       bool     `json:"exact,omitempty"`
 	// Note is a reviewer-facing robustness note; it never affects matching.
 	Note string `json:"note,omitempty"`
+	// Scope, when set, is the container the candidate is searched in: a
+	// candidate of any strategy that must match exactly one element, below
+	// which this candidate is searched. A scope has no scope of its own
+	// (see scope.go and [FindScoped]).
+	Scope *Candidate `json:"scope,omitempty"`
 }
 
 // Value returns the strategy's primary value: the role's accessible name,
@@ -107,8 +112,12 @@ func (c Candidate) Value() string {
 }
 
 // String renders the candidate for logs and error messages, e.g.
-// role=button[name="Search" exact].
+// role=button[name="Search" exact], or for a scoped candidate
+// role=cell[name="200" exact] >> within role=region[name="Live response"].
 func (c Candidate) String() string {
+	if c.Scope != nil {
+		return c.Unscoped().String() + " >> within " + c.Scope.Unscoped().String()
+	}
 	switch c.Strategy {
 	case Role:
 		if c.Name == "" {
@@ -228,7 +237,7 @@ func (c Candidate) Check() []Problem {
 	if looksLikeCoordinates(primary) {
 		add(CodeCoordinates, own[len(own)-1], "coordinates are never a locator")
 	}
-	return ps
+	return append(ps, c.checkScope()...)
 }
 
 func contains(xs []string, x string) bool {
@@ -357,7 +366,7 @@ func CheckList(cs []Candidate, ctx ListContext, marker string) []ListProblem {
 	if len(cs) > MaxCandidates {
 		ps = append(ps, ListProblem{Index: -1, Problem: Problem{Code: CodeTooMany, Detail: fmt.Sprintf("at most %d candidates", MaxCandidates)}})
 	}
-	seen := map[Candidate]int{}
+	seen := map[key]int{}
 	prev := -1
 	semantic := false
 	for i, c := range cs {
@@ -367,8 +376,10 @@ func CheckList(cs []Candidate, ctx ListContext, marker string) []ListProblem {
 		if marker != "" && strings.Contains(c.Value(), marker) {
 			ps = append(ps, ListProblem{Index: i, Problem: Problem{Code: CodeRedactedMarker, Field: string(c.Strategy), Detail: "the discovery redaction marker is never a literal locator"}})
 		}
-		key := c
-		key.Note = ""
+		if marker != "" && c.Scope != nil && strings.Contains(c.Scope.Value(), marker) {
+			ps = append(ps, ListProblem{Index: i, Problem: Problem{Code: CodeRedactedMarker, Field: "scope." + string(c.Scope.Strategy), Detail: "the discovery redaction marker is never a literal locator"}})
+		}
+		key := c.key()
 		if j, dup := seen[key]; dup {
 			ps = append(ps, ListProblem{Index: i, Problem: Problem{Code: CodeDuplicate, Detail: fmt.Sprintf("same as candidate %d", j)}})
 		}

@@ -17,6 +17,13 @@
 //   - Resolution fails closed: a finder error stops at that candidate, so a
 //     later candidate never wins over an earlier one whose answer is
 //     unknown.
-//   - Everything here except [Resolve] and [ResolveAll] (which call the
-//     caller's Finder) is pure: no I/O, no browser.
+//   - A scoped candidate ([Candidate.Scope]) is searched only below the
+//     one element its scope matches; a scope that matches no element or
+//     several makes the candidate lose (no_match, or ambiguous with the
+//     scope's count). Nesting is one level deep ([CodeScopeNested]). The
+//     candidate's own strategy decides its rank and whether it is
+//     semantic. Resolving a scoped candidate needs a [WithinFinder]
+//     ([ErrScopeUnsupported] otherwise); see [FindScoped].
+//   - Everything here except [Resolve], [ResolveAll] and [FindScoped]
+//     (which call the caller's Finder) is pure: no I/O, no browser.
 package locator

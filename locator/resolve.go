@@ -189,10 +189,18 @@ func resolve[E any](ctx context.Context, f Finder[E], cs []Candidate, list bool)
 		if err := ctx.Err(); err != nil {
 			return -1, nil, tried, &ResolveError{Tried: tried, Err: err}
 		}
-		els, err := f.Find(ctx, c)
+		els, scopeN, err := FindScoped(ctx, f, c)
 		if err != nil {
 			tried = append(tried, Attempt{Index: i, Reason: ReasonError})
 			return -1, nil, tried, &ResolveError{Tried: tried, Err: fmt.Errorf("candidate %d: %w", i, err)}
+		}
+		switch {
+		case scopeN == 0:
+			tried = append(tried, Attempt{Index: i, Reason: ReasonNoMatch})
+			continue
+		case scopeN > 1:
+			tried = append(tried, Attempt{Index: i, Matches: scopeN, Reason: ReasonAmbiguous})
+			continue
 		}
 		switch {
 		case len(els) == 1 || list && len(els) > 1:

@@ -25,6 +25,7 @@ var runtimeReasonCodes = []string{
 	"postcondition_failed", "no_transition", "act_failed", "not_interactable", "stale_element",
 	"unknown_modal", "native_dialog",
 	"read_failed", "coercion_failed", "required_field_empty", "max_records_exceeded", "required_output_missing",
+	"json_invalid", "json_pointer_missing", "json_value_not_scalar", "output_expectation_failed",
 	"download_begin_failed", "download_arm_failed", "download_failed",
 	"no_approver", "denied", "approver_error", "approval_mismatch",
 	ReasonOutcomeUnconfirmed,

@@ -189,6 +189,7 @@ func (r *run) doAction(m *capability.Milestone, ai int, as *actState, out *Actio
 		}
 		as.done = true
 	}
+	r.markActed(a.ID)
 	// After acting: origins, frames, postcondition, modals, outcomes.
 	if st := r.afterNavigation(); st != nil {
 		return st
@@ -498,13 +499,13 @@ func (r *run) missingLocator(m *capability.Milestone, a *capability.Action, fiel
 // finder adapts the driver to locator.Finder in a scope, substituting
 // templates in candidate values.
 func (r *run) finder(scope Scope, root Element) locator.Finder[Element] {
-	return locator.FinderFunc[Element](func(ctx context.Context, c locator.Candidate) ([]Element, error) {
-		return r.drv.Find(ctx, scope, root, r.substCandidate(c))
-	})
+	return &scopedFinder{r: r, scope: scope, root: root}
 }
 
-// substCandidate substitutes input templates in a candidate's values, raw.
+// substCandidate substitutes input templates in a candidate's values
+// (and its scope's), raw.
 func (r *run) substCandidate(c locator.Candidate) locator.Candidate {
+	c = r.substScope(c)
 	if !strings.Contains(c.Value(), "{{") {
 		return c
 	}

@@ -294,7 +294,7 @@ func decodeOnce(s string) (string, bool) {
 // other CSS matches are checked with Driver.Visible.
 func (r *run) anyVisible(ctx context.Context, scope Scope, root Element, cands []locator.Candidate) (bool, *stop) {
 	for _, c := range cands {
-		els, err := r.drv.Find(ctx, scope, root, r.substCandidate(c))
+		els, err := r.findCandidate(ctx, scope, root, c)
 		if err != nil {
 			if errors.Is(err, ErrStaleElement) {
 				continue
@@ -373,6 +373,9 @@ func (r *run) checkOutcomes(ctx context.Context) *stop {
 			re := r.plan.outcomes[i]
 			ok = re != nil && (re.MatchString(pathAndFrag) || re.MatchString(dec))
 		}
+		if ok && d.AfterAction != "" {
+			ok = r.actedOn(d.AfterAction)
+		}
 		if ok && (d.VisibleText != "" || len(d.LocatorCandidates) > 0) {
 			if !haveScope {
 				s, ferr, st := r.frameScope(ctx)
@@ -383,15 +386,23 @@ func (r *run) checkOutcomes(ctx context.Context) *stop {
 			}
 			ok = scopeOK
 		}
+		var within Element
+		if ok && (d.VisibleText != "" || len(d.LocatorCandidates) > 0) {
+			el, found, st := r.detectRoot(ctx, scope, d)
+			if st != nil {
+				return st
+			}
+			within, ok = el, found
+		}
 		if ok && d.VisibleText != "" {
-			vis, st := r.anyVisible(ctx, scope, nil, []locator.Candidate{{Strategy: locator.Text, Text: d.VisibleText}})
+			vis, st := r.anyVisible(ctx, scope, within, []locator.Candidate{{Strategy: locator.Text, Text: d.VisibleText}})
 			if st != nil {
 				return st
 			}
 			ok = vis
 		}
 		if ok && len(d.LocatorCandidates) > 0 {
-			vis, st := r.anyVisible(ctx, scope, nil, d.LocatorCandidates)
+			vis, st := r.anyVisible(ctx, scope, within, d.LocatorCandidates)
 			if st != nil {
 				return st
 			}
@@ -462,8 +473,7 @@ func (r *run) checkModals(ctx context.Context) *stop {
 // an element inside it.
 func (r *run) knownDialog(ctx context.Context, scope Scope, d Element) (bool, *stop) {
 	for _, c := range r.knownCandidates() {
-		c = r.substCandidate(c)
-		els, err := r.drv.Find(ctx, scope, nil, c)
+		els, err := r.findCandidate(ctx, scope, nil, c)
 		if err != nil {
 			if errors.Is(err, ErrStaleElement) {
 				continue
@@ -473,7 +483,7 @@ func (r *run) knownDialog(ctx context.Context, scope Scope, d Element) (bool, *s
 		if slices.ContainsFunc(els, func(e Element) bool { return sameElement(e, d) }) {
 			return true, nil
 		}
-		inside, err := r.drv.Find(ctx, scope, d, c)
+		inside, err := r.findCandidate(ctx, scope, d, c)
 		if err != nil {
 			if errors.Is(err, ErrStaleElement) {
 				continue

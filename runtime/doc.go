@@ -277,7 +277,37 @@
 // detect rules all hold (visible_text in the selected frame, url_pattern
 // against the query-free path and fragment, raw or decoded, and
 // locator_candidates visible) ends the run as business_outcome with its
-// code.
+// code. A detect scope limits visible_text and locator_candidates to the
+// descendants of the one element it matches (no match or several: the
+// rule does not hold; a CSS scope must be visible); after_action makes
+// the rule hold only once the named action's operation has run in this
+// run (before its postcondition, so the outcome can answer while the
+// postcondition waits). Text shown as documentation elsewhere on the page
+// then does not fire the outcome.
+//
+// # Scoped candidates
+//
+// Drivers never see a scope: Driver.Find refuses a scoped candidate with
+// ErrUnsupported. The runtime finds the scope candidate, requires exactly
+// one match, and passes that element as Find's root (which covers the
+// open shadow roots below it); locator.FindScoped and locator.Resolve
+// decide, so actions, fields, conditions, the known-dialog rule and
+// outcome locators all resolve scopes the same way.
+//
+// # Output expectations and JSON pointers
+//
+// A field with json_pointer reads its text, decodes it as one JSON value
+// and takes the pointer's value before coercion (a string unquoted, a
+// number in its decimal form, true/false, null as empty); not JSON is
+// json_invalid, a missing value json_pointer_missing, an object or array
+// json_value_not_scalar (extraction_failed). Once an extract action has
+// read, the expectations of its output are checked, before its
+// postcondition: every record of a record_set so far, the record, or the
+// text. Absent values (nil, "") are left to required_fields. A violation
+// never completes: the expectation's outcome ends the run as that
+// business outcome, or the run fails with extraction_failed /
+// output_expectation_failed (the detail names output, field and rule,
+// never the value).
 //
 // # Approvals (maker/checker)
 //

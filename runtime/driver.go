@@ -253,7 +253,9 @@ type Driver interface {
 	// only rendered, visible elements; CSS matches every element unless the
 	// selector ends with ":visible". Name matching: exact compares the
 	// whitespace-normalised string; otherwise case-insensitive substring.
-	// Zero matches is not an error.
+	// Zero matches is not an error. A candidate with a Scope is refused
+	// with [ErrUnsupported]: the runtime resolves the scope itself and
+	// passes its element as root.
 	Find(ctx context.Context, scope Scope, root Element, c locator.Candidate) ([]Element, error)
 
 	// Act performs one action on el after waiting, bounded by ctx, for it

@@ -182,6 +182,9 @@ type run struct {
 	// gen counts possible page changes; scopeCache is valid for one gen.
 	gen        uint64
 	scopeCache scopeCache
+	// acted holds the ids of the actions whose operation ran (see
+	// scope.go: detect after_action).
+	acted map[string]bool
 }
 
 // position is the milestone and the first action whose locators count as

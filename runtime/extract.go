@@ -17,6 +17,14 @@ import (
 // a handoff is set) and re-reads once before failing or requesting
 // recovery.
 func (r *run) extract(m *capability.Milestone, a *capability.Action, timeout time.Duration, out *ActionOutcome) *stop {
+	if st := r.extractRead(m, a, timeout, out); st != nil {
+		return st
+	}
+	return r.checkExpectations(a)
+}
+
+// extractRead reads the output of an extract action.
+func (r *run) extractRead(m *capability.Milestone, a *capability.Action, timeout time.Duration, out *ActionOutcome) *stop {
 	st, miss := r.extractOnce(m, a, timeout, out)
 	if miss != nil {
 		back, hst := r.offerHandoff(m, a, HandoffLocatorNotFound)
@@ -152,6 +160,12 @@ func (r *run) readInto(a *capability.Action, timeout time.Duration, roots []Elem
 			txt, err := r.drv.Read(ctx, el, rd)
 			if err != nil {
 				return r.classify(err, receipt.CategoryExtractionFailed, ReasonReadFailed), nil
+			}
+			if f.JSONPointer != "" {
+				if txt, err = jsonField(txt, f.JSONPointer); err != nil {
+					return r.failed(receipt.CategoryExtractionFailed, jsonReason(err),
+						fmt.Sprintf("action %s field %s: %v", a.ID, f.Name, err)), nil
+				}
 			}
 			v, err := Coerce(f.Type, txt)
 			if err != nil {

@@ -104,6 +104,14 @@ func precheck(c *capability.Capability) (*plan, capability.ErrorList) {
 			for _, v := range []string{cand.Name, cand.Label, cand.Placeholder, cand.TestID, cand.Text, cand.CSS} {
 				checkTemplates(cp, v)
 			}
+			if sc := cand.Scope; sc != nil {
+				if !sc.Strategy.Valid() || sc.Scope != nil {
+					add(cp+".scope", codeCandidateStrategy, "unknown locator strategy or nested scope")
+				}
+				for _, v := range []string{sc.Name, sc.Label, sc.Placeholder, sc.TestID, sc.Text, sc.CSS} {
+					checkTemplates(cp+".scope", v)
+				}
+			}
 		}
 	}
 	checkScope := func(path string, cond *capability.Condition) {

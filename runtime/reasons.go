@@ -118,6 +118,20 @@ const (
 	// was not produced by completion.
 	ReasonRequiredOutputMissing Reason = "required_output_missing"
 
+	// ReasonJSONInvalid (extraction_failed): a json_pointer field's text
+	// is not one JSON value.
+	ReasonJSONInvalid Reason = "json_invalid"
+	// ReasonJSONPointerMissing (extraction_failed): a field's json_pointer
+	// names no value of the JSON text.
+	ReasonJSONPointerMissing Reason = "json_pointer_missing"
+	// ReasonJSONNotScalar (extraction_failed): a field's json_pointer
+	// names an object or an array.
+	ReasonJSONNotScalar Reason = "json_value_not_scalar"
+	// ReasonOutputExpectationFailed (extraction_failed): an extracted
+	// value violates its declared expectation, which names no business
+	// outcome. The run never completes with such a value.
+	ReasonOutputExpectationFailed Reason = "output_expectation_failed"
+
 	// ReasonDownloadBeginFailed (download_failed): the download folder
 	// could not be prepared.
 	ReasonDownloadBeginFailed Reason = "download_begin_failed"
@@ -217,6 +231,7 @@ var runtimeReasons = []Reason{
 	ReasonPostconditionFailed, ReasonNoTransition, ReasonActFailed, ReasonNotInteractable, ReasonStaleElement,
 	ReasonUnknownModal, ReasonNativeDialog,
 	ReasonReadFailed, ReasonCoercionFailed, ReasonRequiredFieldEmpty, ReasonMaxRecordsExceeded, ReasonRequiredOutputMissing,
+	ReasonJSONInvalid, ReasonJSONPointerMissing, ReasonJSONNotScalar, ReasonOutputExpectationFailed,
 	ReasonDownloadBeginFailed, ReasonDownloadArmFailed, ReasonDownloadFailed,
 	ReasonNoApprover, ReasonDenied, ReasonApproverError, ReasonApprovalMismatch,
 	ReasonOutcomeUnconfirmed,

@@ -157,6 +157,11 @@ func (d *Driver) Find(ctx context.Context, s runtime.Scope, root runtime.Element
 		return nil, err
 	}
 	defer done()
+	if c.Scope != nil {
+		// The runtime resolves scopes (Find with the scope's element as
+		// root); ignoring one here would search the whole document.
+		return nil, fmt.Errorf("%w: a scoped candidate (resolve its scope first)", runtime.ErrUnsupported)
+	}
 	sc, err := d.asScope(s)
 	if err != nil {
 		return nil, err

@@ -400,6 +400,9 @@ func (d *Driver) Find(ctx context.Context, scope runtime.Scope, root runtime.Ele
 		if d.dialog != nil {
 			return d.dialogErr()
 		}
+		if c.Scope != nil {
+			return fmt.Errorf("%w: a scoped candidate (resolve its scope first)", runtime.ErrUnsupported)
+		}
 		doc, err := d.scopeDoc(scope)
 		if err != nil {
 			return err
