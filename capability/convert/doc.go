@@ -65,7 +65,9 @@
 //     step-N (N the step's 1-based position); type is fill, the others keep
 //     their name; the target's primary then its fallbacks in recorded order
 //     are the locator candidates, the robustness note is the primary's
-//     note; timeoutMs is timeout_ms.
+//     note, or, for a target with CSS locators only, the action's
+//     css_only_reason (the capability's honest declaration of a target
+//     with no semantic handle); timeoutMs is timeout_ms.
 //   - Postconditions: a step's checkpoint; else navigate is proven by the
 //     URL including its path, fill/select by the field staying visible,
 //     extract by output_produced, a wait by its target; a click or press
@@ -131,9 +133,12 @@
 //
 // [Diff] returns the go-cmp diff and every changed leaf with its path, so
 // the promotion flow shows exactly what a reviewer changed (state,
-// provenance and review, exposures, data classes). The tests take the
-// review path the examples use today: a discovered capability with the
-// provenance and operator review of a synthetic discovery record.
+// provenance and review, exposures, data classes). [Accept] is that
+// promotion step: an import has no discovery record, so the reviewed edit
+// becomes an authored capability with a hand_authored provenance (the
+// reviewer as author, their reason, authoring approved), never a
+// discovered one with an invented record; validated_local still takes two
+// clean live runs.
 //
 // # Decisions
 //

@@ -88,3 +88,47 @@ func (r *reporter) Report(rs cmp.Result) {
 	}
 	r.changes = append(r.changes, Change{Path: r.path.GoString(), Before: show(vx), After: show(vy)})
 }
+
+// Acceptance is the reviewer's decision that makes an imported draft
+// runnable: who reviewed it, when, and why it has no discovery record of
+// its own (for example "imported from the seed 004 artifact
+// get_member_balances 1.0.0; locators checked on the teller console").
+type Acceptance struct {
+	Reviewer   string
+	ReviewedAt string // RFC 3339
+	Reason     string
+}
+
+// Accept is the promotion step of an import. It compares the imported
+// draft with the reviewer's edit ([Diff]) and returns the edit as an
+// authored capability with a hand_authored provenance (author and review
+// from a, no discovery record, authoring approved), together with the
+// review of what changed. An import has no discovery record, so it never
+// becomes discovered: the honest state is authored, and validated_local
+// still takes two clean live runs (receipt.Finalize). Neither argument is
+// modified; the result must pass capability.ValidateForExecution, or
+// Accept returns a *DraftError.
+func Accept(imported, edited *capability.Capability, a Acceptance) (*capability.Capability, *Review, error) {
+	rv, err := Diff(imported, edited)
+	if err != nil {
+		return nil, nil, err
+	}
+	if strings.TrimSpace(a.Reviewer) == "" || strings.TrimSpace(a.Reason) == "" {
+		return nil, nil, fmt.Errorf("%w: Accept needs a reviewer and a reason", capability.ErrInvalidArgument)
+	}
+	out, err := edited.Clone()
+	if err != nil {
+		return nil, nil, err
+	}
+	out.State = capability.StateAuthored
+	out.Provenance = &capability.Provenance{
+		Kind:   capability.ProvenanceHandAuthored,
+		Author: a.Reviewer,
+		Reason: a.Reason,
+		Review: &capability.Review{Reviewer: a.Reviewer, ReviewedAt: a.ReviewedAt, AuthoringApproved: true},
+	}
+	if p := out.ValidateForExecution(); len(p) > 0 {
+		return nil, rv, &DraftError{Format: "accept", Problems: p}
+	}
+	return out, rv, nil
+}

@@ -47,3 +47,50 @@ func TestDiff(t *testing.T) {
 		t.Errorf("nil: %v", err)
 	}
 }
+
+// TestAccept: an accepted import is authored with a hand_authored
+// provenance and no discovery record; a missing reviewer or reason, or an
+// edit that does not validate for execution, is refused.
+func TestAccept(t *testing.T) {
+	draft, _, err := FromSeed004(readFile(t, "get_member_balances.artifact.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	edited, _ := draft.Clone()
+	edited.Privacy.DataClasses = []string{"member_balances"}
+	ok := Acceptance{Reviewer: "lead", ReviewedAt: "2026-03-28T10:15:00Z", Reason: "imported from the seed 004 artifact"}
+	c, rv, err := Accept(draft, edited, ok)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c.State != capability.StateAuthored || !c.Provenance.HandAuthored() || c.Provenance.DiscoveryHash != "" ||
+		c.Provenance.Review == nil || !c.Provenance.Review.AuthoringApproved || c.Provenance.Author != "lead" {
+		t.Fatalf("accepted: %s %+v", c.State, c.Provenance)
+	}
+	if len(rv.Changes) != 1 || draft.State == capability.StateAuthored || edited.State == capability.StateAuthored {
+		t.Errorf("review %v; inputs modified: %s %s", rv.Changes, draft.State, edited.State)
+	}
+	for name, tc := range map[string]struct {
+		edit func(*capability.Capability)
+		a    Acceptance
+		want error
+	}{
+		"no reviewer":  {nil, Acceptance{ReviewedAt: ok.ReviewedAt, Reason: ok.Reason}, capability.ErrInvalidArgument},
+		"no reason":    {nil, Acceptance{Reviewer: "lead", ReviewedAt: ok.ReviewedAt}, capability.ErrInvalidArgument},
+		"bad time":     {nil, Acceptance{Reviewer: "lead", ReviewedAt: "yesterday", Reason: "r"}, ErrInvalidDraft},
+		"invalid edit": {func(c *capability.Capability) { c.Milestones = nil }, ok, ErrInvalidDraft},
+	} {
+		t.Run(name, func(t *testing.T) {
+			e, _ := draft.Clone()
+			if tc.edit != nil {
+				tc.edit(e)
+			}
+			if _, _, err := Accept(draft, e, tc.a); !errors.Is(err, tc.want) {
+				t.Fatalf("err = %v, want %v", err, tc.want)
+			}
+		})
+	}
+	if _, _, err := Accept(nil, edited, ok); !errors.Is(err, capability.ErrInvalidArgument) {
+		t.Errorf("nil draft: %v", err)
+	}
+}

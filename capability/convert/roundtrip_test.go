@@ -34,34 +34,35 @@ func requireBrowser(t *testing.T) string {
 	return bin
 }
 
-// review is the reviewer's edit of an imported draft, on the path the
-// examples use today: the discovery record's hash and its operator review
-// (the synthetic teller record of examples/quickstart), which makes the
-// capability discovered; then the decisions the report's Review list asks
-// for.
-func review(t *testing.T, draft *capability.Capability, model, runID string, dataClasses []string) *capability.Capability {
+// review is the reviewer's edit of an imported draft (the decisions the
+// report's Review list asks for: data classes, output exposure), accepted
+// with Accept: an authored capability with a hand_authored provenance and
+// no invented discovery record. The review lists exactly the edit.
+func review(t *testing.T, draft *capability.Capability, source string, dataClasses []string) *capability.Capability {
 	t.Helper()
-	c, err := draft.Clone()
+	edited, err := draft.Clone()
 	if err != nil {
 		t.Fatal(err)
 	}
-	c.State = capability.StateDiscovered
-	c.Provenance = &capability.Provenance{
-		DiscoveryHash:  testDiscoveryHash,
-		DiscoveryModel: model,
-		DiscoveryRunID: runID,
-		DiscoveryMode:  "guided",
-		Review: &capability.Review{
-			Reviewer: "teller operations lead", ReviewedAt: "2026-03-28T10:15:00Z",
-			RecordHash: testDiscoveryHash, AuthoringApproved: true,
-		},
+	edited.Privacy.DataClasses = dataClasses
+	for i := range edited.Outputs {
+		edited.Outputs[i].Exposure = capability.ExposureModelAndArtifact
 	}
-	c.Privacy.DataClasses = dataClasses
-	for i := range c.Outputs {
-		c.Outputs[i].Exposure = capability.ExposureModelAndArtifact
+	c, rv, err := Accept(draft, edited, Acceptance{Reviewer: "teller operations lead", ReviewedAt: "2026-03-28T10:15:00Z",
+		Reason: "imported from " + source + "; reviewed against the live site"})
+	if err != nil {
+		t.Fatalf("Accept: %v", err)
 	}
-	if p := c.ValidateForExecution(); len(p) > 0 {
-		t.Fatalf("reviewed capability: %v", p)
+	if c.State != capability.StateAuthored || !c.Provenance.HandAuthored() || c.Provenance.DiscoveryHash != "" {
+		t.Fatalf("accepted: state %s provenance %+v", c.State, c.Provenance)
+	}
+	if want := len(dataClasses) + len(edited.Outputs); len(rv.Changes) < 1 || len(rv.Changes) > want {
+		t.Errorf("review lists %d changes for an edit of %d values:\n%s", len(rv.Changes), want, rv)
+	}
+	for _, ch := range rv.Changes {
+		if !strings.Contains(ch.Path, "DataClasses") && !strings.Contains(ch.Path, "Exposure") {
+			t.Errorf("review lists a change the edit did not make: %s", ch)
+		}
 	}
 	return c
 }
@@ -136,13 +137,13 @@ func TestSeed004RoundTrip(t *testing.T) {
 		}
 		return es[0].Value
 	}
-	reviewed := review(t, draft, kept("discoveryModel"), kept("discoveryRunId"), []string{"member_identity", "member_balances"})
+	reviewed := review(t, draft, "seed 004 artifact "+kept("discoveryRunId"), []string{"member_identity", "member_balances"})
 	rv, err := Diff(draft, reviewed)
 	if err != nil {
 		t.Fatal(err)
 	}
 	t.Logf("review changes:\n%s", rv)
-	for _, want := range []string{`.State: "scaffold" -> "discovered"`, `.Provenance: null -> {`, `.Outputs[2].Exposure: "artifact_only" -> "model_and_artifact"`} {
+	for _, want := range []string{`.State: "scaffold" -> "authored"`, `.Provenance: null -> {`, `.Outputs[2].Exposure: "artifact_only" -> "model_and_artifact"`} {
 		if !strings.Contains(rv.String(), want) {
 			t.Errorf("review lacks %q", want)
 		}
@@ -180,14 +181,14 @@ func TestRecorderRoundTrip(t *testing.T) {
 	if len(draft.ValidateForExecution()) == 0 {
 		t.Fatal("the imported draft runs before review")
 	}
-	// The recording has no discovery model or run: the reviewer names the
-	// discovery they reviewed (the synthetic record of the examples).
-	reviewed := review(t, draft, "operator demonstration (DevTools Recorder)", "recorder-2026-03-29-mail-01", []string{"mail_metadata"})
+	// The recording has no discovery record: the reviewer accepts it as
+	// hand-authored (Accept), never naming a discovery that did not happen.
+	reviewed := review(t, draft, "a DevTools Recorder recording of the mail search", []string{"mail_metadata"})
 	rv, err := Diff(draft, reviewed)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !strings.Contains(rv.String(), `.State: "scaffold" -> "discovered"`) {
+	if !strings.Contains(rv.String(), `.State: "scaffold" -> "authored"`) {
 		t.Errorf("review:\n%s", rv)
 	}
 	runTwiceAndFinalize(t, reviewed, map[string]any{"search_mail": "invoice"}, func(res *runtime.Result) {

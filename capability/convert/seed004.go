@@ -336,7 +336,7 @@ func (s *seedConv) candidates(p, t string, tg *seedTarget) []locator.Candidate {
 	if len(tg.Fallbacks) == 0 && tg.Fallbacks != nil {
 		s.r.add(Mapped, p+".fallbacks", t, "no fallbacks")
 	}
-	if tg.Robustness != "" && len(cs) > 0 {
+	if tg.Robustness != "" && len(cs) > 0 && !allCSS(cs) {
 		cs[0].Note = tg.Robustness
 		s.r.add(Mapped, p+".robustness", t+"[0].note", "")
 	}
@@ -344,6 +344,19 @@ func (s *seedConv) candidates(p, t string, tg *seedTarget) []locator.Candidate {
 		s.fail(p, CodeBadValue, "%d locators, over the limit of %d", len(cs), locator.MaxCandidates)
 	}
 	return cs
+}
+
+// allCSS reports whether every candidate is a CSS candidate: a target
+// with no semantic handle, whose robustness note becomes the action's
+// css_only_reason (the capability's honest declaration of a CSS-only
+// target) instead of a note.
+func allCSS(cs []locator.Candidate) bool {
+	for _, c := range cs {
+		if c.Strategy != locator.CSS {
+			return false
+		}
+	}
+	return true
 }
 
 // locator checks the strict union on strategy and maps one locator.

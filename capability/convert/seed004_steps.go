@@ -212,6 +212,10 @@ func (s *seedConv) step(d *seedDoc, i int, t string, origins map[string]bool) bu
 		b.cands = s.candidates(p+".target", t+".locator_candidates", st.Target)
 		if op != capability.OpWait {
 			a.LocatorCandidates = b.cands
+			if st.Target.Robustness != "" && len(b.cands) > 0 && allCSS(b.cands) {
+				a.CSSOnlyReason = st.Target.Robustness
+				r.add(Mapped, p+".target.robustness", t+".css_only_reason", "a CSS-only target: its robustness note is the reviewer-visible reason")
+			}
 		}
 	}
 	if st.TimeoutMS != 0 {

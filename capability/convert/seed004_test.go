@@ -138,13 +138,23 @@ func TestSeed004NothingDroppedSilently(t *testing.T) {
 	// Targets are mapped by one function wherever they occur: the document
 	// is checked down to its targets, and the target shape (with the
 	// locator union) wherever targets occur.
-	// A CSS primary is valid in the seed format but never in a capability
-	// (a semantic candidate comes first): the import refuses it, with the
-	// capability's own code, rather than reorder the reviewer's locators.
-	cssPrimary := bytes.Replace(a, []byte(`"primary": { "strategy": "a11y", "role": "textbox", "name": "Member ID", "exact": true }`), []byte(`"primary": { "strategy": "css", "css": "input#member-id" }`), 1)
+	// A CSS primary before a semantic fallback is valid in the seed format
+	// but never in a capability (a semantic candidate comes first): the
+	// import refuses it, with the capability's own code, rather than
+	// reorder the reviewer's locators.
+	cssPrimary := bytes.Replace(a, []byte(`"primary": { "strategy": "a11y", "role": "textbox", "name": "Member ID", "exact": true },
+        "fallbacks": [{ "strategy": "css", "css": "input#member-id" }]`), []byte(`"primary": { "strategy": "css", "css": "input#member-id" },
+        "fallbacks": [{ "strategy": "a11y", "role": "textbox", "name": "Member ID", "exact": true }]`), 1)
 	var de *DraftError
-	if _, _, err := FromSeed004(cssPrimary); !errors.As(err, &de) || !strings.Contains(err.Error(), "locator_no_semantic_candidate") {
+	if _, _, err := FromSeed004(cssPrimary); !errors.As(err, &de) || !strings.Contains(err.Error(), "locator_order") {
 		t.Errorf("css primary: %v", err)
+	}
+	// A CSS-only target's robustness note is its css_only_reason (the
+	// honest declaration, never a decoy role candidate).
+	if d, _, err := FromSeed004(a); err != nil {
+		t.Fatal(err)
+	} else if act := findAction(d, "savings"); act == nil || act.CSSOnlyReason == "" || act.LocatorCandidates[0].Note != "" {
+		t.Errorf("CSS-only savings target: %+v", act)
 	}
 	target := reflect.TypeFor[seedTarget]()
 	assertAllMembersExercised(t, reflect.TypeFor[seedDoc](), map[reflect.Type]bool{target: true}, nil, a, b)
@@ -270,4 +280,16 @@ func TestSeed004BadInput(t *testing.T) {
 			}
 		})
 	}
+}
+
+// findAction returns the first action whose intent mentions word.
+func findAction(c *capability.Capability, word string) *capability.Action {
+	for mi := range c.Milestones {
+		for ai := range c.Milestones[mi].Actions {
+			if a := &c.Milestones[mi].Actions[ai]; strings.Contains(strings.ToLower(a.Intent), word) {
+				return a
+			}
+		}
+	}
+	return nil
 }
