@@ -133,8 +133,8 @@ func TestStdio(t *testing.T) {
 	args, _ := json.Marshal([]string{"-bundles", dir, "-connect", chrome.Endpoint(), "-runs", t.TempDir()})
 	cmd := exec.Command(os.Args[0], "-test.run=^$")
 	cmd.Env = append(os.Environ(), envChild+"=1", envArgs+"="+string(args))
-	var stderr bytes.Buffer
-	cmd.Stderr = &stderr
+	stderr := &lockedBuffer{}
+	cmd.Stderr = stderr
 	var mu sync.Mutex
 	var progress []string
 	client := mcp.NewClient(&mcp.Implementation{Name: "stdio-test", Version: "v0"}, &mcp.ClientOptions{
@@ -197,4 +197,23 @@ func TestStdio(t *testing.T) {
 	if !strings.Contains(stderr.String(), "rejected") || !strings.Contains(stderr.String(), "tampered.bundle") {
 		t.Errorf("the tampered bundle was not reported: %s", stderr.String())
 	}
+}
+
+// lockedBuffer is a bytes.Buffer safe for the exec copy goroutine writing
+// the server's stderr while the test reads it.
+type lockedBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (l *lockedBuffer) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.Write(p)
+}
+
+func (l *lockedBuffer) String() string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.String()
 }
