@@ -58,8 +58,10 @@ func onClick(node string, effects ...runtimetest.Effect) runtimetest.Rule {
 
 // --- capability helpers ----------------------------------------------
 
+// role is a role candidate, exact when it has a name (exact without a name
+// is locator_exact_not_allowed).
 func role(r, name string) locator.Candidate {
-	return locator.Candidate{Strategy: locator.Role, Role: r, Name: name, Exact: true}
+	return locator.Candidate{Strategy: locator.Role, Role: r, Name: name, Exact: name != ""}
 }
 
 func label(l string) locator.Candidate {

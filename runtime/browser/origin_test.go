@@ -50,8 +50,10 @@ func findOne(t *testing.T, ctx context.Context, d *Driver, sc runtime.Scope, c l
 	}
 }
 
+// role is a role candidate, exact when it has a name (exact without a name
+// is locator_exact_not_allowed).
 func role(r, name string) locator.Candidate {
-	return locator.Candidate{Strategy: locator.Role, Role: r, Name: name, Exact: true}
+	return locator.Candidate{Strategy: locator.Role, Role: r, Name: name, Exact: name != ""}
 }
 
 func TestOriginEscapes(t *testing.T) {

@@ -129,7 +129,7 @@ func TestHandAuthoredCSSOnlySaldo(t *testing.T) {
 func TestDecoyRoleCandidate(t *testing.T) {
 	d := shared(t)
 	s := sites(t)
-	c := summaryCapability(t, s, []locator.Candidate{role("definition", ""), {Strategy: locator.CSS, CSS: "dd#saldo"}}, "")
+	c := summaryCapability(t, s, []locator.Candidate{{Strategy: locator.Role, Role: "definition"}, {Strategy: locator.CSS, CSS: "dd#saldo"}}, "")
 	m, _ := testsite.LookupMember("100234")
 	dirs, outs, saldos := runTwice(t, d, c)
 	for i := range dirs {
