@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"sync"
 
 	"github.com/go-rod/rod/lib/proto"
 	"github.com/vera-run/vera/locator"
@@ -171,62 +170,17 @@ func (d *Driver) queryRoleNames(ctx context.Context, sc *scope, doc, rootObj pro
 		}
 		nodes = append(nodes, node{n.BackendDOMNodeID, name})
 	}
-	if len(nodes) == 0 {
-		var live bool
-		if _, err := d.callOn(ctx, sc.sid, doc, `function(){ return !!this.defaultView }`, true, &live); err != nil {
-			return nil, err
-		}
-		if !live {
-			return nil, errStaleScope
-		}
-		return nil, nil
-	}
-	objs := make([]proto.RuntimeRemoteObjectID, len(nodes))
-	errs := make([]error, len(nodes))
-	sem := make(chan struct{}, 8)
-	var wg sync.WaitGroup
+	backends := make([]proto.DOMBackendNodeID, len(nodes))
 	for i, n := range nodes {
-		if o := d.knownObject(sc.sid, n.backend); o != "" {
-			objs[i] = o
-			continue
-		}
-		wg.Add(1)
-		sem <- struct{}{}
-		go func() {
-			defer wg.Done()
-			defer func() { <-sem }()
-			var r proto.DOMResolveNodeResult
-			if err := d.call(ctx, sc.sid, proto.DOMResolveNode{BackendNodeID: n.backend, ObjectGroup: objectGroup}, &r); err != nil {
-				errs[i] = err
-				return
-			}
-			if r.Object != nil {
-				objs[i] = r.Object.ObjectID
-			}
-		}()
+		backends[i] = n.backend
 	}
-	wg.Wait()
-	args := []callArg{obj(rootObj)}
-	for i, o := range objs {
-		if errs[i] != nil || o == "" {
-			args = append(args, val(nil))
-			continue
-		}
-		args = append(args, obj(o))
-	}
-	var keep []int
-	r, err := d.callOn(ctx, sc.sid, doc, jsFilter, true, &keep, args...)
+	keep, _, err := d.filterAXNodes(ctx, sc, doc, rootObj, backends)
 	if err != nil {
-		return nil, err
-	}
-	if err := helperStatus(r); err != nil {
 		return nil, err
 	}
 	out := make([]string, 0, len(keep))
 	for _, i := range keep {
-		if i >= 0 && i < len(nodes) {
-			out = append(out, nodes[i].name)
-		}
+		out = append(out, nodes[i].name)
 	}
 	return out, nil
 }

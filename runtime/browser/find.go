@@ -392,17 +392,33 @@ func (d *Driver) queryRole(ctx context.Context, sc *scope, doc, rootObj proto.Ru
 		seen[n.BackendDOMNodeID] = true
 		backends = append(backends, n.BackendDOMNodeID)
 	}
+	keep, objs, err := d.filterAXNodes(ctx, sc, doc, rootObj, backends)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]*element, 0, len(keep))
+	for _, i := range keep {
+		out = append(out, d.handle(sc, backends[i], objs[i]))
+	}
+	return out, nil
+}
+
+// filterAXNodes resolves the nodes an accessibility query matched to page
+// objects and keeps those the page-side filter (jsFilter) accepts: inside
+// root and visible in this document. It returns the kept indices into
+// backends, each valid, and the objects by index. No node at all still
+// checks that the scope is current: an empty answer from a replaced
+// document must not look like "no match" (errStaleScope).
+func (d *Driver) filterAXNodes(ctx context.Context, sc *scope, doc, rootObj proto.RuntimeRemoteObjectID, backends []proto.DOMBackendNodeID) ([]int, []proto.RuntimeRemoteObjectID, error) {
 	if len(backends) == 0 {
-		// Still check that the scope is current: an empty answer from a
-		// replaced document must not look like "no match".
 		var live bool
 		if _, err := d.callOn(ctx, sc.sid, doc, `function(){ return !!this.defaultView }`, true, &live); err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 		if !live {
-			return nil, errStaleScope
+			return nil, nil, errStaleScope
 		}
-		return nil, nil
+		return nil, nil, nil
 	}
 	objs := make([]proto.RuntimeRemoteObjectID, len(backends))
 	errs := make([]error, len(backends))
@@ -440,18 +456,18 @@ func (d *Driver) queryRole(ctx context.Context, sc *scope, doc, rootObj proto.Ru
 	var keep []int
 	r, err := d.callOn(ctx, sc.sid, doc, jsFilter, true, &keep, args...)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	if err := helperStatus(r); err != nil {
-		return nil, err
+		return nil, nil, err
 	}
-	out := make([]*element, 0, len(keep))
+	valid := keep[:0]
 	for _, i := range keep {
 		if i >= 0 && i < len(backends) {
-			out = append(out, d.handle(sc, backends[i], objs[i]))
+			valid = append(valid, i)
 		}
 	}
-	return out, nil
+	return valid, objs, nil
 }
 
 // normalizeSpace collapses whitespace runs to one space and trims.
