@@ -2,7 +2,6 @@ package browser
 
 import (
 	"context"
-	"errors"
 	"fmt"
 
 	"github.com/go-rod/rod/lib/proto"
@@ -105,38 +104,13 @@ func (d *Driver) roleNames(ctx context.Context, s runtime.Scope, root runtime.El
 		return nil, err
 	}
 	defer done()
-	sc, err := d.asScope(s)
+	sc, rootObj, err := d.scopeRoot(s, root)
 	if err != nil {
 		return nil, err
 	}
-	var rootObj proto.RuntimeRemoteObjectID
-	if root != nil {
-		rel, err := d.asElement(root)
-		if err != nil {
-			return nil, err
-		}
-		if rel.sid != sc.sid || rel.frame != sc.frame {
-			return nil, fmt.Errorf("%w: root element is not in this scope", runtime.ErrStaleElement)
-		}
-		rootObj = rel.obj
-	}
-	run := func() ([]string, proto.RuntimeRemoteObjectID, error) {
-		doc, err := d.document(cctx, sc)
-		if err != nil {
-			return nil, "", err
-		}
-		names, err := d.queryRoleNames(cctx, sc, doc, rootObj, role)
-		return names, doc, err
-	}
-	names, doc, err := run()
-	if err != nil && sc.top && interruption(cctx) == nil && (errors.Is(err, errStaleScope) || isStaleError(err)) {
-		d.forgetTopDoc(doc)
-		names, _, err = run()
-	}
-	if err != nil {
-		return nil, d.findErr(cctx, err)
-	}
-	return names, nil
+	return inDocument(cctx, d, sc, func(doc proto.RuntimeRemoteObjectID) ([]string, error) {
+		return d.queryRoleNames(cctx, sc, doc, rootObj, role)
+	})
 }
 
 // queryRoleNames asks the accessibility tree for every node of the role

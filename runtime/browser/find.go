@@ -162,50 +162,73 @@ func (d *Driver) Find(ctx context.Context, s runtime.Scope, root runtime.Element
 		// root); ignoring one here would search the whole document.
 		return nil, fmt.Errorf("%w: a scoped candidate (resolve its scope first)", runtime.ErrUnsupported)
 	}
-	sc, err := d.asScope(s)
+	sc, rootObj, err := d.scopeRoot(s, root)
 	if err != nil {
 		return nil, err
 	}
-	var rootObj proto.RuntimeRemoteObjectID
-	if root != nil {
-		rel, err := d.asElement(root)
-		if err != nil {
-			return nil, err
-		}
-		if rel.sid != sc.sid || rel.frame != sc.frame {
-			return nil, fmt.Errorf("%w: root element is not in this scope", runtime.ErrStaleElement)
-		}
-		rootObj = rel.obj
-	}
-	run := func() ([]*element, proto.RuntimeRemoteObjectID, error) {
-		doc, err := d.document(cctx, sc)
-		if err != nil {
-			return nil, "", err
-		}
+	els, err := inDocument(cctx, d, sc, func(doc proto.RuntimeRemoteObjectID) ([]*element, error) {
 		switch c.Strategy {
 		case locator.Role:
-			els, err := d.findRole(cctx, sc, doc, rootObj, c)
-			return els, doc, err
+			return d.findRole(cctx, sc, doc, rootObj, c)
 		case locator.Label, locator.Placeholder, locator.TestID, locator.Text, locator.CSS:
-			els, err := d.findDOM(cctx, sc, doc, rootObj, c)
-			return els, doc, err
+			return d.findDOM(cctx, sc, doc, rootObj, c)
 		}
-		return nil, doc, fmt.Errorf("%w: locator strategy %q", runtime.ErrUnsupported, c.Strategy)
-	}
-	els, doc, err := run()
-	if err != nil && sc.top && interruption(cctx) == nil && (errors.Is(err, errStaleScope) || isStaleError(err)) {
-		// The cached top-level document was replaced: look it up again.
-		d.forgetTopDoc(doc)
-		els, _, err = run()
-	}
+		return nil, fmt.Errorf("%w: locator strategy %q", runtime.ErrUnsupported, c.Strategy)
+	})
 	if err != nil {
-		return nil, d.findErr(cctx, err)
+		return nil, err
 	}
 	out := make([]runtime.Element, len(els))
 	for i, el := range els {
 		out[i] = el
 	}
 	return out, nil
+}
+
+// scopeRoot resolves a Find-style scope and optional root element; the
+// root must belong to the scope's document.
+func (d *Driver) scopeRoot(s runtime.Scope, root runtime.Element) (*scope, proto.RuntimeRemoteObjectID, error) {
+	sc, err := d.asScope(s)
+	if err != nil {
+		return nil, "", err
+	}
+	if root == nil {
+		return sc, "", nil
+	}
+	rel, err := d.asElement(root)
+	if err != nil {
+		return nil, "", err
+	}
+	if rel.sid != sc.sid || rel.frame != sc.frame {
+		return nil, "", fmt.Errorf("%w: root element is not in this scope", runtime.ErrStaleElement)
+	}
+	return sc, rel.obj, nil
+}
+
+// inDocument runs query against the scope's current document. When the
+// cached top-level document was replaced (errStaleScope or a stale CDP
+// error, and ctx still live) it forgets it and runs query once more on the
+// new one. Errors are mapped as Find maps them (findErr).
+func inDocument[T any](ctx context.Context, d *Driver, sc *scope, query func(doc proto.RuntimeRemoteObjectID) (T, error)) (T, error) {
+	run := func() (T, proto.RuntimeRemoteObjectID, error) {
+		doc, err := d.document(ctx, sc)
+		if err != nil {
+			var zero T
+			return zero, "", err
+		}
+		v, err := query(doc)
+		return v, doc, err
+	}
+	v, doc, err := run()
+	if err != nil && sc.top && interruption(ctx) == nil && (errors.Is(err, errStaleScope) || isStaleError(err)) {
+		d.forgetTopDoc(doc)
+		v, _, err = run()
+	}
+	if err != nil {
+		var zero T
+		return zero, d.findErr(ctx, err)
+	}
+	return v, nil
 }
 
 var errStaleScope = fmt.Errorf("%w: the scope's document was replaced", runtime.ErrStaleElement)
