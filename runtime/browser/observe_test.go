@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"net/url"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -198,6 +199,25 @@ func operator(ctx context.Context, mu *sync.Mutex, snapshots *atomic.Int64, base
 		errc <- nil
 	}()
 	return errc
+}
+
+// waitPath waits until the top-level page's URL path is path.
+func waitPath(ctx context.Context, d *Driver, path string) error {
+	t := time.NewTicker(10 * time.Millisecond)
+	defer t.Stop()
+	for {
+		raw, err := d.URL(ctx)
+		if err == nil {
+			if u, perr := url.Parse(raw); perr == nil && u.Path == path {
+				return nil
+			}
+		}
+		select {
+		case <-ctx.Done():
+			return fmt.Errorf("waiting for %s (at %s, %v): %w", path, raw, err, ctx.Err())
+		case <-t.C:
+		}
+	}
 }
 
 // strs returns every string (member names and values) of a JSON document.
@@ -423,14 +443,20 @@ func TestObserveTellerGuided(t *testing.T) {
 			return obsAct(ctx, d, nil, locator.Candidate{Strategy: locator.Label, Label: label, Exact: true}, runtime.Act{Kind: runtime.ActFill, Value: v})
 		}
 	}
-	click := func(name string) func(context.Context) error {
+	// clickTo clicks and then waits until the top-level page shows path:
+	// the operator's two-snapshot settle counts from there, so the
+	// observer has seen the new page however slowly it commits under load.
+	clickTo := func(name, path string) func(context.Context) error {
 		return func(ctx context.Context) error {
-			return obsAct(ctx, d, nil, obsRole("button", name), runtime.Act{Kind: runtime.ActClick})
+			if err := obsAct(ctx, d, nil, obsRole("button", name), runtime.Act{Kind: runtime.ActClick}); err != nil {
+				return err
+			}
+			return waitPath(ctx, d, path)
 		}
 	}
 	errc := operator(ctx, &mu, &snapshots, baseline, stop, []func(context.Context) error{
-		fill("Username", "teller.kowalski"), fill("Password", "Hunter2Hunter2!"), click("Sign in"),
-		fill("Member ID", member.ID), click("Search"),
+		fill("Username", "teller.kowalski"), fill("Password", "Hunter2Hunter2!"), clickTo("Sign in", "/members"),
+		fill("Member ID", member.ID), clickTo("Search", "/members/"+member.ID),
 	})
 	ev, err := discovery.Observe(ctx, lockedPage{mu: &mu, p: d.Observer()},
 		discovery.WithStop(stop), discovery.WithMinInterval(50*time.Millisecond),
