@@ -90,6 +90,6 @@ func checkBindingAgainst(b *GateBinding, cur GateState, class EffectClass, ps *p
 		ps.add(p+".revision", CodeGateMismatch, "revision %d is newer than the gate's current revision %d", b.Revision, cur.Revision)
 	}
 	if class.Gated() && (cur.Status != GateOpen || b.Status != GateOpen) {
-		ps.add(p+".status", CodeGateNotOpen, "a %s request needs the gate open at its current revision; it is %s", class, cur.Status)
+		ps.add(p+".status", CodeGateNotOpen, "a request of class %s needs the gate open at its current revision; it is %s", class, cur.Status)
 	}
 }

@@ -142,10 +142,10 @@ func (r *ActionRequest) Validate() error {
 			ps.add("gate_binding.status", CodeGateInvalid, "must be open, pending or closed")
 		}
 		if r.EffectClass.Gated() && b.Status != GateOpen && on(CodeGateNotOpen) {
-			ps.add("gate_binding.status", CodeGateNotOpen, "a %s request needs an open gate binding", r.EffectClass)
+			ps.add("gate_binding.status", CodeGateNotOpen, "a request of class %s needs an open gate binding", r.EffectClass)
 		}
 	} else if r.EffectClass.Gated() && on(CodeGateRequired) {
-		ps.add("gate_binding", CodeGateRequired, "a %s request needs an open gate binding at the current revision", r.EffectClass)
+		ps.add("gate_binding", CodeGateRequired, "a request of class %s needs an open gate binding at the current revision", r.EffectClass)
 	}
 	checkText(&ps, "stop_condition", r.StopCondition)
 	checkText(&ps, "validation_target", r.ValidationTarget)

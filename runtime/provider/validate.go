@@ -171,7 +171,7 @@ func ValidateReceipt(ctx context.Context, data []byte, req *ActionRequest, gate 
 	// Consistency of the facts with the request and the stop reason.
 	clicked, _ := facts["final_action_clicked"].(bool)
 	if clicked && on(CodeEffectBeyond) && !req.EffectClass.Covers(EffectExternalWrite) {
-		ps.add("observed_facts.final_action_clicked", CodeEffectBeyond, "a %s request never lets a final action be clicked", req.EffectClass)
+		ps.add("observed_facts.final_action_clicked", CodeEffectBeyond, "a request of class %s never lets a final action be clicked", req.EffectClass)
 	}
 	if clicked && on(CodeModalEffect) && rep.StopReason == StopBlockedByUnknownModal {
 		ps.add("observed_facts.final_action_clicked", CodeModalEffect, "blocked_by_unknown_modal promises no state-changing action")
