@@ -40,7 +40,7 @@ func baseReceipt(req *ActionRequest) map[string]any {
 	return r
 }
 
-func facts(r map[string]any) map[string]any   { return r["observed_facts"].(map[string]any) }
+func facts(r map[string]any) map[string]any    { return r["observed_facts"].(map[string]any) }
 func evidence(r map[string]any) map[string]any { return r["evidence"].(map[string]any) }
 
 // badCase is one receipt that must be rejected for exactly one reason.
@@ -270,9 +270,9 @@ func TestNearMissesAccepted(t *testing.T) {
 	gate := &GateState{GateID: "gate_example_draft_review", Revision: 4, Status: GatePending}
 	r := baseReceipt(req)
 	f := facts(r)
-	f["draft_created"] = true         // a draft is not a host object
-	f["form_submitted"] = false       // no host object
-	f["gate_screen_visible"] = true   // a host object, no verb
+	f["draft_created"] = true       // a draft is not a host object
+	f["form_submitted"] = false     // no host object
+	f["gate_screen_visible"] = true // a host object, no verb
 	f["title_length"] = json.Number("13")
 	f["page_title"] = "Review post"
 	f["origin"] = "http://127.0.0.1:4010/compose/review"

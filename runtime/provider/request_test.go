@@ -17,8 +17,14 @@ func TestRequestValidation(t *testing.T) {
 	}{
 		// Smoke: an external_write or credential_use request without a
 		// current gate binding is rejected.
-		{"external_write without gate", func(r *ActionRequest) { r.EffectClass, r.GateBinding = EffectExternalWrite, nil; r.WriteScope.ForbiddenEffectClasses = []EffectClass{} }, CodeGateRequired},
-		{"credential_use without gate", func(r *ActionRequest) { r.EffectClass, r.GateBinding = EffectCredentialUse, nil; r.WriteScope.ForbiddenEffectClasses = []EffectClass{} }, CodeGateRequired},
+		{"external_write without gate", func(r *ActionRequest) {
+			r.EffectClass, r.GateBinding = EffectExternalWrite, nil
+			r.WriteScope.ForbiddenEffectClasses = []EffectClass{}
+		}, CodeGateRequired},
+		{"credential_use without gate", func(r *ActionRequest) {
+			r.EffectClass, r.GateBinding = EffectCredentialUse, nil
+			r.WriteScope.ForbiddenEffectClasses = []EffectClass{}
+		}, CodeGateRequired},
 		{"external_write with a pending binding", func(r *ActionRequest) {
 			r.EffectClass = EffectExternalWrite
 			r.WriteScope.ForbiddenEffectClasses = []EffectClass{}
