@@ -80,7 +80,9 @@ func run(ctx context.Context, args []string, stdout io.Writer) (err error) {
 	defer site.Close()
 	fmt.Fprintf(stdout, "output folder  %s\ncomposer       %s%s\n", out, site.URL(), testsite.ComposePath)
 
-	launch := func(ctx context.Context) (runtime.Driver, error) { return browser.Launch(ctx, browser.WithBrowserPath(bin)) }
+	launch := func(ctx context.Context) (runtime.Driver, error) {
+		return browser.Launch(ctx, browser.WithBrowserPath(bin))
+	}
 	profile, _, err := provider.NewProfile(ctx, launch)
 	if err != nil {
 		return fmt.Errorf("profile: %w", err)
