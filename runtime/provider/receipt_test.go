@@ -4,9 +4,13 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"reflect"
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/vera-run/vera/receipt"
+	"github.com/vera-run/vera/runtime"
 )
 
 // baseReceipt is a conformant receipt of another provider for req: the
@@ -281,5 +285,37 @@ func TestNearMissesAccepted(t *testing.T) {
 	evidence(r)["handle"] = "sha256:0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef"
 	if _, err := ValidateReceipt(ctxT(t), mustJSON(t, r), req, gate, &MemoryStore{}); err != nil {
 		t.Fatal(err)
+	}
+}
+
+// Vera's own vocabulary (terminal states, categories, reasons, modes) never
+// trips a content rule: a Vera receipt is never rejected for its facts.
+func TestVeraVocabularyIsFacts(t *testing.T) {
+	var vocab []string
+	vocab = append(vocab, runtime.Reasons()...)
+	for _, s := range []string{
+		string(runtime.StateCompleted), string(runtime.StateBusinessOutcome), string(runtime.StateStoppedAtGate),
+		string(runtime.StateBlockedByUnknownModal), string(runtime.StateNativeGap), string(runtime.StateRecoveryRequested),
+		string(runtime.StateFailed), string(runtime.ModeLiveConnected), string(runtime.ModeLiveLaunched), string(runtime.ModeSimulated),
+		HandleKindRunReceipt, ProviderID, "run_0123456789abcdef0123456789abcdef",
+	} {
+		vocab = append(vocab, s)
+	}
+	for _, c := range []receipt.Category{receipt.CategoryBrowserUnavailable, receipt.CategoryBrowserLaunchFailed, receipt.CategoryTargetNotAllowed,
+		receipt.CategoryOriginNotAllowed, receipt.CategoryTargetUnreachable, receipt.CategoryUIAssertionFailed, receipt.CategoryLocatorNotFound,
+		receipt.CategoryFrameNotAllowed, receipt.CategoryExtractionFailed, receipt.CategoryDownloadFailed, receipt.CategoryApprovalRefused,
+		receipt.CategoryRunTimeout, receipt.CategoryBrowserCrashed, receipt.CategoryCanceled, receipt.CategoryLimitExceeded,
+		receipt.CategoryInternal, receipt.CategoryEffectUnconfirmed} {
+		vocab = append(vocab, string(c))
+	}
+	for _, v := range vocab {
+		if c := stringCode(v); c != "" {
+			t.Errorf("%q trips %s", v, c)
+		}
+	}
+	for _, name := range jsonNames(reflect.TypeFor[ObservedFacts]()) {
+		if writebackShaped(name) || secretMemberCode(name) != "" {
+			t.Errorf("fact %s trips a member rule", name)
+		}
 	}
 }

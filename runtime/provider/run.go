@@ -65,23 +65,8 @@ func Run(ctx context.Context, req *ActionRequest, c *capability.Capability, gate
 	if err := req.Check(c); err != nil {
 		return nil, err
 	}
-	if req.GateBinding != nil {
-		if gates == nil {
-			return nil, fmt.Errorf("%w: a gate-bound request needs a gate source", ErrInvalidArgument)
-		}
-		var ps problems
-		cur, err := gates.GateState(ctx, req.GateBinding.GateID)
-		switch {
-		case errors.Is(err, ErrGateNotFound):
-			ps.add("gate_binding.gate_id", CodeGateUnknown, "the gate source does not know gate %s", req.GateBinding.GateID)
-		case err != nil:
-			return nil, fmt.Errorf("provider: gate state: %w", err)
-		default:
-			checkBindingAgainst(req.GateBinding, cur, req.EffectClass, &ps)
-		}
-		if err := ps.err(ErrInvalidRequest); err != nil {
-			return nil, err
-		}
+	if err := req.CheckGate(ctx, gates); err != nil {
+		return nil, err
 	}
 	b := &boundary{req: req, cap: c, gates: gates, host: runtime.ApproverOf(opts...)}
 	inputs := make(map[string]any, len(req.Inputs)+len(req.Secrets))
@@ -202,4 +187,35 @@ func (b *boundary) bounds(ar runtime.ApprovalRequest) string {
 		return "a consequential action needs a gated request"
 	}
 	return ""
+}
+
+// CheckGate checks the request's gate binding against the gate's current
+// state from gates: at the current revision (gate_stale, gate_mismatch),
+// known to the source (gate_unknown), and open for external_write and
+// credential_use (gate_not_open). A request without a binding passes (its
+// class needs none, which [ActionRequest.Validate] checks). Refusals are
+// *[ProblemError] wrapping [ErrInvalidRequest]; a nil gates for a bound
+// request wraps [ErrInvalidArgument]; other gate-source errors are
+// returned wrapped.
+func (r *ActionRequest) CheckGate(ctx context.Context, gates GateSource) error {
+	if ctx == nil || r == nil {
+		return fmt.Errorf("%w: nil context or request", ErrInvalidArgument)
+	}
+	if r.GateBinding == nil {
+		return nil
+	}
+	if gates == nil {
+		return fmt.Errorf("%w: a gate-bound request needs a gate source", ErrInvalidArgument)
+	}
+	var ps problems
+	cur, err := gates.GateState(ctx, r.GateBinding.GateID)
+	switch {
+	case errors.Is(err, ErrGateNotFound):
+		ps.add("gate_binding.gate_id", CodeGateUnknown, "the gate source does not know gate %s", r.GateBinding.GateID)
+	case err != nil:
+		return fmt.Errorf("provider: gate state: %w", err)
+	default:
+		checkBindingAgainst(r.GateBinding, cur, r.EffectClass, &ps)
+	}
+	return ps.err(ErrInvalidRequest)
 }
