@@ -108,6 +108,9 @@
 //     boolean, number or null (a fact about one, like cookies_exported).
 //   - Top-level receipt members are a closed set; observed_facts and
 //     evidence are open objects (providers differ) and are scanned.
+//   - Run accepts any provider_id: the host names its providers (Vera's
+//     profile says vera_browser_runtime), and the receipt echoes the
+//     request's, so the identity check holds for the host's naming.
 //   - Run puts its approver after the caller's options and reads the
 //     caller's own approver with runtime.ApproverOf, so the host configures
 //     a run as usual.

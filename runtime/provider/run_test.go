@@ -105,6 +105,10 @@ func TestUnknownModal(t *testing.T) {
 	if out.Decision != "" {
 		t.Errorf("decision %q for a modal", out.Decision)
 	}
+	cur := GateState{GateID: "gate_example_draft_review", Revision: 5, Status: GateOpen}
+	if _, err := ValidateReceipt(ctxT(t), mustJSON(t, r), publishRequest(t, c, 5), &cur, &MemoryStore{}); err != nil {
+		t.Errorf("Vera's modal receipt rejected: %v", err)
+	}
 }
 
 // After approval (a new open revision) the re-issued request completes.

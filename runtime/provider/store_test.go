@@ -98,3 +98,38 @@ func TestFileStore(t *testing.T) {
 		t.Errorf("closed store: %v", err)
 	}
 }
+
+// Concurrent hosts validating one receipt against one file store: exactly
+// one acceptance, every other attempt a replay.
+func TestValidateConcurrentReplay(t *testing.T) {
+	c := composeCap(t, placeholderOrigin)
+	req := draftRequest(t, c)
+	gate := &GateState{GateID: "gate_example_draft_review", Revision: 4, Status: GatePending}
+	raw := mustJSON(t, baseReceipt(req))
+	s, err := OpenFileStore(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	var accepted, replayed atomic.Int32
+	var wg sync.WaitGroup
+	for range 8 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			_, err := ValidateReceipt(context.Background(), raw, req, gate, s)
+			switch {
+			case err == nil:
+				accepted.Add(1)
+			case errors.Is(err, CodeReplayed):
+				replayed.Add(1)
+			default:
+				t.Error(err)
+			}
+		}()
+	}
+	wg.Wait()
+	if accepted.Load() != 1 || replayed.Load() != 7 {
+		t.Fatalf("accepted %d replayed %d, want 1 and 7", accepted.Load(), replayed.Load())
+	}
+}
