@@ -152,3 +152,32 @@ func ExampleNewProfile() {
 	// computer_use_runtime_profile_v0 true simulated
 	// external write: gated without gate: false
 }
+
+// A file-backed store remembers accepted keys across a restart: the
+// second claim of a key, even from a reopened store, is a replay.
+func ExampleOpenFileStore() {
+	dir, err := os.MkdirTemp("", "vera-keys-")
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	defer os.RemoveAll(dir)
+	s, err := provider.OpenFileStore(dir)
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	fmt.Println(s.Claim(context.Background(), "attempt_1", "sha256:receipt-a"))
+	s.Close()
+	s, err = provider.OpenFileStore(dir) // a restart
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	defer s.Close()
+	err = s.Claim(context.Background(), "attempt_1", "sha256:receipt-b")
+	fmt.Println(errors.Is(err, provider.ErrReplayed))
+	// Output:
+	// <nil>
+	// true
+}
