@@ -21,6 +21,10 @@
 //     Result, Preflight.
 //   - [github.com/vera-run/vera/runtime/browser]: the go-rod Driver (Launch a
 //     provider-owned Chromium, Connect to an existing Chrome).
+//   - [github.com/vera-run/vera/runtime/provider]: the computer-use
+//     provider boundary (seed 001): runtime profile, bounded action request
+//     with effect class and gate binding, facts-only receipt and its
+//     validator, idempotency stores.
 //   - [github.com/vera-run/vera/runtime/runtimetest]: the fake Driver over
 //     declarative fixtures and the TestDriver conformance suite.
 //   - [github.com/vera-run/vera/runtime/tool]: a capability as an agent

@@ -9,6 +9,7 @@ import (
 	"github.com/vera-run/vera/discovery"
 	"github.com/vera-run/vera/locator"
 	"github.com/vera-run/vera/receipt"
+	"github.com/vera-run/vera/runtime/provider"
 )
 
 // documentedType is a Go type whose JSON members FORMAT.md documents in a
@@ -73,6 +74,18 @@ func documentedTypes() []documentedType {
 		{"bundle.Lock", typeOf[bundle.Lock]()},
 		{"bundle.LockCapability", typeOf[bundle.LockCapability]()},
 		{"bundle.LockFile", typeOf[bundle.LockFile]()},
+
+		{"provider.Profile", typeOf[provider.Profile]()},
+		{"provider.Primitives", typeOf[provider.Primitives]()},
+		{"provider.Boundary", typeOf[provider.Boundary]()},
+		{"provider.RuntimeFacts", typeOf[provider.RuntimeFacts]()},
+		{"provider.ActionRequest", typeOf[provider.ActionRequest]()},
+		{"provider.WriteScope", typeOf[provider.WriteScope]()},
+		{"provider.GateBinding", typeOf[provider.GateBinding]()},
+		{"provider.CapabilityRef", typeOf[provider.CapabilityRef]()},
+		{"provider.Receipt", typeOf[provider.Receipt]()},
+		{"provider.ObservedFacts", typeOf[provider.ObservedFacts]()},
+		{"provider.Evidence", typeOf[provider.Evidence]()},
 
 		{"discovery.Evidence", typeOf[discovery.Evidence]()},
 		{"discovery.EvidenceLimits", typeOf[discovery.EvidenceLimits]()},

@@ -204,13 +204,14 @@ func TestFormatVocabulary(t *testing.T) {
 		"capability validation codes":        capability.Codes(),
 		"capability enumerations": constValues(t, "../capability", typed("State", "Effect", "Confirmation", "Operation",
 			"InputType", "OutputKind", "Exposure", "FieldType", "ConditionKind", "ExtractMode", "ReadKind")),
-		"locator strategies and codes": append(constValues(t, "../locator", typed("Strategy")), constValues(t, "../locator", prefix("Code"))...),
-		"discovery schemas and files":  append(constValues(t, "../discovery", suffix("Schema")), constValues(t, "../discovery", suffix("File"))...),
-		"discovery codes":              constValues(t, "../discovery", prefix("Code")),
-		"discovery enumerations":       constValues(t, "../discovery", typed("ObservationKind", "Mode", "StepKind", "ActKind")),
-		"discovery end reasons":        discovery.EndReasons(),
-		"discovery refusal reasons":    discovery.RefusalReasons(),
-		"runtime reason codes":         runtimeReasons(t),
+		"locator strategies and codes":     append(constValues(t, "../locator", typed("Strategy")), constValues(t, "../locator", prefix("Code"))...),
+		"discovery schemas and files":      append(constValues(t, "../discovery", suffix("Schema")), constValues(t, "../discovery", suffix("File"))...),
+		"discovery codes":                  constValues(t, "../discovery", prefix("Code")),
+		"discovery enumerations":           constValues(t, "../discovery", typed("ObservationKind", "Mode", "StepKind", "ActKind")),
+		"discovery end reasons":            discovery.EndReasons(),
+		"discovery refusal reasons":        discovery.RefusalReasons(),
+		"runtime reason codes":             runtimeReasons(t),
+		"computer-use provider vocabulary": constValues(t, "../runtime/provider", prefix("Schema", "Code", "Effect", "Stop", "Gate", "Support", "HandleKind", "ProviderID")),
 	}
 	for _, r := range download.Reasons() {
 		sets["download reasons"] = append(sets["download reasons"], string(r))

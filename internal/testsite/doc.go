@@ -146,6 +146,20 @@
 //	                     with h1 "Something went wrong"
 //	GET  /transfer/done  h1 "Transfer sent"
 //
+// # Compose (on the Teller origin, public)
+//
+// A post composer: the draft is saved (reversible), then published from a
+// review page (the external action). See compose.go.
+//
+//	GET  /compose            h1 "New post"; textbox "Title" (input#post-title name=title),
+//	                         textbox "Body" (textarea#post-body name=body), button "Save draft" (submit)
+//	POST /compose/draft      stores the draft ([Teller.Drafts]), 303 /compose/review
+//	GET  /compose/review     h1 "Review post", the saved title (p#draft-title), button "Publish";
+//	                         with [Teller.ShowComposeSurvey] also a visible role=dialog aria-modal
+//	                         "Quick survey" with button "Not now" (an unexpected modal)
+//	POST /compose/publish    counts one publication ([Teller.Publishes]), 303 /compose/published
+//	GET  /compose/published  h1 "Post published"
+//
 // # Mail client (Mail, http://127.0.0.1:P)
 //
 // GET /mail is a single-page app with hash routing (GET / 303s to /mail).

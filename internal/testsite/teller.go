@@ -37,7 +37,8 @@ type Teller struct {
 	transferDelay  time.Duration
 	transferBroken bool
 
-	api apiState
+	api     apiState
+	compose composeState // compose.go
 }
 
 // StartTeller starts only the teller console on http://127.0.0.1:<random>.
@@ -66,6 +67,7 @@ func StartTeller(opts ...Option) (*Teller, error) {
 	t.apiRoutes(mux)
 	t.reactRoutes(mux)
 	t.summaryRoutes(mux) // summary.go
+	t.composeRoutes(mux) // compose.go
 	srv, err := newServer("teller", "127.0.0.1", t.withLatency(mux), o.Logger)
 	if err != nil {
 		return nil, err
