@@ -379,6 +379,14 @@ type Milestone struct {
 	// MaxVisits bounds how often the milestone runs in one run. A milestone
 	// on a cycle must declare it; otherwise it is 1.
 	MaxVisits int `json:"max_visits,omitempty" validate:"omitempty,min=1,max=100"`
+	// FrameSelectors is this milestone's own frame path (the same form and
+	// limits as runtime.frame_selectors): its actions, locators,
+	// conditions with scope "frame", extraction, dialog checks and
+	// outcome detection use that frame; a milestone without one uses the
+	// top-level document. A capability declares either the runtime-wide
+	// path or per-milestone paths, never both ([CodeFramePathMixed]); see
+	// [Capability.FramePath].
+	FrameSelectors []string `json:"frame_selectors,omitempty" validate:"max=5,dive,nonblank,max=300"`
 }
 
 // TerminalCompleted is the transition target that ends a run as completed.
