@@ -255,7 +255,10 @@ var corpusCases = []corpusCase{
 			milestone(c, "read_page").FrameSelectors[1] = "iframe#" + strings.Repeat("x", 294)
 		}},
 	{name: "milestone_frame_selector_template", base: "invoice", code: CodeTemplateNotSubstituted, note: "per-milestone paths, a templated selector",
-		edit: func(c *Capability) { perMilestoneFrames(c); milestone(c, "next_page").FrameSelectors[1] = "iframe#{{ledger}}" }},
+		edit: func(c *Capability) {
+			perMilestoneFrames(c)
+			milestone(c, "next_page").FrameSelectors[1] = "iframe#{{ledger}}"
+		}},
 	{name: "frame_scope_top_level_milestone", base: "invoice", code: CodeFrameScope, note: "per-milestone paths, scope frame in a milestone without one",
 		edit: func(c *Capability) {
 			perMilestoneFrames(c)
