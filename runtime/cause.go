@@ -334,10 +334,10 @@ func (r *run) nearest(namer NearestNamer, cand locator.Candidate, san sanitizer)
 	return out, ""
 }
 
-// frameNames is the capability's frame path, sanitized.
+// frameNames is the running milestone's frame path, sanitized.
 func (r *run) frameNames(san sanitizer) []string {
 	var out []string
-	for _, s := range r.cap.Runtime.FrameSelectors {
+	for _, s := range r.frame {
 		out = append(out, san.clean(s))
 	}
 	return out
