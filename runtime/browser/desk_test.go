@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"net/url"
+	"slices"
 	"testing"
 	"time"
 
@@ -210,32 +211,44 @@ func framePageRequested(inv *testsite.Invoicing, n int) bool {
 }
 
 // TestClientDeskFrameMissing: a milestone whose frame path never
-// resolves fails its first locator action with frame_not_allowed /
-// frame_not_found, after the top-level milestones before it completed in
-// the top-level document.
+// resolves fails its first locator action (an extraction, a click) with
+// frame_not_allowed / frame_not_found, after the top-level milestones
+// before it completed in the top-level document; the click's cause names
+// the milestone's path.
 func TestClientDeskFrameMissing(t *testing.T) {
 	d := shared(t)
 	inv := startInvoicing(t)
-	c := deskCapability(inv)
-	c.Runtime.ActionTimeoutMS = 3000
-	m := &c.Milestones[2]
-	m.FrameSelectors = []string{"iframe#no-such-list"}
-	m.Actions = m.Actions[1:] // the extraction first: a locator action
-	if errs := c.ValidateForExecution(); len(errs) > 0 {
-		t.Fatal(errs)
-	}
-	res := execute(t, tctx(t, 90*time.Second), d, c, map[string]any{"client": "acme"})
-	if res.State != runtime.StateFailed || res.Failure == nil || res.Failure.Category != receipt.CategoryFrameNotAllowed ||
-		res.Failure.Reason != "frame_not_found" || res.StoppedAt != "read-page-1" {
-		t.Fatalf("run ended %s, want failed frame_not_allowed/frame_not_found at read-page-1", describeResult(res))
-	}
-	for _, id := range []string{"search", "sync"} {
-		if i := milestoneStatus(res, id); i != "completed" {
-			t.Errorf("milestone %s: %q, want completed", id, i)
-		}
-	}
-	if n := inv.Hits(testsite.DeskSyncAPI); n != 1 {
-		t.Errorf("%d synchronisations, want 1", n)
+	missing := []string{"iframe#no-such-list"}
+	for _, first := range []string{"read-page-1", "next-page"} {
+		t.Run(first, func(t *testing.T) {
+			syncs := inv.Hits(testsite.DeskSyncAPI)
+			c := deskCapability(inv)
+			c.Runtime.ActionTimeoutMS = 3000
+			m := &c.Milestones[2]
+			m.FrameSelectors = missing
+			for m.Actions[0].ID != first {
+				m.Actions = m.Actions[1:]
+			}
+			if errs := c.ValidateForExecution(); len(errs) > 0 {
+				t.Fatal(errs)
+			}
+			res := execute(t, tctx(t, 90*time.Second), d, c, map[string]any{"client": "acme"})
+			if res.State != runtime.StateFailed || res.Failure == nil || res.Failure.Category != receipt.CategoryFrameNotAllowed ||
+				res.Failure.Reason != "frame_not_found" || res.StoppedAt != first {
+				t.Fatalf("run ended %s, want failed frame_not_allowed/frame_not_found at %s", describeResult(res), first)
+			}
+			if first == "next-page" && (res.Cause == nil || !slices.Equal(res.Cause.Frame, missing) || res.Cause.FrameProblem != "frame_not_found") {
+				t.Errorf("cause = %+v, want the milestone's frame path and frame_not_found", res.Cause)
+			}
+			for _, id := range []string{"search", "sync"} {
+				if s := milestoneStatus(res, id); s != "completed" {
+					t.Errorf("milestone %s: %q, want completed", id, s)
+				}
+			}
+			if n := inv.Hits(testsite.DeskSyncAPI) - syncs; n != 1 {
+				t.Errorf("%d synchronisations, want 1", n)
+			}
+		})
 	}
 }
 
