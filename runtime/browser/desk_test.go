@@ -1,6 +1,7 @@
 package browser
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"net/url"
@@ -133,45 +134,17 @@ func TestClientDeskCombined(t *testing.T) {
 		t.Fatal(errs)
 	}
 	const client = "Bianchi & Figli"
-	wantClients := testsite.SearchClients(client)
-	wantInvoices := testsite.Invoices[:2*testsite.FramePageSize]
-	wantStatus := fmt.Sprintf("Sincronizzazione completata: %d clienti", len(testsite.SearchClients("")))
 	var dirs []string
 	for run := range 2 {
+		syncs := inv.Hits(testsite.DeskSyncAPI)
 		res := execute(t, tctx(t, 120*time.Second), d, c, map[string]any{"client": client})
 		wantState(t, res, runtime.StateCompleted, "")
 		if !res.Clean || res.Mode != runtime.ModeLiveLaunched {
 			t.Fatalf("run %d: clean %v mode %s: %s", run, res.Clean, res.Mode, describeResult(res))
 		}
 		dirs = append(dirs, res.RunDir)
-		clients, _ := res.ModelOutputs["clients"].([]any)
-		if len(clients) != len(wantClients) {
-			t.Fatalf("run %d: clients = %#v, want %+v", run, res.ModelOutputs["clients"], wantClients)
-		}
-		for i, w := range wantClients {
-			r, _ := clients[i].(map[string]any)
-			if r["name"] != w.Name || fmt.Sprint(r["invoices"]) != fmt.Sprint(w.Invoices) {
-				t.Errorf("run %d: client %d = %v, want %+v", run, i, clients[i], w)
-			}
-		}
-		invs, _ := res.ModelOutputs["invoices"].([]any)
-		if len(invs) != len(wantInvoices) {
-			t.Fatalf("run %d: %d invoices, want %d: %#v", run, len(invs), len(wantInvoices), invs)
-		}
-		for i, w := range wantInvoices {
-			r, _ := invs[i].(map[string]any)
-			if r["number"] != w.Number || r["customer"] != w.Customer || r["amount"] != w.Amount {
-				t.Errorf("run %d: invoice %d = %v, want %+v", run, i, invs[i], w)
-			}
-		}
-		if got, _ := res.ModelOutputs["sync_status"].(string); got != wantStatus {
-			t.Errorf("run %d: sync_status = %q, want %q", run, got, wantStatus)
-		}
-		if n := inv.Hits(testsite.DeskSyncAPI); n != run+1 {
-			t.Errorf("run %d: %d synchronisations, want %d", run, n, run+1)
-		}
-		if !framePageRequested(inv, 2) {
-			t.Errorf("run %d: the frame never loaded page 2", run)
+		for _, p := range deskProblems(res, inv, client, syncs) {
+			t.Errorf("run %d: %s", run, p)
 		}
 	}
 	var rep receipt.FinalizeReport
@@ -195,6 +168,69 @@ func TestClientDeskCombined(t *testing.T) {
 		res := execute(t, tctx(t, 60*time.Second), d, c, map[string]any{"client": "zzz"})
 		wantState(t, res, runtime.StateBusinessOutcome, "no_client")
 	})
+}
+
+// deskProblems checks a completed desk run's outputs against what the
+// site serves: the clients SearchClients finds, the first two frame pages
+// of invoices in order, the status the synchronisation wrote, one
+// synchronisation more than syncs, and page 2 served by B.
+func deskProblems(res *runtime.Result, inv *testsite.Invoicing, client string, syncs int) []string {
+	var p []string
+	wantClients := testsite.SearchClients(client)
+	clients, _ := res.ModelOutputs["clients"].([]any)
+	if len(clients) != len(wantClients) {
+		return append(p, fmt.Sprintf("clients = %#v, want %+v", res.ModelOutputs["clients"], wantClients))
+	}
+	for i, w := range wantClients {
+		r, _ := clients[i].(map[string]any)
+		if r["name"] != w.Name || fmt.Sprint(r["invoices"]) != fmt.Sprint(w.Invoices) {
+			p = append(p, fmt.Sprintf("client %d = %v, want %+v", i, clients[i], w))
+		}
+	}
+	wantInvoices := testsite.Invoices[:2*testsite.FramePageSize]
+	invs, _ := res.ModelOutputs["invoices"].([]any)
+	if len(invs) != len(wantInvoices) {
+		return append(p, fmt.Sprintf("%d invoices, want %d: %#v", len(invs), len(wantInvoices), invs))
+	}
+	for i, w := range wantInvoices {
+		r, _ := invs[i].(map[string]any)
+		if r["number"] != w.Number || r["customer"] != w.Customer || r["amount"] != w.Amount {
+			p = append(p, fmt.Sprintf("invoice %d = %v, want %+v", i, invs[i], w))
+		}
+	}
+	wantStatus := fmt.Sprintf("Sincronizzazione completata: %d clienti", len(testsite.SearchClients("")))
+	if got, _ := res.ModelOutputs["sync_status"].(string); got != wantStatus {
+		p = append(p, fmt.Sprintf("sync_status = %q, want %q", got, wantStatus))
+	}
+	if n := inv.Hits(testsite.DeskSyncAPI) - syncs; n != 1 {
+		p = append(p, fmt.Sprintf("%d synchronisations, want 1", n))
+	}
+	if !framePageRequested(inv, 2) {
+		p = append(p, "the frame never loaded page 2")
+	}
+	return p
+}
+
+// TestStressClientDesk runs the combined desk capability in the stress
+// tier: every run must complete clean with the served values.
+func TestStressClientDesk(t *testing.T) {
+	n := stressIterations(t)
+	inv := startInvoicing(t)
+	d := stressLaunch(t)
+	c := deskCapability(inv)
+	y := &tally{t: t, name: "client-desk"}
+	for i := 0; i < n; i++ {
+		syncs := inv.Hits(testsite.DeskSyncAPI)
+		ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+		res, p := stressRun(t, ctx, d, c, map[string]any{"client": "acme"})
+		cancel()
+		p = append(p, wantCompleted(res)...)
+		if res != nil && res.State == runtime.StateCompleted {
+			p = append(p, deskProblems(res, inv, "acme", syncs)...)
+		}
+		y.judge(i, res, p)
+	}
+	y.done()
 }
 
 // framePageRequested reports whether B served the framed list's page n.
