@@ -17,9 +17,10 @@ import (
 )
 
 // frameScope resolves the running milestone's frame path (r.frame, see
-// framepath.go; the top-level document when there is none) and checks the actual origin of every frame on it. A
-// missing or ambiguous frame is returned as a transient error (it may
-// still load); an unapproved origin ends the run.
+// framepath.go; the top-level document when there is none) and checks
+// the actual origin of every frame on it. A missing or ambiguous frame is
+// returned as a transient error (it may still load); an unapproved origin
+// ends the run.
 //
 // The result is cached until the page may have changed: the next poll
 // tick, act, navigation, approval or handoff (see touch), so the checks

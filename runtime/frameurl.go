@@ -11,10 +11,10 @@ import (
 // conditionURL reads the URL a URL condition compares: the top-level
 // page's, or with scope "frame" the running milestone's frame's (the
 // innermost frame of its path, see framepath.go; its origins checked as
-// for every frame use). ok is false when the frame is (momentarily) missing or its
-// document was just replaced: the condition does not hold at this
-// instant and the wait goes on, exactly as a locator condition in a
-// missing frame.
+// for every frame use). ok is false when the frame is (momentarily)
+// missing or its document was just replaced: the condition does not hold
+// at this instant and the wait goes on, exactly as a locator condition in
+// a missing frame.
 func (r *run) conditionURL(ctx context.Context, c *capability.Condition) (raw string, ok bool, st *stop) {
 	if c.Scope != capability.ScopeFrame {
 		raw, err := r.drv.URL(ctx)
