@@ -377,6 +377,7 @@ func Codes() []string {
 		CodeUnknownAfterAction, CodeDetectScopeUnused, locator.CodeScopeNested, locator.CodeScopeNote,
 	}
 	cs = append(cs, queryCodes...)
+	cs = append(cs, framePathCodes...)
 	slices.Sort(cs)
 	return cs
 }

@@ -46,6 +46,14 @@ func milestone(c *Capability, id string) *Milestone {
 	return m
 }
 
+// perMilestoneFrames moves runtime.frame_selectors onto every milestone.
+func perMilestoneFrames(c *Capability) {
+	for i := range c.Milestones {
+		c.Milestones[i].FrameSelectors = append([]string(nil), c.Runtime.FrameSelectors...)
+	}
+	c.Runtime.FrameSelectors = nil
+}
+
 func output(c *Capability, name string) *Output {
 	o, ok := c.Output(name)
 	must(ok)
@@ -230,6 +238,33 @@ var corpusCases = []corpusCase{
 		}},
 	{name: "frame_scope_on_locator", base: "invoice", code: CodeFrameScope, note: "scope frame on a locator_visible condition",
 		edit: func(c *Capability) { action(c, "click-next-page").Postcondition.Scope = ScopeFrame }},
+
+	// Per-milestone frame paths.
+	{name: "frame_path_mixed", base: "invoice", code: CodeFramePathMixed, note: "runtime.frame_selectors and a milestone frame_selectors",
+		edit: func(c *Capability) { milestone(c, "next_page").FrameSelectors = []string{"iframe#workspace"} }},
+	{name: "milestone_frames_too_many", base: "invoice", code: CodeTooManyFrames, note: "per-milestone paths, one with six selectors",
+		edit: func(c *Capability) {
+			perMilestoneFrames(c)
+			milestone(c, "export").FrameSelectors = []string{"iframe#a", "iframe#b", "iframe#c", "iframe#d", "iframe#e", "iframe#f"}
+		}},
+	{name: "milestone_frame_selector_blank", base: "invoice", code: CodeInvalidFrameSelector, note: "per-milestone paths, one blank selector",
+		edit: func(c *Capability) { perMilestoneFrames(c); milestone(c, "read_page").FrameSelectors[0] = "  " }},
+	{name: "milestone_frame_selector_long", base: "invoice", code: CodeInvalidFrameSelector, note: "per-milestone paths, a 301-byte selector",
+		edit: func(c *Capability) {
+			perMilestoneFrames(c)
+			milestone(c, "read_page").FrameSelectors[1] = "iframe#" + strings.Repeat("x", 294)
+		}},
+	{name: "milestone_frame_selector_template", base: "invoice", code: CodeTemplateNotSubstituted, note: "per-milestone paths, a templated selector",
+		edit: func(c *Capability) {
+			perMilestoneFrames(c)
+			milestone(c, "next_page").FrameSelectors[1] = "iframe#{{ledger}}"
+		}},
+	{name: "frame_scope_top_level_milestone", base: "invoice", code: CodeFrameScope, note: "per-milestone paths, scope frame in a milestone without one",
+		edit: func(c *Capability) {
+			perMilestoneFrames(c)
+			milestone(c, "next_page").FrameSelectors = nil
+			action(c, "click-next-page").Postcondition = &Condition{Kind: CondURLIncludes, Value: "page=2", Scope: ScopeFrame}
+		}},
 
 	// Runtime parameters.
 	{name: "frames_too_many", base: "invoice", code: CodeTooManyFrames, note: "six frame selectors",

@@ -104,6 +104,11 @@
 //     inputs.
 //   - Runtime: at most [MaxFrameSelectors] non-blank frame selectors;
 //     timeouts and max_actions within their documented bounds.
+//   - Frame paths: runtime.frame_selectors or per-milestone
+//     frame_selectors, never both ([CodeFramePathMixed]); a milestone's
+//     path has the runtime path's limits (at most [MaxFrameSelectors]
+//     non-blank selectors of at most [MaxFrameSelectorLen] bytes, no
+//     templates).
 //   - Authority and privacy: no action more severe than max_effect; data
 //     classes match [NamePattern] and are unique.
 //   - Inputs: typed; unique [NamePattern] names; enum inputs list unique
@@ -129,8 +134,8 @@
 //   - Conditions: each kind sets exactly what it uses (locator_visible and
 //     locator_hidden: locator_candidates; text_visible: text; url_includes
 //     and url_path: value, url_path a query- and fragment-free path, and
-//     optionally scope, "page" or "frame", "frame" only with
-//     runtime.frame_selectors ([CodeFrameScope]);
+//     optionally scope, "page" or "frame", "frame" only in a milestone
+//     with a frame path, runtime-wide or its own ([CodeFrameScope]);
 //     output_produced: a declared output; always and download_completed:
 //     nothing).
 //   - Actions: ids unique across the capability; consequential actions
@@ -246,8 +251,24 @@
 //     Entry names that carry credentials (token, session_id, sig, ...) are
 //     refused even with a template value: a capability holds no
 //     credentials.
-//   - A frame-scoped URL condition names the frame runtime.frame_selectors
-//     already selects (scope "frame") rather than a selector of its own:
-//     a capability acts in one frame, and the condition reads the URL of
+//   - A frame-scoped URL condition names the frame its milestone already
+//     selects (scope "frame") rather than a selector of its own: a
+//     milestone acts in one frame, and the condition reads the URL of
 //     exactly the document its locators act in.
+//   - Frame paths per milestone: one capability may act in the top-level
+//     page in some milestones (a web component, a search) and in a
+//     cross-origin frame in others (a paginated list), so a milestone may
+//     declare frame_selectors. Everything the milestone does uses that
+//     path ([Capability.FramePath]): its actions' locators, its
+//     postconditions and transitions (scope "frame" reads that frame's
+//     URL), its extraction, the known-dialog check and the business
+//     outcomes detected while it runs; a milestone without one acts in
+//     the top-level document. The runtime-wide and the per-milestone
+//     forms are never mixed ([CodeFramePathMixed]): with the runtime-wide
+//     path an absent milestone member would mean "that frame", without
+//     it "the top-level document", and a reader could not tell which from
+//     the milestone alone. The path is part of the execution hash like
+//     every executable member. Receipts record no frame path (actions
+//     are recorded by id and the capability's execution hash binds the
+//     path), so the verifier has nothing extra to check.
 package capability

@@ -48,8 +48,10 @@ const CodeDuplicateQueryName = "duplicate_query_name"
 // credentials, not even as a template.
 const CodeCredentialQueryName = "credential_query_name"
 
-// CodeFrameScope: a URL condition scoped to "frame" in a capability without
-// runtime.frame_selectors, or a scope on a condition kind that reads no URL.
+// CodeFrameScope: a URL condition scoped to "frame" in a milestone that
+// acts in the top-level document (no runtime.frame_selectors and no
+// milestone frame_selectors), or a scope on a condition kind that reads no
+// URL.
 const CodeFrameScope = "url_frame_scope"
 
 // queryCodes are the codes of this file, for [Codes].
@@ -63,9 +65,10 @@ const (
 	// ScopePage (the default, written as an omitted scope) reads the
 	// top-level page's URL.
 	ScopePage ConditionScope = "page"
-	// ScopeFrame reads the URL of the frame selected by
-	// runtime.frame_selectors (the innermost one), the frame the
-	// capability's locators act in.
+	// ScopeFrame reads the URL of the frame the condition's milestone
+	// acts in (the innermost frame of [Capability.FramePath]:
+	// runtime.frame_selectors or the milestone's frame_selectors), the
+	// frame its locators act in.
 	ScopeFrame ConditionScope = "frame"
 )
 
@@ -112,7 +115,7 @@ func (v *validation) conditionScope(p pth, c *Condition) {
 		v.add(p.f("scope"), CodeFrameScope, fmt.Sprintf("a %s condition has no scope (only url_includes and url_path read a URL)", c.Kind), "")
 		return
 	}
-	if c.Scope == ScopeFrame && len(v.c.Runtime.FrameSelectors) == 0 {
-		v.add(p.f("scope"), CodeFrameScope, `scope "frame" reads the URL of the frame runtime.frame_selectors selects; this capability selects none`, "")
+	if c.Scope == ScopeFrame && len(v.frame) == 0 {
+		v.add(p.f("scope"), CodeFrameScope, `scope "frame" reads the URL of the milestone's frame (runtime.frame_selectors or the milestone's frame_selectors); this milestone acts in the top-level document`, "")
 	}
 }

@@ -232,7 +232,8 @@ type Runtime struct {
 	// first. Locators and locator postconditions use the selected frame;
 	// navigation, download events and URL conditions use the top-level tab,
 	// except URL conditions with scope "frame", which read the selected
-	// frame's URL.
+	// frame's URL. It applies to every milestone; a capability that sets
+	// it declares no milestone frame_selectors ([CodeFramePathMixed]).
 	FrameSelectors []string `json:"frame_selectors,omitempty" validate:"max=5,dive,nonblank,max=300"`
 	// ActionTimeoutMS is the default per-action timeout.
 	ActionTimeoutMS int `json:"action_timeout_ms,omitempty" validate:"omitempty,min=100,max=120000"`
@@ -379,6 +380,14 @@ type Milestone struct {
 	// MaxVisits bounds how often the milestone runs in one run. A milestone
 	// on a cycle must declare it; otherwise it is 1.
 	MaxVisits int `json:"max_visits,omitempty" validate:"omitempty,min=1,max=100"`
+	// FrameSelectors is this milestone's own frame path (the same form and
+	// limits as runtime.frame_selectors): its actions, locators,
+	// conditions with scope "frame", extraction, dialog checks and
+	// outcome detection use that frame; a milestone without one uses the
+	// top-level document. A capability declares either the runtime-wide
+	// path or per-milestone paths, never both ([CodeFramePathMixed]); see
+	// [Capability.FramePath].
+	FrameSelectors []string `json:"frame_selectors,omitempty" validate:"max=5,dive,nonblank,max=300"`
 }
 
 // TerminalCompleted is the transition target that ends a run as completed.
@@ -432,8 +441,9 @@ type Condition struct {
 	Value             string              `json:"value,omitempty" validate:"max=2048"`
 	Output            string              `json:"output,omitempty" validate:"-"`
 	// Scope says whose URL url_includes and url_path read: "page" (the
-	// default when omitted) the top-level page's, "frame" the frame
-	// runtime.frame_selectors selects.
+	// default when omitted) the top-level page's, "frame" the innermost
+	// frame of the condition's milestone's path (runtime.frame_selectors
+	// or the milestone's frame_selectors).
 	Scope ConditionScope `json:"scope,omitempty" validate:"omitempty,oneof=page frame"`
 }
 

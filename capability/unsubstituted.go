@@ -41,6 +41,9 @@ func (v *validation) unsubstituted() {
 	}
 	for mi := range v.c.Milestones {
 		m := &v.c.Milestones[mi]
+		for i, s := range m.FrameSelectors {
+			check(at("milestones").i(mi).f("frame_selectors").i(i), s)
+		}
 		for ai := range m.Actions {
 			a := &m.Actions[ai]
 			if a.Extract == nil {

@@ -33,6 +33,7 @@ func (c *Capability) Validate() ErrorList {
 	v.inputDecls()
 	v.outputDecls()
 	v.milestoneRules()
+	v.framePaths()
 	v.outcomes()
 	v.expectations()
 	v.detectWhere()

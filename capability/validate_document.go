@@ -21,6 +21,8 @@ type validation struct {
 
 	inputUse []inputUse   // every reference to an input, in document order
 	produced map[int]bool // output index -> produced by some action
+
+	frame []string // the frame path of the milestone being checked
 }
 
 // inputUseKind says how an input is referenced; secret inputs may only be

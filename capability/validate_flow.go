@@ -36,6 +36,7 @@ func (v *validation) milestoneRules() {
 	for mi := range v.c.Milestones {
 		m := &v.c.Milestones[mi]
 		mp := at("milestones").i(mi)
+		v.frame = v.c.FramePath(m)
 		if first, ok := v.milestones[m.ID]; ok && first != mi {
 			v.add(mp.f("id"), CodeDuplicateMilestone, "milestone id used twice", m.ID)
 		}

@@ -142,8 +142,12 @@
 //     [DraftFromRecord] fails capability.Validate only with empty_milestone
 //     (actions are authored later), which [ValidateDraft] accepts.
 //   - Promotion requires an interactive action's semantic locator to match a
-//     control recorded in its milestone, in the runtime's frame path, and a
-//     navigate target's path to have been observed.
+//     control recorded in its milestone, in the frame path that milestone
+//     acts in (capability.Capability.FramePath: the runtime-wide path,
+//     which must equal the record's, or a milestone's own path), and a
+//     navigate target's path to have been observed. Drafts carry the
+//     record's runtime-wide path; a draft edited to per-milestone paths
+//     is held to the controls observed in each milestone's frame.
 //   - The record hash excludes the review member, so promotion binds the
 //     review itself: the review given to [Promote] must name the record's
 //     own reviewer and reviewed_at ([PromotionReviewSwapped] otherwise), a

@@ -394,7 +394,7 @@ func (pr *promotion) checkObservation(draft *capability.Capability, reviewed *Re
 			a := &m.Actions[ai]
 			switch {
 			case a.Operation.Interactive():
-				if !observedTarget(a.LocatorCandidates, rm.Controls, draft.Runtime.FrameSelectors) {
+				if !observedTarget(a.LocatorCandidates, rm.Controls, draft.FramePath(m)) {
 					pr.refuse(BoundaryObservation, "action %s targets no control observed in milestone %s", a.ID, m.ID)
 				}
 			case a.Operation == capability.OpNavigate:

@@ -51,8 +51,8 @@ type Cause struct {
 	// a field locator missed.
 	Action string
 	Field  string
-	// Frame is the capability's frame path that was searched (empty: the
-	// top-level document).
+	// Frame is the frame path that was searched, the failed action's
+	// milestone's (empty: the top-level document).
 	Frame []string
 	// FrameProblem is set when the frame path itself did not resolve:
 	// "frame_not_found" or "frame_ambiguous".
@@ -334,10 +334,10 @@ func (r *run) nearest(namer NearestNamer, cand locator.Candidate, san sanitizer)
 	return out, ""
 }
 
-// frameNames is the capability's frame path, sanitized.
+// frameNames is the running milestone's frame path, sanitized.
 func (r *run) frameNames(san sanitizer) []string {
 	var out []string
-	for _, s := range r.cap.Runtime.FrameSelectors {
+	for _, s := range r.frame {
 		out = append(out, san.clean(s))
 	}
 	return out

@@ -16,10 +16,11 @@ import (
 	"github.com/vera-run/vera/receipt"
 )
 
-// frameScope resolves the selected frame path (the top-level document when
-// there is none) and checks the actual origin of every frame on it. A
-// missing or ambiguous frame is returned as a transient error (it may
-// still load); an unapproved origin ends the run.
+// frameScope resolves the running milestone's frame path (r.frame, see
+// framepath.go; the top-level document when there is none) and checks
+// the actual origin of every frame on it. A missing or ambiguous frame is
+// returned as a transient error (it may still load); an unapproved origin
+// ends the run.
 //
 // The result is cached until the page may have changed: the next poll
 // tick, act, navigation, approval or handoff (see touch), so the checks
@@ -49,7 +50,7 @@ type scopeCache struct {
 func (r *run) touch() { r.gen++ }
 
 func (r *run) resolveFrame(ctx context.Context) (Scope, error, *stop) {
-	scope, infos, err := r.drv.Frame(ctx, r.cap.Runtime.FrameSelectors)
+	scope, infos, err := r.drv.Frame(ctx, r.frame)
 	if err != nil {
 		if errors.Is(err, ErrFrameNotFound) || errors.Is(err, ErrFrameAmbiguous) || errors.Is(err, ErrStaleElement) {
 			return nil, err, nil
@@ -71,7 +72,7 @@ func (r *run) resolveFrame(ctx context.Context) (Scope, error, *stop) {
 // its origins; a frame that is (momentarily) missing is left to the next
 // locator wait.
 func (r *run) checkFrameAfter() *stop {
-	if len(r.cap.Runtime.FrameSelectors) == 0 {
+	if len(r.frame) == 0 {
 		return nil
 	}
 	_, _, st := r.frameScope(r.ctx)
@@ -431,7 +432,7 @@ func (r *run) checkModals(ctx context.Context) *stop {
 	}
 	var scopes [2]Scope
 	n := 0
-	if len(r.cap.Runtime.FrameSelectors) > 0 {
+	if len(r.frame) > 0 {
 		top, _, err := r.drv.Frame(ctx, nil)
 		if err != nil {
 			return r.classify(err, receipt.CategoryInternal, ReasonFrameError)

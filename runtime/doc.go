@@ -172,9 +172,17 @@
 //
 // An action's element is the first candidate, in recorded order, that
 // matches exactly one element (locator.Resolve); the winning index and the
-// reason each earlier candidate lost are recorded. The frame path
-// (runtime.frame_selectors) is resolved, and the actual origin of every
-// frame on it checked against site.allowed_origins, before locator work,
+// reason each earlier candidate lost are recorded. The frame path is the
+// running milestone's (capability.Capability.FramePath: the runtime-wide
+// runtime.frame_selectors, or the milestone's own frame_selectors, or the
+// top-level document); it is set when a milestone visit starts, so that
+// milestone's actions, postconditions, transitions, extraction, dialog
+// checks and outcome detection all use it, and a change of path drops the
+// cached frame resolution. The precheck refuses a capability that mixes
+// the two forms and a frame-scoped URL condition in a milestone without a
+// path, even with validation skipped. The frame path is resolved, and
+// the actual origin of every frame on it checked against
+// site.allowed_origins, before locator work,
 // before acting and reading, and after every action; an unapproved frame
 // fails the run with frame_not_allowed. A frame path that never resolves
 // fails with frame_not_allowed / frame_not_found. A missing or unapproved

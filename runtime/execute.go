@@ -105,6 +105,7 @@ func Execute(ctx context.Context, c *capability.Capability, inputs map[string]an
 		hooks:     cfg.hooks,
 		cap:       c,
 		plan:      pl,
+		frame:     c.Runtime.FrameSelectors,
 		drv:       cfg.driver,
 		info:      cfg.driver.Info(),
 		vals:      vals,
@@ -177,6 +178,8 @@ type run struct {
 
 	// pos is where the run is, for the known-dialog rule.
 	pos position
+	// frame is the running milestone's frame path (framepath.go).
+	frame []string
 	// lastScope is the document of the last resolved action element.
 	lastScope Scope
 	// gen counts possible page changes; scopeCache is valid for one gen.
@@ -331,6 +334,7 @@ func (r *run) milestoneLoop() *stop {
 				fmt.Sprintf("milestone %s visited more than %d times", m.ID, maxVisits))
 		}
 		mstart := time.Now()
+		r.enterMilestone(m)
 		r.hooks.milestoneStart(MilestoneStartInfo{ID: m.ID, Visit: visit})
 		next, st := r.runMilestone(m, mi, visit)
 		status := "completed"

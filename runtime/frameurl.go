@@ -9,12 +9,12 @@ import (
 )
 
 // conditionURL reads the URL a URL condition compares: the top-level
-// page's, or with scope "frame" the selected frame's (the innermost frame
-// of runtime.frame_selectors, its origins checked as for every frame
-// use). ok is false when the frame is (momentarily) missing or its
-// document was just replaced: the condition does not hold at this
-// instant and the wait goes on, exactly as a locator condition in a
-// missing frame.
+// page's, or with scope "frame" the running milestone's frame's (the
+// innermost frame of its path, see framepath.go; its origins checked as
+// for every frame use). ok is false when the frame is (momentarily)
+// missing or its document was just replaced: the condition does not hold
+// at this instant and the wait goes on, exactly as a locator condition in
+// a missing frame.
 func (r *run) conditionURL(ctx context.Context, c *capability.Condition) (raw string, ok bool, st *stop) {
 	if c.Scope != capability.ScopeFrame {
 		raw, err := r.drv.URL(ctx)
@@ -41,8 +41,9 @@ func (r *run) conditionURL(ctx context.Context, c *capability.Condition) (raw st
 }
 
 // scopeProblem is the precheck's rule for a condition's scope: only URL
-// conditions have one, and "frame" needs a frame path.
-func scopeProblem(c *capability.Capability, cond *capability.Condition) string {
+// conditions have one, and "frame" needs a frame path (frame, the
+// condition's milestone's).
+func scopeProblem(frame []string, cond *capability.Condition) string {
 	switch cond.Scope {
 	case "":
 		return ""
@@ -53,8 +54,8 @@ func scopeProblem(c *capability.Capability, cond *capability.Condition) string {
 	if cond.Kind != capability.CondURLIncludes && cond.Kind != capability.CondURLPath {
 		return "only url_includes and url_path have a scope"
 	}
-	if cond.Scope == capability.ScopeFrame && len(c.Runtime.FrameSelectors) == 0 {
-		return `scope "frame" needs runtime.frame_selectors`
+	if cond.Scope == capability.ScopeFrame && len(frame) == 0 {
+		return `scope "frame" needs a frame path (runtime.frame_selectors or the milestone's frame_selectors)`
 	}
 	return ""
 }

@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"net/url"
 	"regexp"
-	"strings"
 
 	"github.com/vera-run/vera/capability"
 	"github.com/vera-run/vera/internal/origin"
@@ -76,14 +75,7 @@ func precheck(c *capability.Capability) (*plan, capability.ErrorList) {
 			add("runtime.start", codeURL, "%v", err)
 		}
 	}
-	if len(c.Runtime.FrameSelectors) > MaxFrameDepth {
-		add("runtime.frame_selectors", codeFrames, "at most %d frames", MaxFrameDepth)
-	}
-	for i, s := range c.Runtime.FrameSelectors {
-		if strings.TrimSpace(s) == "" || strings.Contains(s, "{{") {
-			add(fmt.Sprintf("runtime.frame_selectors[%d]", i), codeFrames, "a frame selector is a fixed, non-empty CSS selector")
-		}
-	}
+	checkFramePath("runtime.frame_selectors", c.Runtime.FrameSelectors, add)
 	checkTemplates := func(path, s string) {
 		names, ok := templateNames(s)
 		if !ok {
@@ -114,8 +106,9 @@ func precheck(c *capability.Capability) (*plan, capability.ErrorList) {
 			}
 		}
 	}
+	var frame []string // the frame path of the milestone being checked
 	checkScope := func(path string, cond *capability.Condition) {
-		if msg := scopeProblem(c, cond); msg != "" {
+		if msg := scopeProblem(frame, cond); msg != "" {
 			add(path+".scope", codeConditionShape, "%s", msg)
 		}
 	}
@@ -169,6 +162,8 @@ func precheck(c *capability.Capability) (*plan, capability.ErrorList) {
 	for mi := range c.Milestones {
 		m := &c.Milestones[mi]
 		mp := fmt.Sprintf("milestones[%d]", mi)
+		frame = c.FramePath(m)
+		checkMilestoneFrames(c, mp, m, add)
 		if m.ID == "" || m.ID == capability.TerminalCompleted {
 			add(mp+".id", codeMilestones, "a milestone needs an id other than %q", capability.TerminalCompleted)
 		} else if prev, dup := ids[m.ID]; dup {

@@ -256,6 +256,21 @@
 // navigates the frame, so the frame's URL is the page state while the
 // top-level URL stays /billing/list. A bad page is 1, past the end the last.
 //
+// Client desk (origin A, GET /desk?q=<name>), one page for a capability
+// that acts both at the top and in a cross-origin frame: h1 "Client desk";
+// the <desk-sync> web component, whose heading "Sincronizzazione", status
+// (role status, test id desk-sync-status, "Ultima sincronizzazione: mai")
+// and button "Sincronizza" live in an open shadow root (a click POSTs
+// [DeskSyncAPI] and then reads "Sincronizzazione completata: <n> clienti",
+// n every client); a search form role=search "Client search" (textbox
+// "Client name" input#desk-q, button "Search") whose state is the q query
+// parameter: the page's script renders, after fetching [DeskClientsAPI],
+// table "Matching clients" (<caption>) with tr.client-row, td.name,
+// td.invoices, or status "No client matches"; submitting pushes
+// /desk?q=<name> (no page load). Below, h2 "Invoices" and
+// iframe#desk-invoices title "Invoices" framing B/frame/invoices?page=1
+// (the framed list above, out-of-process).
+//
 // With [Invoicing.ShowSurvey] the ledger opens on load an unexpected modal
 // the runtime must never click through:
 //

@@ -87,6 +87,7 @@ func StartInvoicing(opts ...Option) (*Invoicing, error) {
 		render(w, http.StatusOK, "billing.html", inv.Workspace.Origin())
 	})
 	inv.listRoutes(amux, bmux)
+	inv.deskRoutes(amux)
 	if inv.Server, err = newServer("invoicing", "127.0.0.1", amux, o.Logger); err != nil {
 		inv.Workspace.Close()
 		return nil, err

@@ -33,18 +33,14 @@ func barrierRepeat(t *testing.T) int {
 	return 20
 }
 
-const barrierDigest = "sha256:35aa15f9d52a5a72d4798c291247810decc043c359c23e3920fe21d8174504fe"
-
-// barrierCap is a discovered capability on origin, one milestone.
+// barrierCap is a capability written by hand (state authored,
+// hand_authored provenance) on origin, one milestone.
 func barrierCap(origin, start string, actions ...capability.Action) *capability.Capability {
 	return &capability.Capability{
 		Schema: capability.SchemaV1, ID: "test.barrier", Version: "1.0.0", Name: "Barrier test",
-		Goal:  "Exercise the causal barrier in a real browser.",
-		State: capability.StateDiscovered,
-		Provenance: &capability.Provenance{
-			DiscoveryHash: barrierDigest, DiscoveryModel: "test-model", DiscoveryRunID: "disc-1", DiscoveryMode: "guided",
-			Review: &capability.Review{Reviewer: "operator", ReviewedAt: "2026-03-28T10:15:00Z", RecordHash: barrierDigest, AuthoringApproved: true},
-		},
+		Goal:       "Exercise the causal barrier in a real browser.",
+		State:      capability.StateAuthored,
+		Provenance: handProvenance("written by hand for the causal barrier tests; no discovery session was recorded"),
 		Site:       capability.Site{Name: "Teller", AllowedOrigins: []string{origin}},
 		Runtime:    capability.Runtime{Start: start, ActionTimeoutMS: 5000, TransitionTimeoutMS: 5000, RunTimeoutMS: 60000, MaxActions: 20},
 		Authority:  capability.Authority{MaxEffect: capability.EffectConsequential},

@@ -12,18 +12,14 @@ import (
 	"github.com/vera-run/vera/runtime"
 )
 
-const qDigest = "sha256:35aa15f9d52a5a72d4798c291247810decc043c359c23e3920fe21d8174504fe"
-
-// liveCap is a discovered capability on the given origins.
+// liveCap is a capability written by hand for these tests (state
+// authored, hand_authored provenance) on the given origins.
 func liveCap(start string, origins []string, ms ...capability.Milestone) *capability.Capability {
 	return &capability.Capability{
 		Schema: capability.SchemaV1, ID: "test.query", Version: "1.0.0", Name: "Query capability",
-		Goal:  "Exercise query entries and frame URLs in Chromium.",
-		State: capability.StateDiscovered,
-		Provenance: &capability.Provenance{
-			DiscoveryHash: qDigest, DiscoveryModel: "test-model", DiscoveryRunID: "disc-1", DiscoveryMode: "guided",
-			Review: &capability.Review{Reviewer: "operator", ReviewedAt: "2026-03-28T10:15:00Z", RecordHash: qDigest, AuthoringApproved: true},
-		},
+		Goal:       "Exercise query entries and frame URLs in Chromium.",
+		State:      capability.StateAuthored,
+		Provenance: handProvenance("written by hand for the query entry and frame URL tests; no discovery session was recorded"),
 		Site:       capability.Site{Name: "Invoicing", AllowedOrigins: origins},
 		Runtime:    capability.Runtime{Start: start, ActionTimeoutMS: 15000, TransitionTimeoutMS: 15000, RunTimeoutMS: 90000, MaxActions: 50},
 		Authority:  capability.Authority{MaxEffect: capability.EffectReadOnly},

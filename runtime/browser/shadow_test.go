@@ -181,6 +181,12 @@ func componentsCapability(t *testing.T, origin string) *capability.Capability {
 	if err := json.Unmarshal(raw, &doc); err != nil {
 		t.Fatal(err)
 	}
+	// Written by hand for this page: authored, with a hand_authored
+	// provenance instead of the fixture's discovery record.
+	doc["state"] = string(capability.StateAuthored)
+	doc["provenance"] = map[string]any{"kind": string(capability.ProvenanceHandAuthored), "author": "vera maintainers",
+		"reason": "written by hand against the synthetic components page; no discovery session was recorded",
+		"review": map[string]any{"reviewer": "vera maintainers", "reviewed_at": "2026-04-01T09:00:00Z", "authoring_approved": true}}
 	doc["id"] = "stress.components-sync"
 	doc["name"] = "Synchronise the components page"
 	doc["goal"] = "Start a synchronisation from the web component panel and see it complete."
