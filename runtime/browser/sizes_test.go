@@ -2,6 +2,7 @@ package browser
 
 import (
 	"context"
+	"errors"
 	"slices"
 	"strings"
 	"testing"
@@ -9,6 +10,7 @@ import (
 
 	"github.com/vera-run/vera/capability"
 	"github.com/vera-run/vera/internal/testsite"
+	"github.com/vera-run/vera/locator"
 	"github.com/vera-run/vera/receipt"
 	"github.com/vera-run/vera/runtime"
 )
@@ -225,4 +227,52 @@ func TestSizesAPIDocConnect(t *testing.T) {
 			}
 		})
 	}
+}
+
+// TestSizesAPIDocTraps: the traps the capability above avoids are real
+// on this page (launch mode, the small size). A role=row candidate
+// before the CSS root matches the header row and the live row every
+// time (and the documented rows once shown): the runs complete through
+// the CSS fallback, but Finalize refuses the decoy. Without the declared
+// outcome a 404 still never ends completed: the error body has no name
+// and no id, and its status violates the 200..299 expectation.
+func TestSizesAPIDocTraps(t *testing.T) {
+	d := shared(t)
+	app, err := testsite.StartAPIDoc()
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(app.Close)
+	ctx := tctx(t, 120*time.Second)
+	setWindow(t, ctx, d, 414, 800)
+
+	decoy := apidocShowPetCap(t, app)
+	ex := &decoy.Milestones[1].Actions[0]
+	ex.LocatorCandidates = append([]locator.Candidate{{Strategy: locator.Role, Role: "row"}}, ex.LocatorCandidates...)
+	ex.CSSOnlyReason = ""
+	if errs := decoy.ValidateForExecution(); len(errs) > 0 {
+		t.Fatalf("decoy capability: %v", errs)
+	}
+	var dirs []string
+	for range 2 {
+		res := execute(t, ctx, d, decoy, map[string]any{"pet_id": 1})
+		wantState(t, res, runtime.StateCompleted, "")
+		if a := action(res, "extract-pet"); a == nil || a.LocatorIndex != 1 || len(a.Tried) != 1 || a.Tried[0].Matches < 2 {
+			t.Fatalf("extract-pet outcome %+v", a)
+		}
+		dirs = append(dirs, res.RunDir)
+	}
+	_, err = receipt.Finalize(decoy, dirs, receipt.AllowLaunchedBrowser())
+	var fe receipt.FinalizeErrors
+	if !errors.As(err, &fe) || !fe.Has("", receipt.CheckDecoyCandidate) {
+		t.Fatalf("Finalize = %v, want a decoy_candidate refusal", err)
+	}
+
+	bare := apidocShowPetCap(t, app)
+	bare.BusinessOutcomes = nil
+	res := execute(t, ctx, d, bare, map[string]any{"pet_id": 9})
+	if res.State == runtime.StateCompleted || res.Failure == nil || res.Failure.Category != receipt.CategoryExtractionFailed {
+		t.Fatalf("404 without the outcome ended %s, want failed extraction_failed", describeResult(res))
+	}
+	t.Logf("404 without the outcome: %s", describeResult(res))
 }
