@@ -276,3 +276,37 @@ func TestSizesAPIDocTraps(t *testing.T) {
 	}
 	t.Logf("404 without the outcome: %s", describeResult(res))
 }
+
+// TestAPIDocUnnamedControls: what the testsite documents about the page's
+// unnamed controls holds in Chromium. The request body of POST /api/pets
+// is a textbox with no name (it counts but gives no hint); an open GET
+// /api/pets/{petId} shows a documented "404" cell before any Execute.
+func TestAPIDocUnnamedControls(t *testing.T) {
+	d, _, ctx := apidoc(t)
+	for _, name := range []string{"POST /api /pets Create a pet", "GET /api /pets /{petId} Info for a specific pet"} {
+		op := waitFound(t, ctx, d, nil, roleC("button", name, true))
+		if err := d.Act(ctx, op[0], runtime.Act{Kind: runtime.ActClick}); err != nil {
+			t.Fatal(err)
+		}
+		waitFound(t, ctx, d, nil, roleC("button", "Try it out", true))
+	}
+	body := waitFound(t, ctx, d, nil, locator.Candidate{Strategy: locator.CSS, CSS: "textarea.body-param__text"})
+	if len(body) != 1 {
+		t.Fatalf("%d request body boxes", len(body))
+	}
+	ex, err := d.ExplainLocator(ctx, nil, roleC("textbox", "Request body", true))
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Two textboxes: the unnamed request body and the petId box, named
+	// by its placeholder; only the named one is a hint.
+	if ex.Matches != 0 || ex.RoleCount != 2 || len(ex.Nearest) != 1 || ex.Nearest[0].Name != "petId" {
+		t.Errorf("textboxes: %+v", ex)
+	}
+	if els, err := d.Find(ctx, nil, nil, roleC("cell", "404", true)); err != nil || len(els) != 1 {
+		t.Errorf("documented 404 cells: %d %v", len(els), err)
+	}
+	if els, err := d.Find(ctx, nil, nil, locator.Candidate{Strategy: locator.Role, Role: "row"}); err != nil || len(els) < 4 {
+		t.Errorf("rows: %d %v, want the parameter and response rows", len(els), err)
+	}
+}
