@@ -106,10 +106,12 @@ func apidocShowPetCap(t *testing.T, app *testsite.APIDoc) *capability.Capability
 // sizeCases are the three window sizes; fold says whether "Try it out"
 // crosses the fold of the freshly opened operation and "Execute" is
 // below it (the smallest), or both are in view.
-var sizeCases = []struct {
+var sizeCases = []sizeCase{{1280, 800, false}, {1024, 700, false}, {414, 800, true}}
+
+type sizeCase struct {
 	w, h int
 	fold bool
-}{{1280, 800, false}, {1024, 700, false}, {414, 800, true}}
+}
 
 // foldPremise opens the operation in d as the capability does (fresh
 // page, no scroll) and checks from the page where "Try it out" and then
@@ -188,56 +190,103 @@ func TestSizesAPIDocConnect(t *testing.T) {
 					t.Error(err)
 				}
 			}()
-			foldPremise(t, ctx, d, app, sz.w, sz.h, sz.fold)
-			var dirs []string
-			for i := range 2 {
-				res := execute(t, ctx, d, c, map[string]any{"pet_id": 2})
-				wantState(t, res, runtime.StateCompleted, "")
-				if !res.Clean || res.Mode != runtime.ModeLiveConnected {
-					t.Fatalf("run %d: clean %v mode %s: %s", i, res.Clean, res.Mode, describeResult(res))
-				}
-				rec, ok := res.ModelOutputs["pet"].(map[string]any)
-				if !ok || rec["name"] != "Tom" || rec["id"] != int64(2) || rec["status"] != int64(200) {
-					t.Fatalf("run %d: pet = %#v", i, res.ModelOutputs["pet"])
-				}
-				// The run's own page shows whether its clicks had to
-				// scroll: only at the small size.
-				sy, err := d.evalNumber(ctx, d.pageSID, "Math.round(scrollY)")
-				if err != nil {
-					t.Fatal(err)
-				}
-				if (sy > 0) != sz.fold {
-					t.Errorf("run %d: the page is scrolled by %d px after the run, want scrolled: %v", i, sy, sz.fold)
-				}
-				for _, a := range res.Actions {
-					if a.LocatorIndex != 0 {
-						t.Errorf("run %d: action %s won with candidate %d", i, a.ID, a.LocatorIndex)
-					}
-				}
-				for _, a := range runFiles(t, res).Receipt.Actions {
-					if a.LocatorIndex != nil && !slices.Equal(a.LocatorMatches, []int{1}) {
-						t.Errorf("run %d: action %s locator_matches %v, want [1]", i, a.ID, a.LocatorMatches)
-					}
-				}
-				dirs = append(dirs, res.RunDir)
+			if d.Info().Mode != runtime.ModeLiveConnected {
+				t.Fatalf("mode %s", d.Info().Mode)
 			}
-			var rep receipt.FinalizeReport
-			v, err := receipt.Finalize(c, dirs, receipt.WithReport(&rep))
-			if err != nil {
-				t.Fatalf("Finalize: %v", err)
-			}
-			if v.State != capability.StateValidatedLocal || !v.Provenance.HandAuthored() {
-				t.Fatalf("promoted state %s provenance %+v", v.State, v.Provenance)
-			}
-			if len(rep.Candidates) != 0 {
-				t.Errorf("candidate findings %+v, want none", rep.Candidates)
-			}
-			res := execute(t, ctx, d, c, map[string]any{"pet_id": 9})
-			wantState(t, res, runtime.StateBusinessOutcome, "pet_not_found")
-			if r := action(res, "run"); r == nil || r.Status != receipt.ActionPassed {
-				t.Fatalf("the outcome fired before the execute action passed: %s", describeResult(res))
-			}
+			sizesRun(t, ctx, d, app, c, sz)
 		})
+	}
+}
+
+// TestSizesAPIDocLaunch: the same in launch mode, one launched browser
+// per size (the viewport is the driver's). Skipped with -short: the
+// connect test is the done-when, the fold tests cover launch mode too.
+func TestSizesAPIDocLaunch(t *testing.T) {
+	if testing.Short() {
+		t.Skip("launches three browsers")
+	}
+	bin := requireBrowser(t)
+	app, err := testsite.StartAPIDoc()
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(app.Close)
+	c := apidocShowPetCap(t, app)
+	for _, sz := range sizeCases {
+		t.Run(itoa(sz.w)+"x"+itoa(sz.h), func(t *testing.T) {
+			ctx := tctx(t, 120*time.Second)
+			d, err := Launch(ctx, WithBrowserPath(bin), WithViewport(sz.w, sz.h))
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer func() {
+				if err := d.Close(); err != nil {
+					t.Error(err)
+				}
+			}()
+			sizesRun(t, ctx, d, app, c, sz)
+		})
+	}
+}
+
+// sizesRun is one size of the done-when in d (a driver with that
+// viewport): the fold premise, two completed runs with the clean value
+// and candidate 0 matching alone every time, Finalize to validated_local
+// with no candidate finding, and the 404 as pet_not_found.
+func sizesRun(t *testing.T, ctx context.Context, d *Driver, app *testsite.APIDoc, c *capability.Capability, sz sizeCase) {
+	t.Helper()
+	foldPremise(t, ctx, d, app, sz.w, sz.h, sz.fold)
+	var dirs []string
+	for i := range 2 {
+		res := execute(t, ctx, d, c, map[string]any{"pet_id": 2})
+		wantState(t, res, runtime.StateCompleted, "")
+		if !res.Clean || res.Mode != d.Info().Mode {
+			t.Fatalf("run %d: clean %v mode %s: %s", i, res.Clean, res.Mode, describeResult(res))
+		}
+		rec, ok := res.ModelOutputs["pet"].(map[string]any)
+		if !ok || rec["name"] != "Tom" || rec["id"] != int64(2) || rec["status"] != int64(200) {
+			t.Fatalf("run %d: pet = %#v", i, res.ModelOutputs["pet"])
+		}
+		// The run's own page shows whether its clicks had to
+		// scroll: only at the small size.
+		sy, err := d.evalNumber(ctx, d.pageSID, "Math.round(scrollY)")
+		if err != nil {
+			t.Fatal(err)
+		}
+		if (sy > 0) != sz.fold {
+			t.Errorf("run %d: the page is scrolled by %d px after the run, want scrolled: %v", i, sy, sz.fold)
+		}
+		for _, a := range res.Actions {
+			if a.LocatorIndex != 0 {
+				t.Errorf("run %d: action %s won with candidate %d", i, a.ID, a.LocatorIndex)
+			}
+		}
+		for _, a := range runFiles(t, res).Receipt.Actions {
+			if a.LocatorIndex != nil && !slices.Equal(a.LocatorMatches, []int{1}) {
+				t.Errorf("run %d: action %s locator_matches %v, want [1]", i, a.ID, a.LocatorMatches)
+			}
+		}
+		dirs = append(dirs, res.RunDir)
+	}
+	var rep receipt.FinalizeReport
+	opts := []receipt.FinalizeOption{receipt.WithReport(&rep)}
+	if d.Info().Mode == runtime.ModeLiveLaunched {
+		opts = append(opts, receipt.AllowLaunchedBrowser())
+	}
+	v, err := receipt.Finalize(c, dirs, opts...)
+	if err != nil {
+		t.Fatalf("Finalize: %v", err)
+	}
+	if v.State != capability.StateValidatedLocal || !v.Provenance.HandAuthored() {
+		t.Fatalf("promoted state %s provenance %+v", v.State, v.Provenance)
+	}
+	if len(rep.Candidates) != 0 {
+		t.Errorf("candidate findings %+v, want none", rep.Candidates)
+	}
+	res := execute(t, ctx, d, c, map[string]any{"pet_id": 9})
+	wantState(t, res, runtime.StateBusinessOutcome, "pet_not_found")
+	if r := action(res, "run"); r == nil || r.Status != receipt.ActionPassed {
+		t.Fatalf("the outcome fired before the execute action passed: %s", describeResult(res))
 	}
 }
 
