@@ -380,15 +380,20 @@
 //
 // A Swagger-UI-like documentation page for a small pet API. It renders in
 // the page the way a React app does: one state object, and every change
-// (a section or operation opened, "Try it out", a response arriving)
-// re-renders the whole tree under main#root, so element handles of the
-// previous render go stale. The spec is fetched from /api/openapi.json.
+// (a section or operation opened, "Try it out", Execute, a response
+// arriving) re-renders the whole tree under main#root, so element handles
+// of the previous render go stale. The spec is fetched from
+// /api/openapi.json. Under the title, the API's description (three
+// paragraphs) pushes the operations down: at 414x800 the "Try it out"
+// button of an opened GET /api/pets/{petId} crosses the fold and its
+// Execute button is below it, while at 1024x700 and wider both are in
+// view (measured in Chromium 156; the issue 22 test asserts it).
 //
 //	GET /                   303 to /docs
 //	GET /docs               the page; main#root gets aria-busy="false" once the spec is rendered
-//	GET /api/openapi.json   the spec (title, version, operations)
+//	GET /api/openapi.json   the spec (title, version, description, operations with documented responses)
 //	GET /api/pets           JSON array of the pets ([Pet]); ?limit=N returns the first N
-//	GET /api/pets/{petId}   JSON pet, or 404 {"code":404,"message":"pet not found"}
+//	GET /api/pets/{petId}   after [APIDocPetDelay]: JSON pet (indented), or 404 {"code":404,"message":"pet not found"}
 //
 // Controls, with Chromium's accessible names (checked against its
 // accessibility tree; the <wbr> before every "/" after the first becomes
@@ -406,6 +411,16 @@
 // (then "Cancel"), a parameters table whose rows have no name and whose
 // inputs have no label (textbox named by its placeholder, the parameter
 // name: "petId", "limit"; disabled until "Try it out"), button "Execute"
-// after "Try it out", and after Execute h4 "Server response" with the
-// status and the JSON body in pre[data-testid=response-body].
+// after "Try it out", and a "Responses" section. There, Execute first
+// shows "Loading…" (aria-busy) until the answer arrives, then h4 "Server
+// response" and table.live-responses-table (no caption): a header row
+// ("Code", "Details") and one unnamed row tr.response with the status in
+// td.response-col_status (role cell, named by the status: "200", "404")
+// and the JSON body in pre[data-testid=response-body]. Below it, the
+// documented responses (table.responses-table, no caption): a header
+// row and one unnamed row per documented code with the same cells
+// ("200", "404" for GET /api/pets/{petId}) and an example JSON block
+// (pre.example, no test id). The open POST /api/pets has a request body
+// textarea with neither label nor placeholder (a textbox without a
+// name), disabled until "Try it out".
 package testsite

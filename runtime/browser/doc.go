@@ -258,6 +258,24 @@
 //
 // Decisions where the contract is silent:
 //   - Before the first RestrictOrigins the driver blocks nothing.
+//   - Window size ([WithViewport]) is an emulation
+//     (Emulation.setDeviceMetricsOverride, width and height only, the
+//     device scale factor left to the browser), set on the page and on
+//     every popup while the browser still holds them before their first
+//     script, not the window's bounds (Browser.setWindowBounds): bounds
+//     size an OS window, toolbars and frame included, so the viewport is
+//     what they leave and differs by browser, platform and window manager;
+//     headless windows are no narrower than 500 pixels, so a phone width
+//     cannot be reached at all; and in connect mode the window may be the
+//     operator's, whose settings the driver never changes. The emulation
+//     gives the exact innerWidth x innerHeight in launch and connect mode,
+//     per driver (two drivers on one browser keep their own sizes), and
+//     ends with the driver's browser context. Failing to set it on the page
+//     fails Launch or Connect (a run at the wrong size would pass as one at
+//     the right size); on a popup it is logged. The size is not in the
+//     receipt: browser-run-receipt/v3 has no member for it and the
+//     declared environment is compared by Finalize, so one capability's
+//     runs at several sizes stay comparable.
 //   - Navigate refuses an out-of-scope URL itself, before the browser
 //     sends anything, and records a navigation violation; a non-network
 //     URL other than about:blank is refused once a scope is installed.

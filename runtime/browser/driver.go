@@ -42,6 +42,10 @@ type Driver struct {
 	cdp         *cdp.Client
 	downloadDir string        // browser_path route only
 	gate        *netgate.Gate // the context's network gate; nil for a remote browser
+	// viewportW, viewportH: WithViewport's size, 0 without it
+	// (viewport.go); viewportErr: setting it on the page failed.
+	viewportW, viewportH int
+	viewportErr          error
 
 	lifeCtx    context.Context
 	lifeCancel context.CancelFunc
@@ -186,6 +190,8 @@ func open(ctx context.Context, wsURL string, o options, proc *process, downloads
 		endpoint:    endpoint,
 		cdp:         cdp.New().Logger(discardLogger{}).Start(ws),
 		downloadDir: downloads,
+		viewportW:   o.viewportW,
+		viewportH:   o.viewportH,
 		lifeCtx:     lifeCtx,
 		lifeCancel:  lifeCancel,
 		loopDone:    make(chan struct{}),
@@ -309,10 +315,13 @@ func (d *Driver) setup(ctx context.Context, o options) error {
 		return fail("page", errors.New("connection closed"))
 	}
 	d.mu.Lock()
-	ok := d.pageTarget == ct.TargetID
+	ok, verr := d.pageTarget == ct.TargetID, d.viewportErr
 	d.mu.Unlock()
 	if !ok {
 		return fail("page", errors.New("unexpected first target in the new browser context"))
+	}
+	if verr != nil {
+		return fail("viewport", verr)
 	}
 	d.top = &scope{sid: d.pageSID, frame: proto.PageFrameID(d.pageTarget), top: true}
 	return nil

@@ -314,6 +314,19 @@ func (d *Driver) onAttached(parent proto.TargetSessionID, e *proto.TargetAttache
 				_ = d.call(ctx, sid, proto.PageSetLifecycleEventsEnabled{Enabled: true}, nil)
 				_ = d.call(ctx, sid, proto.EmulationSetFocusEmulationEnabled{Enabled: true}, nil)
 			}
+			if kind == kindPage || kind == kindPopup {
+				// WithViewport, before the page or popup runs; the page's
+				// failure fails setup (a run at the wrong size would pass
+				// as one at the right size).
+				if err := d.applyViewport(ctx, sid); err != nil {
+					d.log.Warn("viewport not set", "target_type", string(info.Type), "err", err)
+					if kind == kindPage {
+						d.mu.Lock()
+						d.viewportErr = err
+						d.mu.Unlock()
+					}
+				}
+			}
 			_ = d.call(ctx, sid, proto.TargetSetAutoAttach{AutoAttach: true, WaitForDebuggerOnStart: true, Flatten: true}, nil)
 		}
 		if waiting {

@@ -172,3 +172,22 @@ func ExampleStartLocal() {
 	fmt.Println(d.Info().Mode, chrome.ProfileDir() != "") // live_connected_chrome true
 	// res, err := runtime.Execute(ctx, capability, inputs, runtime.WithDriver(d))
 }
+
+// Run the same capability at a phone-sized and a desktop-sized viewport
+// in one operator's Chrome: each driver's page (and its popups) lays out
+// at its own size; the operator's windows are not resized. A size
+// outside 1..1920 x 1..1600 is refused before the browser is contacted.
+// (Compile-only.)
+func ExampleWithViewport() {
+	ctx := context.Background()
+	for _, size := range [][2]int{{414, 800}, {1280, 800}} {
+		d, err := browser.Connect(ctx, "http://127.0.0.1:9222", browser.WithViewport(size[0], size[1]))
+		if errors.Is(err, browser.ErrInvalidOption) {
+			log.Fatal(err) // names WithViewport and the limits
+		} else if err != nil {
+			log.Fatal(err)
+		}
+		// res, err := runtime.Execute(ctx, capability, inputs, runtime.WithDriver(d))
+		d.Close()
+	}
+}

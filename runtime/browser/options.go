@@ -45,6 +45,9 @@ type options struct {
 	// resolver replaces the system resolver of the network gate (tests
 	// simulate DNS rebinding with it); nil is the system resolver.
 	resolver netgate.Resolver
+	// viewport: WithViewport (viewport.go).
+	viewportW, viewportH int
+	viewportSet          bool
 }
 
 // check reports an option value outside its range.
@@ -52,7 +55,7 @@ func (o options) check() error {
 	if o.maxMessageSet && (o.maxMessage < MinMaxMessageBytes || o.maxMessage > MaxMaxMessageBytes) {
 		return fmt.Errorf("%w: WithMaxMessageBytes(%d): must be from %d to %d", ErrInvalidOption, o.maxMessage, MinMaxMessageBytes, int64(MaxMaxMessageBytes))
 	}
-	return nil
+	return o.checkViewport()
 }
 
 // withoutGate turns the network gate off, leaving only the first layer.

@@ -5,7 +5,7 @@
 (function () {
   'use strict';
   var root = document.getElementById('root');
-  var state = { spec: null, error: '', open: {}, tags: { pets: true, store: true }, tryOut: {}, params: {}, responses: {} };
+  var state = { spec: null, error: '', open: {}, tags: { pets: true, store: true }, tryOut: {}, params: {}, bodies: {}, responses: {} };
 
   function setState(patch) {
     Object.keys(patch).forEach(function (k) { state[k] = patch[k]; });
@@ -64,18 +64,57 @@
         el('button', { 'class': 'try-out__btn', type: 'button', 'data-op': k, 'data-action': 'try', text: trying ? 'Cancel' : 'Try it out' })
       ]),
       rows.length ? el('table', { 'class': 'parameters' }, [el('tbody', {}, rows)]) : el('p', { 'class': 'opblock-description-wrapper', text: 'No parameters' }),
+      // The request body editor has neither a label nor a placeholder:
+      // a textbox without an accessible name, as in Swagger UI.
+      op.requestBody ? el('div', { 'class': 'opblock-section-request-body' }, [
+        el('h4', { 'class': 'opblock-title', text: 'Request body' }),
+        (function () {
+          var ta = el('textarea', { 'class': 'body-param__text', disabled: !trying, 'data-op': k, 'data-body': 'true' });
+          ta.value = (state.bodies[k] !== undefined) ? state.bodies[k] : JSON.stringify(op.requestBody, null, 2);
+          return ta;
+        })()
+      ]) : null,
       trying ? el('button', { 'class': 'execute', type: 'button', 'data-op': k, 'data-action': 'execute', text: 'Execute' }) : null
     ]);
-    var resp = state.responses[k];
-    if (resp) {
-      body.appendChild(el('div', { 'class': 'responses-wrapper' }, [
+    // As in Swagger UI: under "Responses", the live answer of the last
+    // Execute ("Server response": a table with a header row and one
+    // unnamed row holding the status cell and the JSON body), then the
+    // documented responses, each with its code cell and an example JSON
+    // block (the same codes as live answers: "200", "404").
+    var resp = state.responses[k], wrapper = el('div', { 'class': 'responses-wrapper' }, [
+      el('div', { 'class': 'opblock-section-header' }, [el('h4', { text: 'Responses' })])
+    ]);
+    if (resp && resp.loading) {
+      wrapper.appendChild(el('div', { 'class': 'responses-inner', 'aria-busy': 'true' }, [el('p', { 'class': 'loading', text: 'Loading…' })]));
+    } else if (resp) {
+      wrapper.appendChild(el('div', { 'class': 'responses-inner' }, [
         el('h4', { text: 'Server response' }),
-        el('table', { 'class': 'responses-table live-responses-table' }, [el('tbody', {}, [el('tr', { 'class': 'response' }, [
-          el('td', { 'class': 'response-col_status', text: String(resp.status) }),
-          el('td', { 'class': 'response-col_description' }, [el('pre', { 'class': 'microlight', 'data-testid': 'response-body', text: resp.body })])
-        ])])])
+        el('table', { 'class': 'responses-table live-responses-table' }, [
+          el('thead', {}, [el('tr', { 'class': 'responses-header' }, [el('td', { 'class': 'col_header', text: 'Code' }), el('td', { 'class': 'col_header', text: 'Details' })])]),
+          el('tbody', {}, [el('tr', { 'class': 'response' }, [
+            el('td', { 'class': 'response-col_status', text: String(resp.status) }),
+            el('td', { 'class': 'response-col_description' }, [
+              el('h5', { text: 'Response body' }),
+              el('pre', { 'class': 'microlight', 'data-testid': 'response-body', text: resp.body })
+            ])
+          ])])
+        ])
       ]));
     }
+    wrapper.appendChild(el('h4', { 'class': 'responses-documented', text: 'Documented responses' }));
+    wrapper.appendChild(el('table', { 'class': 'responses-table' }, [
+      el('thead', {}, [el('tr', { 'class': 'responses-header' }, [el('td', { 'class': 'col_header', text: 'Code' }), el('td', { 'class': 'col_header', text: 'Description' })])]),
+      el('tbody', {}, (op.responses || []).map(function (r) {
+        return el('tr', { 'class': 'response' }, [
+          el('td', { 'class': 'response-col_status', text: r.code }),
+          el('td', { 'class': 'response-col_description' }, [
+            el('div', { 'class': 'markdown', text: r.description }),
+            r.example !== undefined ? el('pre', { 'class': 'example microlight', text: JSON.stringify(r.example, null, 2) }) : null
+          ])
+        ]);
+      }))
+    ]));
+    body.appendChild(wrapper);
     block.appendChild(body);
     return block;
   }
@@ -88,6 +127,9 @@
       kids.push(el('p', { 'class': 'loading', text: 'Loading the API description…' }));
     } else {
       kids.push(el('h1', { 'class': 'title', text: state.spec.title }, [el('small', { text: ' ' + state.spec.version })]));
+      kids.push(el('div', { 'class': 'info' }, (state.spec.description || '').split('\n\n').map(function (p) {
+        return el('p', { 'class': 'info__description', text: p });
+      })));
       var tags = [];
       state.spec.operations.forEach(function (op) { if (tags.indexOf(op.tag) < 0) tags.push(op.tag); });
       tags.forEach(function (t) {
@@ -119,6 +161,7 @@
       else if (v) query.push(encodeURIComponent(p.name) + '=' + encodeURIComponent(v));
     });
     if (query.length) url += '?' + query.join('&');
+    var loading = Object.assign({}, state.responses); loading[k] = { loading: true }; setState({ responses: loading });
     fetch(url, { method: op.method === 'GET' ? 'GET' : op.method, headers: { accept: 'application/json' } }).then(function (r) {
       return r.text().then(function (t) { return { status: r.status, body: t.trim() }; });
     }).then(function (resp) {
@@ -146,6 +189,11 @@
     var k = t.getAttribute('data-op'), ps = Object.assign({}, state.params);
     ps[k] = Object.assign({}, ps[k] || {}); ps[k][t.getAttribute('data-param')] = t.value;
     state.params = ps; // no re-render while typing: React keeps the same input node
+  });
+  root.addEventListener('input', function (ev) {
+    var t = ev.target;
+    if (!t.matches('textarea[data-body]')) return;
+    var bs = Object.assign({}, state.bodies); bs[t.getAttribute('data-op')] = t.value; state.bodies = bs;
   });
 
   render();
