@@ -251,6 +251,15 @@ var runCases = []runCase{
 	}, codes: []string{"inconsistent"}, rules: []string{"run.file.receipt"}, note: "terminal completed carrying a failure (8.1)"},
 	{id: "receipt-finished-before-started", edit: func(t *testing.T, b *confBase, rf *runFiles) { rf.r.FinishedAt = "2026-03-03T08:59:59Z" },
 		codes: []string{"inconsistent"}, rules: []string{"run.file.receipt"}, note: "finished_at before started_at"},
+	{id: "receipt-timestamp-leap-second", edit: func(t *testing.T, b *confBase, rf *runFiles) { rf.r.FinishedAt = "2026-03-03T09:00:60Z" },
+		codes: []string{"schema"}, rules: []string{"run.file.receipt"}, note: "second 60: the timestamp grammar (1.4) has no leap second"},
+	{id: "receipt-timestamp-comma-fraction", edit: func(t *testing.T, b *confBase, rf *runFiles) { rf.r.FinishedAt = "2026-03-03T09:00:01,25Z" },
+		codes: []string{"schema"}, rules: []string{"run.file.receipt"}, note: "a comma before the fraction (1.4)"},
+	{id: "receipt-timestamp-one-digit-hour", edit: func(t *testing.T, b *confBase, rf *runFiles) { rf.r.StartedAt = "2026-03-03T9:00:00Z" },
+		codes: []string{"schema"}, rules: []string{"run.file.receipt"}, note: "a one-digit hour (1.4)"},
+	{id: "valid-timestamp-offset", edit: func(t *testing.T, b *confBase, rf *runFiles) {
+		rf.r.StartedAt, rf.r.FinishedAt = "2026-03-03T10:00:00+01:00", "2026-03-03T09:00:01.250000000-00:00"
+	}, rules: []string{"run.file.receipt"}, note: "offsets +01:00 and -00:00 and nine fraction digits are timestamps of 1.4; they compare as instants"},
 	{id: "receipt-credential", edit: func(t *testing.T, b *confBase, rf *runFiles) {
 		rf.r.Environment.Browser = "Chromium ghp_" + strings.Repeat("a1B2", 9)
 	}, codes: []string{"secret"}, rules: []string{"run.file.secret"}, note: "a GitHub-token-shaped string in the environment"},
@@ -627,6 +636,12 @@ func fillMember(c *capability.Capability) *capability.Action {
 }
 
 var capabilityEdits = []capabilityEdit{
+	{id: "reviewed-at-lowercase-t", edit: func(c *capability.Capability) {
+		c.Provenance.Review.ReviewedAt = strings.Replace(c.Provenance.Review.ReviewedAt, "T", "t", 1)
+	}, codes: []string{"invalid_timestamp"}, note: "a lowercase t (1.4)"},
+	{id: "reviewed-at-offset-out-of-range", edit: func(c *capability.Capability) {
+		c.Provenance.Review.ReviewedAt = "2026-03-02T09:30:00+24:00"
+	}, codes: []string{"invalid_timestamp"}, note: "offset hour 24 (1.4)"},
 	{id: "locator-duplicate-candidate", edit: func(c *capability.Capability) {
 		a := fillMember(c)
 		a.LocatorCandidates = append(a.LocatorCandidates, a.LocatorCandidates[0])

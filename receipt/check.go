@@ -2,10 +2,10 @@ package receipt
 
 import (
 	"fmt"
+	"github.com/vera-run/vera/internal/timestamp"
 	"regexp"
 	"slices"
 	"strconv"
-	"time"
 	"unicode/utf8"
 
 	"github.com/vera-run/vera/capability"
@@ -130,8 +130,7 @@ func validLabel(s string, max int, allowEmpty bool) bool {
 }
 
 func validTime(s string) bool {
-	_, err := time.Parse(time.RFC3339Nano, s)
-	return err == nil
+	return timestamp.Valid(s)
 }
 
 // checkOutputHeader checks the name (valid, not seen before in this file),
