@@ -442,12 +442,7 @@ func editCapability(t *testing.T, bf map[string][]byte, edit func(c *capability.
 // renames it to its new digest, updates validation.receipts and relocks.
 func editReceipt(t *testing.T, bf map[string][]byte, edit func(r *receipt.Receipt)) {
 	t.Helper()
-	var name string
-	for p := range bf {
-		if strings.HasPrefix(p, "receipts/") && (name == "" || p < name) {
-			name = p
-		}
-	}
+	name := firstReceipt(bf)
 	r, err := receipt.LoadReceipt(bf[name])
 	if err != nil {
 		t.Fatal(err)
@@ -543,31 +538,18 @@ var bundleCases = []bundleCase{
 		editCapability(t, bf, func(c *capability.Capability) { c.State = capability.StateDraft; c.Provenance.Review = nil })
 	}, codes: []string{"capability"}, rules: []string{"bundle.capability"}, note: "a draft never travels"},
 	{id: "claim-receipt-in-discovered", edit: func(t *testing.T, b *confBase, bf map[string][]byte) {
-		for p, x := range b.validatedBundle {
-			if strings.HasPrefix(p, "receipts/") {
-				bf[p] = x
-				break
-			}
-		}
+		p := firstReceipt(b.validatedBundle)
+		bf[p] = b.validatedBundle[p]
 		relockBundle(t, bf)
 	}, codes: []string{"claim"}, rules: []string{"bundle.claim"}, note: "a discovered capability carrying a receipt"},
 	{id: "claim-receipt-missing", validated: true, edit: func(t *testing.T, b *confBase, bf map[string][]byte) {
-		for p := range bf {
-			if strings.HasPrefix(p, "receipts/") {
-				delete(bf, p)
-				break
-			}
-		}
+		delete(bf, firstReceipt(bf))
 		relockBundle(t, bf)
 	}, codes: []string{"claim"}, rules: []string{"bundle.claim", "claim.names"}, note: "one of the two named receipts is not in the bundle"},
 	{id: "claim-receipt-renamed", validated: true, edit: func(t *testing.T, b *confBase, bf map[string][]byte) {
-		for p, x := range bf {
-			if strings.HasPrefix(p, "receipts/") {
-				delete(bf, p)
-				bf["receipts/"+strings.Repeat("0", 64)+".json"] = x
-				break
-			}
-		}
+		p := firstReceipt(bf)
+		bf["receipts/"+strings.Repeat("0", 64)+".json"] = bf[p]
+		delete(bf, p)
 		relockBundle(t, bf)
 	}, codes: []string{"mismatch"}, rules: []string{"bundle.claim"}, note: "a receipt not named by its own digest: a file check fails, so the claim is not checked"},
 	{id: "claim-receipt-origin", validated: true, edit: func(t *testing.T, b *confBase, bf map[string][]byte) {
@@ -583,12 +565,7 @@ var bundleCases = []bundleCase{
 		editReceipt(t, bf, func(r *receipt.Receipt) { r.Environment.Arch = "arm64" })
 	}, codes: []string{"claim"}, rules: []string{"claim.pair", "finalize.pair"}, note: "the two receipts declare different environments"},
 	{id: "claim-receipt-not-canonical", validated: true, edit: func(t *testing.T, b *confBase, bf map[string][]byte) {
-		var name string
-		for p := range bf {
-			if strings.HasPrefix(p, "receipts/") && (name == "" || p < name) {
-				name = p
-			}
-		}
+		name := firstReceipt(bf)
 		raw := append(slices.Clone(bf[name]), '\n')
 		old := "sha256:" + strings.TrimSuffix(strings.TrimPrefix(name, "receipts/"), ".json")
 		d := canonjson.SumBytes(raw)
@@ -671,4 +648,19 @@ var capabilityEdits = []capabilityEdit{
 	{id: "locator-unknown-strategy", edit: func(c *capability.Capability) {
 		lookUp(c).LocatorCandidates[0] = locator.Candidate{Strategy: "xpath"}
 	}, codes: []string{"locator_no_semantic_candidate", "locator_unknown_strategy"}, note: "strategy xpath: unknown, and so not the semantic first candidate an action needs"},
+}
+
+// firstReceipt returns the receipt path of the bundle files that sorts
+// first, so every tamper picks the same one.
+func firstReceipt(bf map[string][]byte) string {
+	var name string
+	for p := range bf {
+		if strings.HasPrefix(p, "receipts/") && (name == "" || p < name) {
+			name = p
+		}
+	}
+	if name == "" {
+		panic("tamper: no receipt")
+	}
+	return name
 }

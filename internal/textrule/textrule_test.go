@@ -7,7 +7,7 @@ import (
 
 func TestClasses(t *testing.T) {
 	for _, tt := range []struct {
-		s                  string
+		s                 string
 		blank, ctrl, bidi bool
 	}{
 		{"", true, false, false},
