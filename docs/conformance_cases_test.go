@@ -201,8 +201,9 @@ var runCases = []runCase{
 		for i := 0; i < 62; i++ {
 			rf.extra[fmt.Sprintf("extra-%02d.txt", i)] = []byte{}
 		}
+		rf.extra[".run.receipt.json.tmp-0123456789abcdef"] = []byte("{")
 	}, codes: []string{"unexpected_file"}, rules: []string{"run.directory"},
-		note: "65 entries: listing stops after 64; the entries listed are checked, the rest is one unexpected_file"},
+		note: "66 entries, a temporary file among them: counting stops at the 65th; no entry is reported by name (not even the temporary file), one unexpected_file for the directory; the run files are looked up by name and verify"},
 
 	// Step 2: reading.
 	{id: "receipt-is-directory", edit: func(t *testing.T, b *confBase, rf *runFiles) {
@@ -529,8 +530,8 @@ var bundleCases = []bundleCase{
 		for i := 0; i < 63; i++ {
 			bf[fmt.Sprintf("extra-%02d.txt", i)] = []byte{}
 		}
-	}, codes: []string{"limit", "unlisted"}, rules: []string{"bundle.walk", "bundle.lock"},
-		note: "66 entries: the walk stops at 64, the lock is looked up directly and found"},
+	}, codes: []string{"limit"}, rules: []string{"bundle.walk", "bundle.lock"},
+		note: "66 entries in the bundle folder: counting stops there, none of its entries is reported (no unlisted), the lock and the listed files are looked up by name and verify"},
 	{id: "capability-invalid", edit: func(t *testing.T, b *confBase, bf map[string][]byte) {
 		editCapability(t, bf, func(c *capability.Capability) { c.Runtime.MaxActions = 20000 })
 	}, codes: []string{"capability"}, rules: []string{"bundle.capability"}, note: "capability.json does not validate (max_actions_out_of_range)"},
