@@ -2,6 +2,7 @@ package capability
 
 import (
 	"fmt"
+	"github.com/vera-run/vera/internal/textrule"
 	"github.com/vera-run/vera/internal/timestamp"
 	"strings"
 
@@ -228,7 +229,7 @@ func (v *validation) outcomes() {
 		}
 		d := &b.Detect
 		dp := p.f("detect")
-		if strings.TrimSpace(d.VisibleText) == "" && d.URLPattern == "" && len(d.LocatorCandidates) == 0 {
+		if textrule.Blank(d.VisibleText) && d.URLPattern == "" && len(d.LocatorCandidates) == 0 {
 			v.add(dp, CodeOutcomeWithoutDetect, "a business outcome needs at least one detect rule (visible_text, url_pattern or locator_candidates)", "")
 		}
 		if d.VisibleText != "" {
