@@ -665,3 +665,48 @@ func firstReceipt(bf map[string][]byte) string {
 	}
 	return name
 }
+
+// secretSamples are one credential-shaped string per kind of FORMAT.md
+// 5.4.1, each written into a receipt's environment label; nearMisses are
+// strings of the same neighbourhood that are not credential-shaped.
+var (
+	secretSamples = []struct{ kind, value string }{
+		{"private-key", "-----BEGIN RSA PRIVATE KEY-----"},
+		{"jwt", "eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxIn0.c2lnbmF0dXJl"},
+		{"aws-access-key", "Chromium AKIAQWERTYUIOPASDF12"},
+		{"authorization-header", "Authorization: Basic dXNlcjpwYXNzd29yZA=="},
+		{"cookie-header", "Cookie: sessionid=abc123"},
+		{"url-credentials", "https://teller:hunter22@teller.example/"},
+		{"url-query-credential", "https://teller.example/callback?code=a1b2c3d4"},
+		{"credential-assignment", "DB_PASSWORD=hunter22"},
+		{"bearer-token", "Bearer abc123def4"},
+		{"high-entropy-token", "Zx9Qm2Lr7Tk4Wp8Vn3Hj6Gd1Fs5Bc0Ay"},
+	}
+	nearMisses = []struct{ kind, value string }{
+		{"assignment-max-tokens", "max_tokens=5"},
+		{"prose-password", "Password: required"},
+		{"digest", "sha256:191e5d673b65a2eea6c87d5f69673376de0f08d7169c3b925c63063703b82ece"},
+		{"url-without-query", "https://teller.example/members"},
+	}
+)
+
+func init() {
+	for _, s := range secretSamples {
+		v := s.value
+		runCases = append(runCases, runCase{id: "receipt-secret-" + s.kind,
+			edit:  func(t *testing.T, b *confBase, rf *runFiles) { rf.r.Environment.Browser = v },
+			codes: []string{"secret"}, rules: []string{"run.file.secret"},
+			note: "a credential-shaped environment label (5.4.1, " + s.kind + ")"})
+	}
+	for _, s := range nearMisses {
+		v := s.value
+		runCases = append(runCases, runCase{id: "valid-near-miss-" + s.kind,
+			edit:  func(t *testing.T, b *confBase, rf *runFiles) { rf.r.Environment.Browser = v },
+			rules: []string{"run.file.secret"},
+			note:  "an environment label that is not credential-shaped (5.4.1)"})
+	}
+	runCases = append(runCases, runCase{id: "valid-mode-unverified-written",
+		edit:  func(t *testing.T, b *confBase, rf *runFiles) { rf.r.ExecutionMode = receipt.ModeUnverified },
+		rules: []string{"run.file.receipt"},
+		note:  `"execution_mode":"unverified" written out reads as the member omitted (8.1)`})
+}
