@@ -261,6 +261,12 @@ var runCases = []runCase{
 	{id: "valid-timestamp-offset", edit: func(t *testing.T, b *confBase, rf *runFiles) {
 		rf.r.StartedAt, rf.r.FinishedAt = "2026-03-03T10:00:00+01:00", "2026-03-03T09:00:01.250000000-00:00"
 	}, rules: []string{"run.file.receipt"}, note: "offsets +01:00 and -00:00 and nine fraction digits are timestamps of 1.4; they compare as instants"},
+	{id: "receipt-blank-label", edit: func(t *testing.T, b *confBase, rf *runFiles) { rf.r.Environment.OS = " " },
+		codes: []string{"schema"}, rules: []string{"run.file.receipt"}, note: "a required environment label that is one space (1.4: not blank)"},
+	{id: "receipt-zero-width-label", edit: func(t *testing.T, b *confBase, rf *runFiles) { rf.r.Environment.Arch = "\u200b" },
+		codes: []string{"schema"}, rules: []string{"run.file.receipt"}, note: "a required environment label of one zero-width space (1.4: blank)"},
+	{id: "valid-empty-protocol-version", edit: func(t *testing.T, b *confBase, rf *runFiles) { rf.r.Environment.ProtocolVersion = "" },
+		rules: []string{"run.file.receipt"}, note: "protocol_version may be empty (omitted)"},
 	{id: "receipt-credential", edit: func(t *testing.T, b *confBase, rf *runFiles) {
 		rf.r.Environment.Browser = "Chromium ghp_" + strings.Repeat("a1B2", 9)
 	}, codes: []string{"secret"}, rules: []string{"run.file.secret"}, note: "a GitHub-token-shaped string in the environment"},

@@ -2,6 +2,7 @@ package receipt
 
 import (
 	"fmt"
+	"github.com/vera-run/vera/internal/textrule"
 	"github.com/vera-run/vera/internal/timestamp"
 	"regexp"
 	"slices"
@@ -115,8 +116,11 @@ func validName(s string) bool { return capability.ValidName(s) }
 // validLabel: valid UTF-8 without control characters, at most max bytes;
 // empty only when allowEmpty.
 func validLabel(s string, max int, allowEmpty bool) bool {
-	if s == "" {
-		return allowEmpty
+	if textrule.Blank(s) && (s == "" || !allowEmpty) {
+		// A required label shows something (FORMAT.md 1.4: not blank);
+		// an optional one may be empty, and a blank one is then checked
+		// like any other.
+		return s == "" && allowEmpty
 	}
 	if len(s) > max || !utf8.ValidString(s) {
 		return false
