@@ -51,7 +51,10 @@ var (
 
 // closedTerminalStates are the terminal states with a valid and an
 // invalid run vector.
-var closedTerminalStates = []string{"completed", "failed"}
+// business_outcome, native_gap and stopped_at_gate need a capability
+// with a business outcome, a native action or a consequential action; the
+// worked capability has none (receipt tests pin their pairings).
+var closedTerminalStates = []string{"completed", "failed", "recovery_requested", "blocked_by_unknown_modal"}
 
 // A runCase derives one run folder from the normalized worked run.
 type runCase struct {
@@ -97,6 +100,12 @@ func actionIndex(r *receipt.Receipt, id string) int {
 // and visits dropped, the outputs they would have produced unproduced.
 func failAt(t *testing.T, rf *runFiles, id string, f receipt.Failure) {
 	t.Helper()
+	endAt(t, rf, id, receipt.TerminalFailed, f)
+}
+
+// endAt is failAt with another terminal state.
+func endAt(t *testing.T, rf *runFiles, id string, state receipt.TerminalState, f receipt.Failure) {
+	t.Helper()
 	k := actionIndex(rf.r, id)
 	r := rf.r
 	a := &r.Actions[k]
@@ -112,7 +121,7 @@ func failAt(t *testing.T, rf *runFiles, id string, f receipt.Failure) {
 			break
 		}
 	}
-	r.Terminal = receipt.Terminal{State: receipt.TerminalFailed, Failure: &f, Action: id}
+	r.Terminal = receipt.Terminal{State: state, Failure: &f, Action: id}
 	r.Clean = false
 	produced := map[string]bool{}
 	for _, act := range r.Actions {
@@ -179,6 +188,18 @@ var runCases = []runCase{
 	{id: "valid-failed", edit: func(t *testing.T, b *confBase, rf *runFiles) { failAt(t, rf, "export-statement", failedDownload()) },
 		rules: []string{"run.file.receipt", "run.seq.last", "run.cap.record-counts"},
 		note:  "the run failed at the download (download_failed, download_timeout); the record was produced, the download set was not"},
+	{id: "valid-recovery-requested", edit: func(t *testing.T, b *confBase, rf *runFiles) {
+		endAt(t, rf, "look-up", receipt.TerminalRecoveryRequested, receipt.Failure{Category: receipt.CategoryLocatorNotFound, Reason: "locator_not_found"})
+	}, rules: []string{"run.file.receipt", "run.seq.last"}, note: "the look-up button never resolved: recovery_requested with its locator_not_found failure (8.1)"},
+	{id: "recovery-requested-wrong-failure", edit: func(t *testing.T, b *confBase, rf *runFiles) {
+		endAt(t, rf, "look-up", receipt.TerminalRecoveryRequested, failedDownload())
+	}, codes: []string{"inconsistent"}, rules: []string{"run.file.receipt"}, note: "recovery_requested carrying a download_failed failure (8.1)"},
+	{id: "valid-blocked-by-unknown-modal", edit: func(t *testing.T, b *confBase, rf *runFiles) {
+		endAt(t, rf, "look-up", receipt.TerminalBlockedByUnknownModal, receipt.Failure{Category: receipt.CategoryUIAssertionFailed, Reason: "unknown_modal"})
+	}, rules: []string{"run.file.receipt"}, note: "an untargeted dialog appeared after the look-up click (8.1)"},
+	{id: "blocked-by-unknown-modal-wrong-reason", edit: func(t *testing.T, b *confBase, rf *runFiles) {
+		endAt(t, rf, "look-up", receipt.TerminalBlockedByUnknownModal, receipt.Failure{Category: receipt.CategoryUIAssertionFailed, Reason: "postcondition_failed"})
+	}, codes: []string{"inconsistent"}, rules: []string{"run.file.receipt"}, note: "blocked_by_unknown_modal with reason postcondition_failed (8.1)"},
 	{id: "valid-recovery-proposal", edit: withProposals,
 		rules: []string{"run.file.proposals", "run.proposals", "run.cap.proposals", "run.links"},
 		note:  "a rejected recovery proposal: v2 lock, locator_changes_during_run, not clean, not recovered"},
