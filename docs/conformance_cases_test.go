@@ -286,6 +286,10 @@ var runCases = []runCase{
 		codes: []string{"schema"}, rules: []string{"run.file.receipt"}, note: "a required environment label that is one space (1.4: not blank)"},
 	{id: "receipt-zero-width-label", edit: func(t *testing.T, b *confBase, rf *runFiles) { rf.r.Environment.Arch = "\u200b" },
 		codes: []string{"schema"}, rules: []string{"run.file.receipt"}, note: "a required environment label of one zero-width space (1.4: blank)"},
+	{id: "receipt-nul-in-label", edit: func(t *testing.T, b *confBase, rf *runFiles) { rf.r.Environment.Library = "vera\x00" },
+		codes: []string{"schema"}, rules: []string{"run.file.receipt"}, note: "an escaped NUL (\\u0000) in an environment label (1.4)"},
+	{id: "receipt-bidi-in-label", edit: func(t *testing.T, b *confBase, rf *runFiles) { rf.r.Environment.Browser = "Chromium \u202e131" },
+		codes: []string{"schema"}, rules: []string{"run.file.receipt"}, note: "a right-to-left override in an environment label (1.4)"},
 	{id: "valid-empty-protocol-version", edit: func(t *testing.T, b *confBase, rf *runFiles) { rf.r.Environment.ProtocolVersion = "" },
 		rules: []string{"run.file.receipt"}, note: "protocol_version may be empty (omitted)"},
 	{id: "receipt-credential", edit: func(t *testing.T, b *confBase, rf *runFiles) {
@@ -532,6 +536,10 @@ var bundleCases = []bundleCase{
 		bf[bundle.FileReadme] = append(bf[bundle.FileReadme], []byte("next\u0085line\n")...)
 		relockBundle(t, bf)
 	}, codes: []string{"forbidden"}, rules: []string{"bundle.content"}, note: "a C1 control (NEL, U+0085) in README.md"},
+	{id: "readme-nul", edit: func(t *testing.T, b *confBase, bf map[string][]byte) {
+		bf[bundle.FileReadme] = append(bf[bundle.FileReadme], []byte("a\x00b\n")...)
+		relockBundle(t, bf)
+	}, codes: []string{"forbidden"}, rules: []string{"bundle.content"}, note: "a NUL in README.md (5.4)"},
 	{id: "capability-html-tag", edit: func(t *testing.T, b *confBase, bf map[string][]byte) {
 		editCapability(t, bf, func(c *capability.Capability) { c.Goal += " <b>fast</b>" })
 	}, codes: []string{"forbidden"}, rules: []string{"bundle.content"}, note: "an HTML tag in the capability's goal"},

@@ -126,7 +126,7 @@ func validLabel(s string, max int, allowEmpty bool) bool {
 		return false
 	}
 	for _, r := range s {
-		if r < 0x20 || r == 0x7f || (r >= 0x80 && r < 0xa0) || r == '\u2028' || r == '\u2029' {
+		if r < 0x20 || r == 0x7f || (r >= 0x80 && r < 0xa0) || r == '\u2028' || r == '\u2029' || textrule.Bidi(r) {
 			return false
 		}
 	}
