@@ -27,7 +27,7 @@ var (
 	exemptRunCodes = map[string]string{}
 	// unsafe_file needs a symbolic link, FIFO, socket or device in the
 	// bundle; the tree is symlink-free and Git stores neither.
-	exemptBundleCodes = map[string]string{"unsafe_file": "needs a symbolic link or an irregular file, which a symlink-free Git tree cannot hold"}
+	exemptBundleCodes = map[string]string{}
 	// locator_invalid_utf8 cannot be reached from a JSON text: invalid
 	// UTF-8 and lone surrogates are parse errors (syntax) first.
 	exemptCapabilityCodes = map[string]string{
@@ -60,6 +60,7 @@ var closedTerminalStates = []string{"completed", "failed", "recovery_requested",
 type runCase struct {
 	id         string
 	absent     bool   // no folder at all
+	asFile     []byte // the case's path is a regular file with these bytes
 	capability string // "" means the discovered worked capability
 	edit       func(t *testing.T, b *confBase, rf *runFiles)
 	codes      []string
@@ -209,6 +210,8 @@ var runCases = []runCase{
 	// 10.2 step 1: the directory.
 	{id: "missing-directory", absent: true, codes: []string{"missing_file"}, rules: []string{"run.directory"},
 		note: "the run folder does not exist"},
+	{id: "not-a-directory", asFile: []byte("not a run\n"), codes: []string{"unreadable"}, rules: []string{"run.directory"},
+		note: "the run path is a regular file"},
 	{id: "incomplete-no-lock", edit: func(t *testing.T, b *confBase, rf *runFiles) { rf.drop = []string{receipt.FileLock} },
 		codes: []string{"incomplete"}, rules: []string{"run.directory"}, note: "run.lock.json absent: never committed"},
 	{id: "incomplete-temp-file", edit: func(t *testing.T, b *confBase, rf *runFiles) {
@@ -418,6 +421,7 @@ type bundleCase struct {
 	id        string
 	validated bool // from the validated_local bundle, else the discovered one
 	absent    bool
+	asFile    []byte // the case's path is a regular file with these bytes
 	edit      func(t *testing.T, b *confBase, bf map[string][]byte)
 	codes     []string
 	rules     []string
@@ -507,6 +511,8 @@ var bundleCases = []bundleCase{
 		note:  "the worked capability promoted by receipt.Finalize from two live runs and sealed with both receipts"},
 
 	{id: "missing-directory", absent: true, codes: []string{"missing"}, rules: []string{"bundle.directory"}, note: "the bundle folder does not exist"},
+	{id: "not-a-directory", asFile: []byte("not a bundle\n"), codes: []string{"unsafe_file"}, rules: []string{"bundle.directory"},
+		note: "the bundle path is a regular file"},
 	{id: "readme-missing", edit: func(t *testing.T, b *confBase, bf map[string][]byte) { delete(bf, bundle.FileReadme) },
 		codes: []string{"missing"}, rules: []string{"bundle.fileset"}, note: "README.md listed but absent"},
 	{id: "unlisted-file", edit: func(t *testing.T, b *confBase, bf map[string][]byte) { bf["notes.txt"] = []byte("notes\n") },

@@ -303,7 +303,9 @@ func generateConformance(t *testing.T) map[string][]byte {
 			cp = rc.capability
 		}
 		dir := slashJoin("runs", rc.id)
-		if !rc.absent {
+		if rc.asFile != nil {
+			add(dir, rc.asFile)
+		} else if !rc.absent {
 			for name, b := range rf.encode(t) {
 				add(slashJoin(dir, name), b)
 			}
@@ -326,7 +328,9 @@ func generateConformance(t *testing.T) map[string][]byte {
 			bc.edit(t, base, bf)
 		}
 		dir := slashJoin("bundles", bc.id)
-		if !bc.absent {
+		if bc.asFile != nil {
+			add(dir, bc.asFile)
+		} else if !bc.absent {
 			for name, b := range bf {
 				add(slashJoin(dir, name), b)
 			}
