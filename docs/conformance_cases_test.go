@@ -517,8 +517,8 @@ var bundleCases = []bundleCase{
 		codes: []string{"missing"}, rules: []string{"bundle.fileset"}, note: "README.md listed but absent"},
 	{id: "unlisted-file", edit: func(t *testing.T, b *confBase, bf map[string][]byte) { bf["notes.txt"] = []byte("notes\n") },
 		codes: []string{"unlisted"}, rules: []string{"bundle.fileset"}, note: "a file the lock does not list"},
-	{id: "unlisted-unsafe-name", edit: func(t *testing.T, b *confBase, bf map[string][]byte) { bf["NUL.txt"] = []byte("x") },
-		codes: []string{"unlisted", "unsafe_path"}, rules: []string{"bundle.fileset"}, note: "an unlisted entry whose name is a Windows device name (5.3)"},
+	{id: "unlisted-unsafe-name", edit: func(t *testing.T, b *confBase, bf map[string][]byte) { bf["notes file.txt"] = []byte("x") },
+		codes: []string{"unlisted", "unsafe_path"}, rules: []string{"bundle.fileset"}, note: "an unlisted entry whose name holds a space (5.3); names Windows cannot check out (NUL.txt) stay out of the tree"},
 	{id: "forbidden-path-listed", edit: func(t *testing.T, b *confBase, bf map[string][]byte) {
 		bf["notes.txt"] = []byte("notes\n")
 		relockBundle(t, bf)
