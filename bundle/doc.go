@@ -146,7 +146,11 @@
 //     receipt.CheckClaim: a receipt that reached an origin outside
 //     site.allowed_origins never supports a claim.
 //   - When the listing stops at [MaxFiles], the lock is looked up
-//     directly, so a present lock is never reported missing; a missing
+//     directly, so a present lock is never reported missing. The walk
+//     never looks into a directory whose entries would pass the count
+//     (a bounded listing returns the file system's choice of entries),
+//     and then looks up every listed path by name: the report never
+//     depends on the order a file system lists in. A missing
 //     bundle directory is reported as such, not as a lock entry. Seal
 //     with an empty destination is [ErrInvalidArgument].
 //   - README.md is generated deterministically (the same capability always

@@ -328,14 +328,18 @@ func (v *verifier) walk() {
 		if err != nil && err != io.EOF {
 			v.addf(relPath(d.path), ErrUnsafeFile, "cannot list directory: %s", errText(err))
 		}
+		if count+len(entries) > MaxFiles {
+			// Counting stops here. A bounded listing returns entries in
+			// the file system's order, so none of this directory's
+			// entries is looked at (FORMAT.md 10.5 step 2): the lock and
+			// the listed files are then looked up by name.
+			v.truncated = true
+			v.addf("", ErrLimit, "more than MaxFiles (%d) entries on disk; the listing stopped in %s", MaxFiles, relPath(d.path))
+			return
+		}
 		slices.SortFunc(entries, func(a, b fs.DirEntry) int { return strings.Compare(a.Name(), b.Name()) })
 		for _, e := range entries {
 			count++
-			if count > MaxFiles {
-				v.truncated = true
-				v.addf("", ErrLimit, "more than MaxFiles (%d) entries on disk; the rest was not listed", MaxFiles)
-				return
-			}
 			p := path.Join(d.path, e.Name())
 			fi, err := v.root.Lstat(p)
 			if err != nil {
@@ -483,6 +487,9 @@ func (v *verifier) fileSet(l *Lock) {
 			v.bad[f.Path] = true
 			continue // reported by the lock checks; never looked up
 		}
+		if _, seen := v.disk[f.Path]; !seen && v.truncated && !v.behindUnsafe(f.Path) {
+			v.lookUp(f.Path)
+		}
 		if reason := forbiddenName(f.Path); reason != "" {
 			v.addf(f.Path, ErrForbidden, "%s", reason)
 		} else if kindOf(f.Path) == kindOther {
@@ -491,10 +498,13 @@ func (v *verifier) fileSet(l *Lock) {
 		}
 		e, ok := v.disk[f.Path]
 		switch {
-		case !ok && (v.behindUnsafe(f.Path) || v.truncated):
-			// A parent is a link or a file (reported there), or the
-			// listing stopped at MaxFiles (reported): never looked at.
+		case !ok && v.behindUnsafe(f.Path):
+			// A parent is a link or a file (reported there): never
+			// looked at.
 			v.bad[f.Path] = true
+		case !ok && v.truncated && v.bad[f.Path]:
+			// Looked up by name after the listing stopped: not a
+			// regular file (reported by lookUp).
 		case !ok:
 			v.addf(f.Path, ErrMissing, "listed in the lock but absent")
 		case e.mode.IsDir():
@@ -866,4 +876,46 @@ func sortedKeys[V any](m map[string]V) []string {
 	}
 	slices.Sort(keys)
 	return keys
+}
+
+// lookUp inspects one listed path by name after the listing stopped at
+// MaxFiles: a regular file or directory joins the disk entries as if
+// listed; a link or irregular file is [ErrUnsafeFile] and never opened;
+// an absent path stays absent (reported as missing).
+func (v *verifier) lookUp(p string) {
+	var parents []string
+	for d := parentOf(p); d != ""; d = parentOf(d) {
+		parents = append(parents, d)
+	}
+	for i := len(parents) - 1; i >= 0; i-- {
+		fi, err := v.root.Lstat(parents[i])
+		if err != nil {
+			return // absent: reported as missing
+		}
+		if !fi.IsDir() {
+			// A link or a file where a directory belongs: never followed.
+			v.bad[p] = true
+			v.addf(parents[i], ErrUnsafeFile, "not a directory (%s; never followed)", fileType(fi.Mode()))
+			return
+		}
+	}
+	fi, err := v.root.Lstat(p)
+	if err != nil {
+		if !errors.Is(err, fs.ErrNotExist) {
+			v.bad[p] = true
+			v.addf(p, ErrUnsafeFile, "cannot inspect: %s", errText(err))
+		}
+		return
+	}
+	switch m := fi.Mode(); {
+	case m&fs.ModeSymlink != 0:
+		v.bad[p] = true
+		v.addf(p, ErrUnsafeFile, "symbolic link (never followed)")
+		return
+	case !m.IsRegular() && !m.IsDir():
+		v.bad[p] = true
+		v.addf(p, ErrUnsafeFile, "irregular file (%s)", fileType(m))
+		return
+	}
+	v.disk[p] = diskEntry{mode: fi.Mode(), size: fi.Size(), info: fi}
 }

@@ -285,6 +285,14 @@ const (
 	// CodeRedactionMarker: the discovery redaction marker outside a locator
 	// (inside one it is locator.CodeRedactedMarker).
 	CodeRedactionMarker = "redaction_marker"
+	// CodeControlCharacter: a string holds a character no document string
+	// holds: a C0 control other than tab, LF and CR (U+0000 included,
+	// however it was escaped), DEL, a C1 control, U+2028 or U+2029.
+	CodeControlCharacter = "control_character"
+	// CodeBidiControl: a string holds a bidirectional formatting control
+	// (U+202A to U+202E, U+2066 to U+2069), which reorders what a reviewer
+	// sees.
+	CodeBidiControl = "bidi_control"
 
 	// Extraction.
 
@@ -363,7 +371,7 @@ func Codes() []string {
 		CodeDuplicateAction, CodeUnknownOperation, CodeUnknownConfirmation, CodeConfirmationMismatch,
 		CodeMissingField, CodeUnexpectedField, CodeInputXorValue, CodeMissingPostcondition,
 		CodePostconditionAlways, CodePostconditionMismatch, CodeNativeGapRequired, CodeNativeNotExecutable,
-		CodeCredentialLiteral, CodeRedactionMarker,
+		CodeCredentialLiteral, CodeRedactionMarker, CodeControlCharacter, CodeBidiControl,
 		CodeUnknownExtractMode, CodeExtractFieldsNotAllowed, CodeExtractFieldMissing, CodeExtractFieldExtra,
 		CodeExtractFieldTypeMismatch, CodeUnknownReadKind, CodeMaxRecordsOutOfRange, CodeInvalidLimitInput,
 		CodeUnknownFieldRef, CodeDuplicateFieldRef, CodeFieldLocatorMissing, CodeFieldRepeatsActionRoot,

@@ -634,4 +634,28 @@ var corpusCases = []corpusCase{
 			in := &c.Inputs[0]
 			in.Secret, in.Type, in.Values, in.MaxLength = true, InputEnum, []string{"north", "south"}, 0
 		}},
+
+	// Characters (FORMAT.md 1.4) and the partial redaction marker.
+	{name: "nul_in_name", base: "teller", code: CodeControlCharacter, note: "the capability name holds an escaped NUL (\\u0000)",
+		raw: func(doc string) string {
+			return strings.Replace(doc, `"name": "Get member savings and checking balances"`, `"name": "Get member savings\u0000 and checking balances"`, 1)
+		}},
+	{name: "nul_in_label", base: "teller", code: CodeControlCharacter, note: "a locator label ends in an escaped NUL",
+		edit: func(c *Capability) { action(c, "fill-member-id").LocatorCandidates[0].Label += "\x00" }},
+	{name: "c1_control_in_goal", base: "teller", code: CodeControlCharacter, note: "NEL (U+0085) in the goal",
+		edit: func(c *Capability) { c.Goal += "\u0085" }},
+	{name: "bidi_override_in_name", base: "teller", code: CodeBidiControl, note: "a right-to-left override (U+202E) in a locator name",
+		edit: func(c *Capability) { action(c, "fill-member-id").LocatorCandidates[0].Label = "Member \u202eDI" }},
+	{name: "bidi_isolate_in_intent", base: "teller", code: CodeBidiControl, note: "a first-strong isolate (U+2068) in an intent",
+		edit: func(c *Capability) { action(c, "fill-member-id").Intent = "Type \u2068the\u2069 member ID" }},
+	{name: "zero_width_only_label", base: "teller", code: locator.CodeMissingValue, note: "a label of zero-width characters only is blank",
+		edit: func(c *Capability) { action(c, "fill-member-id").LocatorCandidates[0].Label = "\u200b\u200d\ufeff" }},
+	{name: "zero_width_only_name", base: "teller", code: CodeRequired, note: "a capability name of a zero-width space and a space is blank",
+		edit: func(c *Capability) { c.Name = "\u200b " }},
+	{name: "redaction_marker_partial", base: "teller", code: CodeRedactionMarker, note: "outcome text with the marker's opening bracket only",
+		edit: func(c *Capability) { c.BusinessOutcomes[0].Detect.VisibleText = "No member \u27e6redacted" }},
+	{name: "redaction_marker_embedded", base: "teller", code: CodeRedactionMarker, note: "the marker inside a word of the goal",
+		edit: func(c *Capability) { c.Goal += " x" + redact.Marker + "y" }},
+	{name: "locator_redaction_marker_partial", base: "teller", code: locator.CodeRedactedMarker, note: "a label with the marker's closing bracket only",
+		edit: func(c *Capability) { action(c, "fill-member-id").LocatorCandidates[0].Label = "Member redacted\u27e7" }},
 }

@@ -2,6 +2,7 @@ package capability
 
 import (
 	"fmt"
+	"github.com/vera-run/vera/internal/textrule"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -26,7 +27,7 @@ func (v *validation) cssOnlyReason(p pth, a *Action) bool {
 	pp := p.f("css_only_reason")
 	ok := true
 	switch {
-	case strings.TrimSpace(r) == "":
+	case textrule.Blank(r):
 		v.add(pp, CodeCSSOnlyReasonInvalid, "css_only_reason must not be blank", "")
 		ok = false
 	case !utf8.ValidString(r) || utf8.RuneCountInString(r) > MaxCSSOnlyReasonRunes:

@@ -161,6 +161,20 @@
 //   - Literals: every string of the document is scanned for
 //     credential-shaped content (tokens, keys, passwords, credentials in
 //     URLs) and for the redaction marker.
+//   - Characters (decided for issue 14, FORMAT.md 1.4 "Text"): no string
+//     holds a forbidden control (C0 but TAB, LF and CR, so an escaped NUL
+//     "\u0000" too; DEL; C1; U+2028, U+2029: control_character, the same
+//     set a bundle refuses, so a valid capability never fails the bundle's
+//     control rule) or a bidirectional formatting control (U+202A to
+//     U+202E, U+2066 to U+2069: bidi_control, since it reorders what a
+//     reviewer reads). A value of white space and zero-width characters
+//     only (U+200B to U+200D, U+2060, U+FEFF) is blank wherever a value
+//     must not be blank; zero-width characters inside other text stay
+//     allowed (emoji, some scripts). Either bracket of the redaction
+//     marker (U+27E6, U+27E7) anywhere is the marker, so a partial marker
+//     ("⟦redact", "redacted⟧") or the marker inside a word is refused like
+//     the whole one; the word "redacted" alone is text. The classes live in
+//     internal/textrule, the timestamp grammar in internal/timestamp.
 //   - Extraction: text mode fills a text output and has no fields; single
 //     fills a record; list fills a record_set and needs max_records
 //     (1..[MaxRecordsCeiling]), which single and text must not set; fields

@@ -2,6 +2,7 @@ package capability
 
 import (
 	"fmt"
+	"github.com/vera-run/vera/internal/textrule"
 	"regexp"
 	"slices"
 	"strings"
@@ -102,7 +103,7 @@ func (v *validation) expectation(p pth, e *Expectation, t FieldType, outcomes ma
 	textual := t == FieldString || t == FieldDate
 	seen := map[string]bool{}
 	for i, s := range e.Enum {
-		if strings.TrimSpace(s) == "" || seen[s] {
+		if textrule.Blank(s) || seen[s] {
 			v.add(p.f("enum").i(i), CodeInvalidExpectation, "enum values are non-blank and distinct", s)
 		}
 		seen[s] = true
@@ -175,7 +176,7 @@ func (v *validation) detectWhere() {
 			continue
 		}
 		sp := dp.f("scope")
-		if strings.TrimSpace(d.VisibleText) == "" && len(d.LocatorCandidates) == 0 {
+		if textrule.Blank(d.VisibleText) && len(d.LocatorCandidates) == 0 {
 			v.add(sp, CodeDetectScopeUnused, "a detect scope limits visible_text or locator_candidates; set one of them", "")
 		}
 		for _, pr := range d.Scope.Check() {

@@ -2,7 +2,6 @@ package capability
 
 import (
 	"reflect"
-	"strings"
 	"sync"
 
 	"github.com/vera-run/vera/internal/redact"
@@ -144,15 +143,16 @@ func (v *validation) scanStruct(val reflect.Value, segs []strictjson.PathSeg) {
 }
 
 func (v *validation) literal(segs []strictjson.PathSeg, s string, checkMarker bool) {
+	v.characters(segs, s)
+	if checkMarker && hasMarkerPart(s) {
+		v.add(at(strictjson.Path(segs)), CodeRedactionMarker,
+			"the discovery redaction marker (or a part of it) is evidence of redaction, never a literal value", "")
+	}
 	if len(s) < 5 {
-		return // too short for either check
+		return // too short for a credential
 	}
 	if _, secret := redact.FindSecret(s); secret {
 		v.add(at(strictjson.Path(segs)), CodeCredentialLiteral,
 			"a credential-shaped value (token, key, password or session URL); a capability holds references, never secrets", "")
-	}
-	if checkMarker && strings.Contains(s, redact.Marker) {
-		v.add(at(strictjson.Path(segs)), CodeRedactionMarker,
-			"the discovery redaction marker is evidence of redaction, never a literal value", "")
 	}
 }

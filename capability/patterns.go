@@ -1,6 +1,7 @@
 package capability
 
 import (
+	"github.com/vera-run/vera/internal/timestamp"
 	"regexp"
 	"strings"
 	"time"
@@ -81,8 +82,7 @@ func validDigest(s string) bool { return canonjson.ValidDigest(s) }
 
 // validTimestamp accepts RFC 3339 timestamps (with a time zone).
 func validTimestamp(s string) bool {
-	_, err := time.Parse(time.RFC3339Nano, s)
-	return err == nil
+	return timestamp.Valid(s)
 }
 
 // validDate accepts a calendar date YYYY-MM-DD.

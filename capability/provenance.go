@@ -2,7 +2,7 @@ package capability
 
 import (
 	"fmt"
-	"strings"
+	"github.com/vera-run/vera/internal/textrule"
 )
 
 // provenance checks the provenance rules of the state, by kind.
@@ -53,11 +53,11 @@ func (v *validation) provenance(rank int) {
 	}
 	discovered := rank >= StateDiscovered.Rank()
 	if discovered {
-		if strings.TrimSpace(p.DiscoveryModel) == "" {
+		if textrule.Blank(p.DiscoveryModel) {
 			v.add(at("provenance.discovery_model"), CodeProvenanceIncomplete,
 				fmt.Sprintf("a %s capability names the discovery model", c.State), "")
 		}
-		if strings.TrimSpace(p.DiscoveryRunID) == "" {
+		if textrule.Blank(p.DiscoveryRunID) {
 			v.add(at("provenance.discovery_run_id"), CodeProvenanceIncomplete,
 				fmt.Sprintf("a %s capability names the discovery run", c.State), "")
 		}
@@ -116,11 +116,11 @@ func (v *validation) handAuthored(p *Provenance) {
 	if c.State != StateAuthored && c.State != StateValidatedLocal {
 		return // a hand-written scaffold may be incomplete
 	}
-	if strings.TrimSpace(p.Author) == "" {
+	if textrule.Blank(p.Author) {
 		v.add(at("provenance.author"), CodeProvenanceIncomplete,
 			fmt.Sprintf("a hand_authored %s capability names its author", c.State), "")
 	}
-	if strings.TrimSpace(p.Reason) == "" {
+	if textrule.Blank(p.Reason) {
 		v.add(at("provenance.reason"), CodeProvenanceIncomplete,
 			fmt.Sprintf("a hand_authored %s capability says why it has no discovery record", c.State), "")
 	}

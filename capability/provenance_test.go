@@ -124,7 +124,7 @@ func TestCSSOnlyReason(t *testing.T) {
 		{name: "css only without reason", cands: cssOnly, want: []string{locator.CodeNoSemantic}},
 		{name: "css only with reason", reason: "the balance <dd> has no role, label or text handle", cands: cssOnly},
 		{name: "blank", reason: " \t", cands: cssOnly, want: []string{CodeCSSOnlyReasonInvalid, locator.CodeNoSemantic}},
-		{name: "control character", reason: "no handle\x07", cands: cssOnly, want: []string{CodeCSSOnlyReasonInvalid, locator.CodeNoSemantic}},
+		{name: "control character", reason: "no handle\x07", cands: cssOnly, want: []string{CodeControlCharacter, CodeCSSOnlyReasonInvalid, locator.CodeNoSemantic}},
 		{name: "newline", reason: "no\nhandle", cands: cssOnly, want: []string{CodeCSSOnlyReasonInvalid, locator.CodeNoSemantic}},
 		{name: "too long", reason: strings.Repeat("é", MaxCSSOnlyReasonRunes+1), cands: cssOnly, want: []string{CodeCSSOnlyReasonInvalid, locator.CodeNoSemantic}},
 		{name: "at the bound", reason: strings.Repeat("é", MaxCSSOnlyReasonRunes), cands: cssOnly},

@@ -2,6 +2,7 @@ package capability
 
 import (
 	"fmt"
+	"github.com/vera-run/vera/internal/textrule"
 	"strings"
 
 	"github.com/vera-run/vera/internal/redact"
@@ -81,7 +82,7 @@ func (v *validation) query(path pth, q []QueryEntry) {
 		e := &q[i]
 		p := path.i(i)
 		switch {
-		case strings.TrimSpace(e.Name) == "":
+		case textrule.Blank(e.Name):
 			continue // reported by the field rules (nonblank)
 		case strings.Contains(e.Name, "{{"):
 			v.add(p.f("name"), CodeInvalidQueryEntry, "a query entry's name is fixed; only its value may carry templates", e.Name)

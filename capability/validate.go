@@ -3,6 +3,7 @@ package capability
 import (
 	"errors"
 	"fmt"
+	"github.com/vera-run/vera/internal/textrule"
 	"reflect"
 	"slices"
 	"strconv"
@@ -207,7 +208,7 @@ var fieldValidator = sync.OnceValue(func() *validator.Validate {
 		"sha256digest": str(validDigest),
 		"rfc3339":      str(validTimestamp),
 		"origin":       str(func(s string) bool { return originForm(s) == "" }),
-		"nonblank":     str(func(s string) bool { return strings.TrimSpace(s) != "" }),
+		"nonblank":     str(func(s string) bool { return !textrule.Blank(s) }),
 	}
 	for tag, fn := range custom {
 		// Registration fails only for reserved tag names, which these are

@@ -2,8 +2,9 @@ package capability
 
 import (
 	"fmt"
+	"github.com/vera-run/vera/internal/textrule"
+	"github.com/vera-run/vera/internal/timestamp"
 	"strings"
-	"time"
 
 	"github.com/vera-run/vera/internal/redact"
 	"github.com/vera-run/vera/locator"
@@ -94,7 +95,7 @@ func (v *validation) identity() {
 		// finalized_at is what receipt.Finalize writes: UTC, to the
 		// second. Another zone or a fraction names the same instant in a
 		// second spelling, which a claim must not have.
-		if t, err := time.Parse(time.RFC3339, val.FinalizedAt); err == nil && t.UTC().Format(time.RFC3339) != val.FinalizedAt {
+		if timestamp.Valid(val.FinalizedAt) && !timestamp.UTCSecond(val.FinalizedAt) {
 			v.add(at("validation.finalized_at"), CodeInvalidTimestamp,
 				"finalized_at is UTC to the second, as 2026-03-02T09:00:00Z", val.FinalizedAt)
 		}
@@ -230,7 +231,7 @@ func (v *validation) outcomes() {
 		}
 		d := &b.Detect
 		dp := p.f("detect")
-		if strings.TrimSpace(d.VisibleText) == "" && d.URLPattern == "" && len(d.LocatorCandidates) == 0 {
+		if textrule.Blank(d.VisibleText) && d.URLPattern == "" && len(d.LocatorCandidates) == 0 {
 			v.add(dp, CodeOutcomeWithoutDetect, "a business outcome needs at least one detect rule (visible_text, url_pattern or locator_candidates)", "")
 		}
 		if d.VisibleText != "" {

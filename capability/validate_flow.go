@@ -2,6 +2,7 @@ package capability
 
 import (
 	"fmt"
+	"github.com/vera-run/vera/internal/textrule"
 	"strings"
 
 	"github.com/vera-run/vera/locator"
@@ -229,7 +230,7 @@ func actionFieldSet(a *Action, field string) bool {
 
 // native checks a declared native gap: documented, never executable.
 func (v *validation) native(p pth, a *Action) {
-	if strings.TrimSpace(a.NativeGap) == "" {
+	if textrule.Blank(a.NativeGap) {
 		v.add(p.f("native_gap"), CodeNativeGapRequired, "a native action describes the non-browser step in native_gap", "")
 	}
 	for _, f := range []string{"locator_candidates", "url", "query", "input", "value", "key", "output", "extract", "timeout_ms", "postcondition"} {
@@ -308,7 +309,7 @@ func (v *validation) condition(p pth, c *Condition, role condRole, a *Action) {
 		v.locators(p.f("locator_candidates"), c.LocatorCandidates, ctx)
 	case CondTextVisible:
 		uses |= condText
-		if strings.TrimSpace(c.Text) == "" {
+		if textrule.Blank(c.Text) {
 			v.add(p.f("text"), CodeInvalidCondition, "text_visible needs text", "")
 		} else {
 			v.templates(p.f("text"), c.Text, useTemplate)
@@ -316,7 +317,7 @@ func (v *validation) condition(p pth, c *Condition, role condRole, a *Action) {
 	case CondURLIncludes, CondURLPath:
 		uses |= condValue
 		switch {
-		case strings.TrimSpace(c.Value) == "":
+		case textrule.Blank(c.Value):
 			v.add(p.f("value"), CodeInvalidCondition, fmt.Sprintf("%s needs value", c.Kind), "")
 		case c.Kind == CondURLPath && (!strings.HasPrefix(c.Value, "/") || strings.ContainsAny(c.Value, "?#")):
 			v.add(p.f("value"), CodeInvalidCondition, "url_path compares a path: it starts with / and has no query or fragment", c.Value)
@@ -413,7 +414,7 @@ func (v *validation) extraction(p pth, a *Action) {
 		}
 		v.jsonPointer(fp, f)
 		switch {
-		case f.Read == ReadAttribute && strings.TrimSpace(f.Attribute) == "":
+		case f.Read == ReadAttribute && textrule.Blank(f.Attribute):
 			v.add(fp.f("attribute"), CodeMissingField, "an attribute read names the attribute", "")
 		case f.Read != ReadAttribute && f.Attribute != "":
 			v.add(fp.f("attribute"), CodeUnexpectedField, "attribute is used only with read: attribute", "")

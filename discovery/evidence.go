@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"github.com/vera-run/vera/internal/timestamp"
 	"slices"
 	"strconv"
 	"strings"
@@ -591,7 +592,7 @@ func validSelector(s string) bool {
 }
 
 func parseTime(s string) (time.Time, bool) {
-	t, err := time.Parse(time.RFC3339Nano, s)
+	t, err := timestamp.Parse(s)
 	return t, err == nil
 }
 

@@ -2,6 +2,7 @@ package locator
 
 import (
 	"fmt"
+	"github.com/vera-run/vera/internal/textrule"
 	"regexp"
 	"strings"
 	"unicode/utf8"
@@ -202,13 +203,13 @@ func (c Candidate) Check() []Problem {
 		} else if !KnownRole(c.Role) {
 			add(CodeUnknownRole, "role", "%q is not an ARIA role", c.Role)
 		}
-	} else if strings.TrimSpace(primary) == "" {
+	} else if textrule.Blank(primary) {
 		add(CodeMissingValue, own[0], "a %s candidate needs a non-empty %s", c.Strategy, own[0])
 	}
 	if c.Exact && (c.Strategy == TestID || c.Strategy == CSS) {
 		add(CodeExactNotAllowed, "exact", "exact applies only to names, labels, placeholders and text")
 	}
-	if c.Exact && c.Strategy == Role && strings.TrimSpace(c.Name) == "" {
+	if c.Exact && c.Strategy == Role && textrule.Blank(c.Name) {
 		// exact compares the accessible name; without one it would
 		// silently mean nothing.
 		add(CodeExactNotAllowed, "exact", "exact on a role candidate compares its name; a role without a name has nothing to compare")
@@ -373,10 +374,10 @@ func CheckList(cs []Candidate, ctx ListContext, marker string) []ListProblem {
 		for _, p := range c.Check() {
 			ps = append(ps, ListProblem{Index: i, Problem: p})
 		}
-		if marker != "" && strings.Contains(c.Value(), marker) {
+		if markerPart(c.Value(), marker) {
 			ps = append(ps, ListProblem{Index: i, Problem: Problem{Code: CodeRedactedMarker, Field: string(c.Strategy), Detail: "the discovery redaction marker is never a literal locator"}})
 		}
-		if marker != "" && c.Scope != nil && strings.Contains(c.Scope.Value(), marker) {
+		if c.Scope != nil && markerPart(c.Scope.Value(), marker) {
 			ps = append(ps, ListProblem{Index: i, Problem: Problem{Code: CodeRedactedMarker, Field: "scope." + string(c.Scope.Strategy), Detail: "the discovery redaction marker is never a literal locator"}})
 		}
 		key := c.key()
@@ -410,4 +411,17 @@ func CheckList(cs []Candidate, ctx ListContext, marker string) []ListProblem {
 		}
 	}
 	return ps
+}
+
+// markerPart reports whether s holds the redaction marker or a part of
+// it: the marker's first or its last character (its brackets) anywhere in
+// s, alone or with other text around it (FORMAT.md 8.11,
+// locator_redaction_marker). An empty marker matches nothing.
+func markerPart(s, marker string) bool {
+	if marker == "" {
+		return false
+	}
+	first, _ := utf8.DecodeRuneInString(marker)
+	last, _ := utf8.DecodeLastRuneInString(marker)
+	return strings.ContainsRune(s, first) || strings.ContainsRune(s, last)
 }

@@ -13,7 +13,11 @@
 //     inside an already resolved record container ([ListContext]).
 //   - A candidate sets exactly the fields of its strategy; coordinates are
 //     never a locator; visible text is bounded by [MaxTextLen].
-//   - The discovery redaction marker is never accepted as a literal value.
+//   - The discovery redaction marker is never accepted as a literal value,
+//     nor any part of it: either of its brackets anywhere in a value or a
+//     scope's value is the marker.
+//   - A value of white space and zero-width characters only is blank
+//     (locator_missing_value; exact on a role without a non-blank name).
 //   - Resolution fails closed: a finder error stops at that candidate, so a
 //     later candidate never wins over an earlier one whose answer is
 //     unknown.

@@ -2,10 +2,11 @@ package receipt
 
 import (
 	"fmt"
+	"github.com/vera-run/vera/internal/textrule"
+	"github.com/vera-run/vera/internal/timestamp"
 	"regexp"
 	"slices"
 	"strconv"
-	"time"
 	"unicode/utf8"
 
 	"github.com/vera-run/vera/capability"
@@ -115,14 +116,17 @@ func validName(s string) bool { return capability.ValidName(s) }
 // validLabel: valid UTF-8 without control characters, at most max bytes;
 // empty only when allowEmpty.
 func validLabel(s string, max int, allowEmpty bool) bool {
-	if s == "" {
-		return allowEmpty
+	if textrule.Blank(s) && (s == "" || !allowEmpty) {
+		// A required label shows something (FORMAT.md 1.4: not blank);
+		// an optional one may be empty, and a blank one is then checked
+		// like any other.
+		return s == "" && allowEmpty
 	}
 	if len(s) > max || !utf8.ValidString(s) {
 		return false
 	}
 	for _, r := range s {
-		if r < 0x20 || r == 0x7f || (r >= 0x80 && r < 0xa0) || r == '\u2028' || r == '\u2029' {
+		if r < 0x20 || r == 0x7f || (r >= 0x80 && r < 0xa0) || r == '\u2028' || r == '\u2029' || textrule.Bidi(r) {
 			return false
 		}
 	}
@@ -130,8 +134,7 @@ func validLabel(s string, max int, allowEmpty bool) bool {
 }
 
 func validTime(s string) bool {
-	_, err := time.Parse(time.RFC3339Nano, s)
-	return err == nil
+	return timestamp.Valid(s)
 }
 
 // checkOutputHeader checks the name (valid, not seen before in this file),

@@ -3,6 +3,7 @@ package receipt
 import (
 	"errors"
 	"fmt"
+	"github.com/vera-run/vera/internal/timestamp"
 	"reflect"
 	"slices"
 	"strings"
@@ -438,7 +439,7 @@ func CheckClaim(c *capability.Capability, receipts map[string][]byte, opts ...Fi
 	if v.Claim != ClaimText {
 		ck.fail("", CheckClaimed, "the claim text is not %q", ClaimText)
 	}
-	if _, err := time.Parse(time.RFC3339Nano, v.FinalizedAt); err != nil {
+	if !timestamp.Valid(v.FinalizedAt) {
 		ck.fail("", CheckClaimed, "finalized_at is not an RFC 3339 timestamp")
 	}
 	for name := range receipts {

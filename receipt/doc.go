@@ -32,6 +32,11 @@
 //     unknown member, not an alias of "arch") and be exactly what the
 //     writer's types re-encode (no missing member, no explicit default the
 //     writer omits).
+//   - A run directory of more than [MaxDirEntries] entries is one
+//     ErrUnexpectedFile for the directory and no entry is reported by
+//     name (a bounded listing returns the file system's choice); the run
+//     files are looked up by name, so the report never depends on listing
+//     order.
 //   - Verification reports every problem, never only the first, in a
 //     [Report] filled even on failure; each [Problem] carries a stable code
 //     and a sentinel wrapping [ErrVerify]. Messages name files, members,

@@ -191,6 +191,13 @@ func load(dir string) (*RunFiles, *Report) {
 const tooManyEntries = "/"
 
 // listRunDir lists the run directory, at most MaxDirEntries entries.
+//
+// Counting stops at entry MaxDirEntries+1. Which entries a bounded
+// listing returns depends on the file system, so an overfull directory
+// reports no entry by name: the listing is discarded, tooManyEntries is
+// set, and the four run file names are looked up directly (FORMAT.md
+// 10.2 step 1). Two verifiers then agree whatever order their file
+// systems list in.
 func listRunDir(root *os.Root) (map[string]bool, error) {
 	d, err := root.Open(".")
 	if err != nil {
@@ -201,12 +208,17 @@ func listRunDir(root *os.Root) (map[string]bool, error) {
 	if err != nil && err != io.EOF {
 		return nil, err
 	}
-	present := make(map[string]bool, len(entries))
-	for i, e := range entries {
-		if i == MaxDirEntries {
-			present[tooManyEntries] = true
-			break
+	if len(entries) > MaxDirEntries {
+		present := map[string]bool{tooManyEntries: true}
+		for _, name := range []string{FileLock, FileReceipt, FileOutputs, FileProposals} {
+			if _, err := root.Lstat(name); err == nil {
+				present[name] = true
+			}
 		}
+		return present, nil
+	}
+	present := make(map[string]bool, len(entries))
+	for _, e := range entries {
 		present[e.Name()] = true
 	}
 	return present, nil

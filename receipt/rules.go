@@ -1,10 +1,10 @@
 package receipt
 
 import (
+	"github.com/vera-run/vera/internal/timestamp"
 	"path/filepath"
 	"slices"
 	"strconv"
-	"time"
 
 	"github.com/vera-run/vera/capability"
 	"github.com/vera-run/vera/download"
@@ -99,8 +99,8 @@ func checkReceiptRules(r *Receipt, ps *problems) {
 			ps.add(f, ErrSchema, "%s is null or absent; an always-present list is written [] when empty", l.name)
 		}
 	}
-	if s, err1 := time.Parse(time.RFC3339Nano, r.StartedAt); err1 == nil {
-		if e, err2 := time.Parse(time.RFC3339Nano, r.FinishedAt); err2 == nil && e.Before(s) {
+	if s, err1 := timestamp.Parse(r.StartedAt); err1 == nil {
+		if e, err2 := timestamp.Parse(r.FinishedAt); err2 == nil && e.Before(s) {
 			ps.add(f, ErrInconsistent, "finished_at is before started_at")
 		}
 	}
