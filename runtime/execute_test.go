@@ -846,7 +846,9 @@ func TestCancellation(t *testing.T) {
 			if res == nil || res.State != receipt.TerminalFailed || res.Failure.Category != receipt.CategoryCanceled || res.RunDir == "" {
 				t.Fatalf("%s", dump(res))
 			}
-			if lag := returned.Sub(<-canceledAt); lag > time.Second {
+			// The waits are 60 s long: returning within 10 s shows the
+			// cancellation ended them, with room for a loaded machine.
+			if lag := returned.Sub(<-canceledAt); lag > 10*time.Second {
 				t.Errorf("returned %s after cancellation", lag)
 			}
 		})
