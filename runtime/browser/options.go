@@ -45,6 +45,8 @@ type options struct {
 	// resolver replaces the system resolver of the network gate (tests
 	// simulate DNS rebinding with it); nil is the system resolver.
 	resolver netgate.Resolver
+	// host is the Browser a driver is opened for (Browser.NewDriver).
+	host *Browser
 }
 
 // check reports an option value outside its range.
