@@ -26,6 +26,7 @@ var Public = []string{
 	"receipt",
 	"runtime",
 	"runtime/browser",
+	"runtime/jobs",
 	"runtime/runtimetest",
 	"runtime/tool",
 	"runtime/tool/mcpserver",
