@@ -20,7 +20,11 @@
 //   - [github.com/vera-run/vera/runtime]: Execute, the Driver seam, options,
 //     Result, Preflight.
 //   - [github.com/vera-run/vera/runtime/browser]: the go-rod Driver (Launch a
-//     provider-owned Chromium, Connect to an existing Chrome).
+//     provider-owned Chromium, Connect to an existing Chrome), and Browser,
+//     one browser handing out a driver per concurrent run.
+//   - [github.com/vera-run/vera/runtime/jobs]: a bounded job runner (slots,
+//     queue, run budget, retention, expiry, restart-safe records) over a
+//     driver source.
 //   - [github.com/vera-run/vera/runtime/runtimetest]: the fake Driver over
 //     declarative fixtures and the TestDriver conformance suite.
 //   - [github.com/vera-run/vera/runtime/tool]: a capability as an agent
