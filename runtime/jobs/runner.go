@@ -126,6 +126,11 @@ func New(dir string, source DriverSource, opts ...Option) (*Runner, error) {
 	if cfg.logger == nil {
 		cfg.logger = slog.New(slog.DiscardHandler)
 	}
+	// The run options' own values are checked once, here: Execute
+	// reports a bad option before it looks at the (nil) capability.
+	if _, err := runtime.Execute(context.Background(), nil, nil, cfg.runOpts...); errors.Is(err, runtime.ErrInvalidArgument) {
+		return nil, fmt.Errorf("%w: WithRunOptions: %w", ErrInvalidArgument, err)
+	}
 	if err := os.MkdirAll(dir, 0o700); err != nil {
 		return nil, fmt.Errorf("jobs: state folder: %w", err)
 	}
@@ -246,7 +251,8 @@ func (r *Runner) Submit(ctx context.Context, req Request) (Status, error) {
 	// the driver (state, validation, executor checks, inputs) is checked
 	// now, and a submission that passes them all gets ErrNoDriver, with
 	// nothing reserved or written.
-	if _, err := runtime.Execute(ctx, c, req.Inputs, r.cfg.runOpts...); !errors.Is(err, runtime.ErrNoDriver) {
+	dry := append(slices.Clone(r.cfg.runOpts), runtime.WithDriver(nil)) // never a run, whatever the run options hold
+	if _, err := runtime.Execute(ctx, c, req.Inputs, dry...); !errors.Is(err, runtime.ErrNoDriver) {
 		if err == nil {
 			err = errors.New("unexpected run without a driver")
 		}
@@ -384,6 +390,7 @@ func (r *Runner) run(j *job) {
 	st := j.st
 	r.mu.Unlock()
 	r.fireState(st)
+	close(j.done) // after the hook: Wait returns once the terminal state was reported
 }
 
 // stopQueued ends every queued job with service_stopped (Close).
@@ -522,7 +529,6 @@ func (r *Runner) finishLocked(j *job, o outcome) {
 	if err := r.write(j.st); err != nil {
 		r.log.Warn("job record not written", "job", j.st.ID, "err", err)
 	}
-	close(j.done)
 	j.cancel(nil)
 	r.log.Info("job finished", "job", j.st.ID, "state", string(o.state), "error", string(o.code), "cause", o.cause)
 }
@@ -538,10 +544,10 @@ func (r *Runner) endQueued(j *job, code Code) {
 	ms := r.dequeueLocked(j)
 	j.st.QueuePosition = 0
 	r.finishLocked(j, outcome{state: stateOf(code), code: code})
-	j.cancel(nil)
 	st := j.st
 	r.mu.Unlock()
 	r.fireState(st)
+	close(j.done)
 	r.fireMoved(ms)
 }
 
@@ -583,8 +589,9 @@ func (r *Runner) Status(id string) (Status, error) {
 	return j.st, nil
 }
 
-// Wait blocks until the job is terminal, or ctx ends, and returns its
-// record.
+// Wait blocks until the job is terminal (and its terminal StateChange
+// hook has returned) and returns its record; when ctx ends first it
+// returns the current record and ctx.Err().
 func (r *Runner) Wait(ctx context.Context, id string) (Status, error) {
 	if r == nil || ctx == nil {
 		return Status{}, fmt.Errorf("%w: nil runner or context", ErrInvalidArgument)
@@ -598,7 +605,11 @@ func (r *Runner) Wait(ctx context.Context, id string) (Status, error) {
 	select {
 	case <-j.done:
 	case <-ctx.Done():
-		return r.Status(id)
+		st, err := r.Status(id)
+		if err != nil {
+			return st, err
+		}
+		return st, ctx.Err()
 	}
 	r.mu.Lock()
 	defer r.mu.Unlock()

@@ -429,10 +429,22 @@ func TestSubmissionRefusals(t *testing.T) {
 	if _, err := New(t.TempDir(), nil); !errors.Is(err, ErrInvalidArgument) {
 		t.Errorf("nil source: %v", err)
 	}
-	for _, o := range []Option{WithActiveBrowsers(0), WithMaxQueued(-1), WithRetainedRuns(0), WithMaxSteps(0), WithArtifactBudget(1), WithClock(nil)} {
+	for _, o := range []Option{WithActiveBrowsers(0), WithMaxQueued(-1), WithRetainedRuns(0), WithMaxSteps(0), WithArtifactBudget(1), WithClock(nil),
+		WithRunOptions(runtime.WithPollInterval(-time.Second))} {
 		if _, err := New(t.TempDir(), src.source, o); !errors.Is(err, ErrInvalidArgument) {
 			t.Errorf("bad option: %v", err)
 		}
+	}
+	// A driver smuggled in through the run options is never used by the
+	// submission check.
+	smuggled := runtimetest.NewDriver(tellerSite())
+	defer smuggled.Close()
+	rs := newRunner(t, t.TempDir(), src.source, WithRunOptions(runtime.WithDriver(smuggled)))
+	if _, err := rs.Submit(t.Context(), Request{Capability: c, Inputs: inputs("41")}); err != nil {
+		t.Errorf("submission with a run-option driver: %v", err)
+	}
+	if u, _ := smuggled.URL(t.Context()); u != "about:blank" {
+		t.Errorf("the submission check drove the run-option driver to %q", u)
 	}
 	var nilRunner *Runner
 	if _, err := nilRunner.Submit(t.Context(), Request{}); !errors.Is(err, ErrInvalidArgument) {
