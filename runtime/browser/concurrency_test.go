@@ -57,9 +57,10 @@ func tellerProblems(t testing.TB, c *capability.Capability, m testsite.Member, r
 // flows for different members, spread over 2 and then 4 goroutines
 // that all share one launched Driver. Before the per-driver claim,
 // interleaved runs read each other's pages and answered "no member
-// found" for members that exist. Now every flow either answers right
-// (its own member's balances) or is refused with runtime.ErrDriverBusy;
-// never a wrong answer, never a Result for a refused run.
+// found" for members that exist. Now every attempt either answers right
+// (its own member's balances) or is refused with runtime.ErrDriverBusy,
+// with no Result; a refused flow is tried again when a run on the
+// driver ends (an event, not a timer), so all 24 flows answer.
 func TestSharedDriverRefusedOrRight(t *testing.T) {
 	s := sites(t)
 	c := exampleTeller(t, s)
@@ -68,6 +69,7 @@ func TestSharedDriverRefusedOrRight(t *testing.T) {
 		t.Run(fmt.Sprint(workers), func(t *testing.T) {
 			var mu sync.Mutex
 			var ok, busy int
+			ended := make(chan struct{}) // closed and replaced when a run ends
 			flows := make(chan int)
 			start := make(chan struct{})
 			var wg sync.WaitGroup
@@ -76,26 +78,39 @@ func TestSharedDriverRefusedOrRight(t *testing.T) {
 					<-start
 					for i := range flows {
 						m := testsite.TellerMembers[i%len(testsite.TellerMembers)]
-						ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
-						res, err := runtime.Execute(ctx, c, tellerInputs(m.ID), runtime.WithDriver(d), runtime.WithRunDir(t.TempDir()))
-						cancel()
-						mu.Lock()
-						switch {
-						case errors.Is(err, runtime.ErrDriverBusy):
-							busy++
-							if res != nil {
-								t.Errorf("flow %d: refused run has a Result: %s", i, summarize(res))
+						for {
+							mu.Lock()
+							next := ended
+							mu.Unlock()
+							ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+							res, err := runtime.Execute(ctx, c, tellerInputs(m.ID), runtime.WithDriver(d), runtime.WithRunDir(t.TempDir()))
+							cancel()
+							if errors.Is(err, runtime.ErrDriverBusy) {
+								if res != nil {
+									t.Errorf("flow %d: refused run has a Result: %s", i, summarize(res))
+								}
+								mu.Lock()
+								busy++
+								mu.Unlock()
+								<-next
+								continue
 							}
-						case err != nil:
-							t.Errorf("flow %d: Execute: %v", i, err)
-						default:
-							if p := tellerProblems(t, c, m, res); len(p) > 0 {
-								t.Errorf("flow %d: WRONG ANSWER: %v", i, p)
-							} else {
-								ok++
+							mu.Lock()
+							close(ended)
+							ended = make(chan struct{})
+							switch {
+							case err != nil:
+								t.Errorf("flow %d: Execute: %v", i, err)
+							default:
+								if p := tellerProblems(t, c, m, res); len(p) > 0 {
+									t.Errorf("flow %d: WRONG ANSWER: %v", i, p)
+								} else {
+									ok++
+								}
 							}
+							mu.Unlock()
+							break
 						}
-						mu.Unlock()
 					}
 				})
 			}
@@ -105,9 +120,9 @@ func TestSharedDriverRefusedOrRight(t *testing.T) {
 			}
 			close(flows)
 			wg.Wait()
-			t.Logf("workers=%d right=%d refused=%d", workers, ok, busy)
-			if ok == 0 || ok+busy != 24 {
-				t.Errorf("right=%d refused=%d: want 24 flows and at least one answer", ok, busy)
+			t.Logf("workers=%d right=%d refusals=%d", workers, ok, busy)
+			if ok != 24 {
+				t.Errorf("right=%d of 24 flows", ok)
 			}
 		})
 	}

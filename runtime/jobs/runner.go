@@ -188,7 +188,7 @@ func (r *Runner) recover() error {
 			now := r.cfg.now()
 			j.st.State, j.st.Code = StateInterrupted, CodeServiceRestarted
 			j.st.QueuePosition, j.st.Finished = 0, &now
-			j.st.Outputs, j.st.Steps, j.st.RunID, j.st.ReceiptHash, j.st.ArtifactBytes = nil, nil, "", "", 0
+			j.st.Outputs, j.st.Steps, j.st.RunID, j.st.ReceiptHash, j.st.ArtifactBytes, j.st.Artifacts = nil, nil, "", "", 0, nil
 			if err := r.write(j.st); err != nil {
 				return err
 			}
@@ -410,11 +410,12 @@ func (r *Runner) stopQueued() {
 
 // outcome is how a run ended, before it is recorded.
 type outcome struct {
-	state    State
-	code     Code
-	res      *runtime.Result
-	cause    string // for the log
-	artifact int64
+	state     State
+	code      Code
+	res       *runtime.Result
+	cause     string // for the log
+	artifact  int64
+	artifacts []Artifact
 }
 
 // execute opens a driver and runs the job within its budget.
@@ -445,7 +446,7 @@ func (r *Runner) execute(j *job) outcome {
 		runtime.WithHooks(hooks), runtime.WithLogger(r.log))
 	res, err := runtime.Execute(ctx, j.cap, j.inputs, opts...)
 	o := classify(res, err, interruption(ctx))
-	o.artifact = dirSize(runDir)
+	o.artifacts, o.artifact = listArtifacts(runDir)
 	if o.artifact > MaxRunArtifactBytes {
 		_ = os.RemoveAll(runDir)
 		o = outcome{state: StateFailed, code: CodeArtifactCapacity, res: res, cause: fmt.Sprintf("%d artifact bytes", o.artifact)}
@@ -522,7 +523,7 @@ func (r *Runner) finishLocked(j *job, o outcome) {
 		}
 	}
 	if o.code != CodeArtifactCapacity {
-		j.st.ArtifactBytes = o.artifact
+		j.st.ArtifactBytes, j.st.Artifacts = o.artifact, o.artifacts
 	}
 	r.retained += j.st.ArtifactBytes
 	j.cap, j.inputs = nil, nil
@@ -774,16 +775,20 @@ func newJobID() string {
 	return "job_" + hex.EncodeToString(b[:])
 }
 
-// dirSize is the total size of the regular files under dir.
-func dirSize(dir string) int64 {
+// listArtifacts lists the regular files under dir (sorted by path) and
+// their total size.
+func listArtifacts(dir string) ([]Artifact, int64) {
+	var as []Artifact
 	var n int64
-	_ = filepath.WalkDir(dir, func(_ string, d fs.DirEntry, err error) error {
+	_ = filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
 		if err == nil && d.Type().IsRegular() {
 			if fi, err := d.Info(); err == nil {
+				rel, _ := filepath.Rel(dir, p)
+				as = append(as, Artifact{Name: filepath.ToSlash(rel), Size: fi.Size()})
 				n += fi.Size()
 			}
 		}
 		return nil
 	})
-	return n
+	return as, n
 }

@@ -213,6 +213,15 @@ func TestLifecycle(t *testing.T) {
 		if st.CompletedSteps != 6 || len(st.Steps) != 6 || st.TotalSteps != 6 || st.Mode != runtime.ModeSimulated || st.ReceiptHash == "" || st.ArtifactBytes == 0 {
 			t.Errorf("job %d: steps %d/%d %v mode %q receipt %q bytes %d", i, st.CompletedSteps, st.TotalSteps, st.Steps, st.Mode, st.ReceiptHash, st.ArtifactBytes)
 		}
+		var sum int64
+		names := map[string]bool{}
+		for _, a := range st.Artifacts {
+			sum += a.Size
+			names[a.Name] = true
+		}
+		if sum != st.ArtifactBytes || !names[st.RunID+"/run.receipt.json"] || !names[st.RunID+"/run.lock.json"] {
+			t.Errorf("job %d: artifacts %v (%d bytes, record says %d)", i, st.Artifacts, sum, st.ArtifactBytes)
+		}
 		fi, err := os.Stat(filepath.Join(dir, id, recordName))
 		if err != nil || fi.Mode().Perm() != 0o600 {
 			t.Errorf("record: %v %v", fi.Mode(), err)

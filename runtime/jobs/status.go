@@ -168,8 +168,18 @@ type Status struct {
 	// job's run folder ([Runner.RunDir]).
 	RunID       string `json:"run_id,omitempty"`
 	ReceiptHash string `json:"receipt_hash,omitempty"`
-	// ArtifactBytes is the size of every file the job retains.
-	ArtifactBytes int64 `json:"artifact_bytes"`
+	// ArtifactBytes is the size of every file the job retains;
+	// Artifacts lists them (paths relative to the run folder, sorted).
+	ArtifactBytes int64      `json:"artifact_bytes"`
+	Artifacts     []Artifact `json:"artifacts,omitempty"`
+}
+
+// Artifact is one file a job retains.
+type Artifact struct {
+	// Name is the file's slash-separated path inside the job's run
+	// folder ([Runner.RunDir]), e.g. "run_<hex>/run.receipt.json".
+	Name string `json:"name"`
+	Size int64  `json:"size"`
 }
 
 // StepRecord is one action's outcome in a job record.
