@@ -25,6 +25,11 @@
 //     provider boundary (seed 001): runtime profile, bounded action request
 //     with effect class and gate binding, facts-only receipt and its
 //     validator, idempotency stores.
+//     provider-owned Chromium, Connect to an existing Chrome), and Browser,
+//     one browser handing out a driver per concurrent run.
+//   - [github.com/vera-run/vera/runtime/jobs]: a bounded job runner (slots,
+//     queue, run budget, retention, expiry, restart-safe records) over a
+//     driver source.
 //   - [github.com/vera-run/vera/runtime/runtimetest]: the fake Driver over
 //     declarative fixtures and the TestDriver conformance suite.
 //   - [github.com/vera-run/vera/runtime/tool]: a capability as an agent

@@ -15,7 +15,8 @@
 //     invalid capability ([ErrInvalidCapability]), an invalid recovery
 //     proposal ([ErrInvalidProposal]), missing, unknown or mistyped inputs
 //     ([ErrInputs], listing every problem), a missing driver
-//     ([ErrNoDriver]) and a run folder that cannot take the evidence
+//     ([ErrNoDriver]), a driver with another Execute in flight
+//     ([ErrDriverBusy]) and a run folder that cannot take the evidence
 //     ([ErrRunDir]: Git work tree, symbolic link, not a directory,
 //     permission, reservation, probe write) are refused before any driver
 //     call, with no evidence and nothing left behind.
@@ -476,4 +477,27 @@
 // check created are removed). If writing still fails at the end, the
 // Result comes with [ErrEvidence], is never Clean, and the reserved
 // directory is removed when it is empty.
+//
+// # Concurrency
+//
+// Execute is safe to call from many goroutines, each run with its own
+// driver. A [Driver] drives one page and is not safe for concurrent use,
+// so the runtime enforces it: each Execute claims its driver (claim.go)
+// after the input checks and before the run folder is reserved, and
+// releases it when it returns, evidence written. A second Execute on a
+// driver whose run is still in flight is refused with [ErrDriverBusy]:
+// no Result, no evidence, no driver call, never a terminal state that
+// could pass for a business answer. Decisions:
+//
+//   - The claim lives in the runtime, not in the Driver interface: every
+//     driver (the rod driver, the fake, a host's own) is covered without
+//     a new method, and a driver stays mechanical.
+//   - It is keyed by the value given to [WithDriver]. A wrapper around a
+//     driver is a different value: a host that wraps drivers wraps one
+//     per run. A driver type that is not comparable (a struct value with
+//     a slice or map) cannot be claimed and is refused with
+//     [ErrInvalidArgument].
+//   - Refusing is not queueing: Execute never waits for a busy driver (a
+//     host that wants queueing uses runtime/jobs, which gives every run
+//     its own driver).
 package runtime

@@ -193,7 +193,9 @@ type PendingDownload interface {
 // element for Act, Read and Visible, fail with an error wrapping
 // [ErrInvalidArgument], never a panic (a nil scope and a nil root are
 // valid: the top-level document, the whole scope). A Driver is not safe
-// for concurrent use.
+// for concurrent use: [Execute] claims its driver for the run and refuses
+// a second concurrent Execute on it with [ErrDriverBusy] (for concurrent
+// runs, give each its own driver; browser.Browser hands them out).
 type Driver interface {
 	// Info describes the driver; it never blocks and never changes.
 	Info() DriverInfo

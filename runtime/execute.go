@@ -25,7 +25,8 @@ var errRunTimeout = errors.New("run timeout")
 // an invalid capability ([ErrInvalidCapability]; the executor's own safety
 // checks run even with [WithSkipValidationUnsafe]), an invalid recovery
 // proposal ([ErrInvalidProposal]), missing, unknown or mistyped inputs
-// ([ErrInputs]), a missing driver ([ErrNoDriver]) and, last, a run folder
+// ([ErrInputs]), a missing driver ([ErrNoDriver]), a driver another
+// Execute is still using ([ErrDriverBusy]) and, last, a run folder
 // that cannot take the evidence ([ErrRunDir], wrapping a
 // *[receipt.RunDirError] that names the check: location, git_work_tree,
 // symlink, not_directory, permission, reserve or writable). The run
@@ -88,6 +89,13 @@ func Execute(ctx context.Context, c *capability.Capability, inputs map[string]an
 	if cfg.driver == nil {
 		return nil, ErrNoDriver
 	}
+	// One run per driver at a time (claim.go): a second concurrent
+	// Execute on the same driver is refused here, before any driver call.
+	release, err := claimDriver(cfg.driver)
+	if err != nil {
+		return nil, err
+	}
+	defer release()
 	execHash, err := c.ExecutionHash()
 	if err != nil {
 		return nil, &CapabilityError{Problems: capability.ErrorList{{Code: codeSchema, Message: "execution hash: " + err.Error()}}}

@@ -26,6 +26,10 @@ var tellerMembers = []Member{
 	{ID: "100235", Name: "Grace Hopper", Savings: "$3,050.00", Checking: "$88.19"},
 	{ID: "100236", Name: "Katherine Johnson", Savings: "$47,915.02", Checking: "$2,310.77"},
 	{ID: "100237", Name: "Alan Turing", Savings: "$0.00", Checking: "$15.00"},
+	{ID: "100238", Name: "Hedy Lamarr", Savings: "$8,120.40", Checking: "$640.00"},
+	{ID: "100239", Name: "Edsger Dijkstra", Savings: "$21,002.13", Checking: "$3.50"},
+	{ID: "100240", Name: "Barbara Liskov", Savings: "$5,555.55", Checking: "$1,010.01"},
+	{ID: "100241", Name: "Donald Knuth", Savings: "$2.56", Checking: "$327.68"},
 }
 
 // LookupMember returns the seed member with the given ID.

@@ -107,7 +107,7 @@ func TestTellerMembers(t *testing.T) {
 	tl := startTeller(t)
 	c := newClient(t)
 	signIn(t, c, tl)
-	if len(TellerMembers) != 4 {
+	if len(TellerMembers) != 8 {
 		t.Fatalf("TellerMembers has %d members", len(TellerMembers))
 	}
 	for _, m := range TellerMembers {

@@ -462,4 +462,37 @@
 // worker's and a service worker's WebSocket, preconnect hints and DNS
 // rebinding to 127.0.0.2, each with zero connections accepted by the
 // forbidden servers.
+//
+// # One browser, many runs
+//
+// A [Driver] drives one page and serves one run at a time (runtime.Execute
+// refuses a second concurrent run on it with runtime.ErrDriverBusy). For
+// concurrent runs, a [Browser] ([LaunchBrowser] or [ConnectBrowser]) is
+// started or resolved once and hands out one driver per run
+// ([Browser.NewDriver], or [Browser.Open] as a runtime driver source).
+// Decisions:
+//
+//   - One connection path. NewDriver opens a driver exactly as [Connect]
+//     does (the same open and setup: its own CDP connection, a new browser
+//     context with its own network gate, browser-level auto-attach that
+//     releases other contexts' targets), only against the Browser's
+//     resolved endpoint. A per-driver connection keeps every event stream
+//     and session table private to its run; runs never share a context,
+//     cookies, storage, page or origin scope.
+//   - A launched Browser's drivers report live_launched_browser and the
+//     browser_path route, watch the one process for a crash (each driver
+//     fails with runtime.ErrBrowserCrashed when it exits) and, on Close,
+//     dispose only their own context. Without [WithDownloadDir] each
+//     driver downloads into its own folder inside the browser's
+//     temporary directory, deleted when the driver closes.
+//   - A connected Browser's drivers report live_connected_chrome; with
+//     WithDownloadDir each driver saves into its own new subfolder of it
+//     (kept: the files are the caller's), because the directory route
+//     attributes a download by watching a folder and two concurrent runs
+//     must not watch the same one.
+//   - [Browser.Close] ends opens in progress, closes every driver still
+//     open (contexts disposed), then kills a launched browser; a connected
+//     one keeps running. After Close, NewDriver is runtime.ErrClosed.
+//   - The Browser does not bound how many drivers are open at once: that
+//     is the host's policy (runtime/jobs bounds it with its slots).
 package browser

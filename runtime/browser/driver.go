@@ -37,6 +37,7 @@ type Driver struct {
 	info runtime.DriverInfo
 
 	proc        *process // launched browsers only
+	host        *Browser // the Browser that handed this driver out, or nil
 	ws          *cdpws.Conn
 	endpoint    string // scheme://host of the CDP connection, for errors
 	cdp         *cdp.Client
@@ -204,15 +205,16 @@ func open(ctx context.Context, wsURL string, o options, proc *process, downloads
 		waiters:     map[uint64]func(*cdp.Event){},
 		url:         "about:blank",
 		causal:      newCausal(),
+		host:        o.host,
 	}
 	d.wg.Add(1)
 	go d.eventLoop()
-	if proc != nil {
+	if exited := d.launchedProcess(); exited != nil {
 		d.wg.Add(1)
 		go func() {
 			defer d.wg.Done()
 			select {
-			case <-proc.exited:
+			case <-exited.exited:
 				d.markCrashed("browser process exited")
 			case <-lifeCtx.Done():
 			}
@@ -246,7 +248,7 @@ func (d *Driver) setup(ctx context.Context, o options) error {
 		ProtocolVersion: ver.ProtocolVersion,
 		UserAgent:       ver.UserAgent,
 	}
-	if d.proc != nil {
+	if d.launchedProcess() != nil {
 		d.info.Mode = runtime.ModeLiveLaunched
 		d.info.DownloadRoute = runtime.DownloadBrowserPath
 	} else {
@@ -515,6 +517,9 @@ func (d *Driver) Close() error {
 		d.mu.Lock()
 		d.closed = true
 		d.mu.Unlock()
+		if d.host != nil {
+			d.host.release(d)
+		}
 		if d.proc != nil {
 			d.log.Info("browser closed")
 		} else {
@@ -522,6 +527,18 @@ func (d *Driver) Close() error {
 		}
 	})
 	return d.closeErr
+}
+
+// launchedProcess is the provider-owned browser this driver runs in: its
+// own (Launch) or its host's (a launched Browser); nil when connected.
+func (d *Driver) launchedProcess() *process {
+	if d.proc != nil {
+		return d.proc
+	}
+	if d.host != nil {
+		return d.host.proc
+	}
+	return nil
 }
 
 // shutdown kills a launched browser, drops the connection and waits for

@@ -191,3 +191,34 @@ func ExampleWithViewport() {
 		d.Close()
 	}
 }
+
+// Launch one Chromium and run several capabilities at once, each in a
+// driver (and browser context) of its own. One Driver is never shared
+// between concurrent runs: runtime.Execute refuses that with
+// runtime.ErrDriverBusy. (Compile-only.)
+func ExampleLaunchBrowser() {
+	ctx := context.Background()
+	b, err := browser.LaunchBrowser(ctx)
+	if err != nil {
+		log.Fatal(err)
+	}
+	defer b.Close() // closes any driver still open, then the browser
+	done := make(chan error)
+	for range 4 {
+		go func() {
+			d, err := b.NewDriver(ctx)
+			if err != nil {
+				done <- err
+				return
+			}
+			defer d.Close()
+			// _, err = runtime.Execute(ctx, capability, inputs, runtime.WithDriver(d))
+			done <- err
+		}()
+	}
+	for range 4 {
+		if err := <-done; err != nil {
+			log.Print(err)
+		}
+	}
+}

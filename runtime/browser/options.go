@@ -48,6 +48,8 @@ type options struct {
 	// viewport: WithViewport (viewport.go).
 	viewportW, viewportH int
 	viewportSet          bool
+	// host is the Browser a driver is opened for (Browser.NewDriver).
+	host *Browser
 }
 
 // check reports an option value outside its range.

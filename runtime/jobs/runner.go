@@ -1,0 +1,794 @@
+package jobs
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
+	"log/slog"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"sync"
+	"time"
+
+	"golang.org/x/sync/errgroup"
+	"golang.org/x/sync/semaphore"
+
+	"github.com/vera-run/vera/capability"
+	"github.com/vera-run/vera/internal/safefs"
+	"github.com/vera-run/vera/runtime"
+)
+
+// Request is one job submission.
+type Request struct {
+	// Capability is what to run; required. The runner does not modify
+	// it and does not keep it after the job ends.
+	Capability *capability.Capability
+	// Inputs are the run's inputs, as for runtime.Execute. They are held
+	// in memory until the job ends and never written to disk.
+	Inputs map[string]any
+	// Label is a free caller label kept in the record (at most 128
+	// bytes).
+	Label string
+	// Budget is the whole job's run budget (driver opening included),
+	// counted from when it starts running: 0 is [DefaultRunBudget], at
+	// most [MaxRunBudget].
+	Budget time.Duration
+}
+
+// maxLabel bounds Request.Label.
+const maxLabel = 128
+
+// The causes a job's context ends with.
+var (
+	errCancelRequested = errors.New("jobs: cancel requested")
+	errExpired         = errors.New("jobs: expired")
+	errBudget          = errors.New("jobs: run budget exhausted")
+)
+
+// recordName is the job record inside a job's folder; runName is the
+// folder the run's evidence is written into.
+const (
+	recordName = "job.json"
+	runName    = "run"
+	maxRecord  = 4 << 20
+)
+
+// Runner is a bounded job runner: it admits jobs within its limits, runs
+// them in acceptance order on its slots, each with a fresh driver, and
+// keeps their records on disk until they expire. Its methods are safe
+// for concurrent use.
+type Runner struct {
+	dir    string
+	source DriverSource
+	cfg    config
+	log    *slog.Logger
+	sem    *semaphore.Weighted
+	g      errgroup.Group // the janitor and every job's goroutine
+	stop   context.CancelFunc
+	life   context.Context
+
+	wake chan struct{} // a job was queued
+
+	mu       sync.Mutex
+	closed   bool
+	jobs     map[string]*job
+	queue    []*job // queued jobs in acceptance order
+	running  int
+	retained int64 // bytes held by terminal jobs
+
+	closeOnce sync.Once
+}
+
+// job is one job's live state.
+type job struct {
+	st     Status
+	ctx    context.Context
+	cancel context.CancelCauseFunc
+	done   chan struct{}
+	// admitted is closed once Submit reported the acceptance, so the
+	// hooks see queued before running.
+	admitted chan struct{}
+	cap      *capability.Capability
+	inputs   map[string]any
+	budget   time.Duration
+}
+
+// New opens (creating it, owner-only, when missing) the state folder dir
+// and returns a runner over source. Jobs found in dir are taken up: a
+// terminal record is kept until it expires; a record that was not
+// terminal (queued or running when the previous runner ended without
+// Close) becomes interrupted with code service_restarted, and its run
+// folder, whose evidence was never committed, is removed. A nil source
+// or a bad option value is [ErrInvalidArgument].
+func New(dir string, source DriverSource, opts ...Option) (*Runner, error) {
+	cfg := config{active: DefaultActiveBrowsers, queued: DefaultMaxQueued, retained: DefaultRetainedRuns,
+		steps: DefaultMaxSteps, artifactBudget: DefaultArtifactBudget, now: time.Now}
+	for _, o := range opts {
+		if o != nil {
+			o(&cfg)
+		}
+	}
+	if cfg.err != nil {
+		return nil, cfg.err
+	}
+	if source == nil {
+		return nil, fmt.Errorf("%w: nil driver source", ErrInvalidArgument)
+	}
+	if dir == "" {
+		return nil, fmt.Errorf("%w: empty state folder", ErrInvalidArgument)
+	}
+	if cfg.logger == nil {
+		cfg.logger = slog.New(slog.DiscardHandler)
+	}
+	// The run options' own values are checked once, here: Execute
+	// reports a bad option before it looks at the (nil) capability.
+	if _, err := runtime.Execute(context.Background(), nil, nil, cfg.runOpts...); errors.Is(err, runtime.ErrInvalidArgument) {
+		return nil, fmt.Errorf("%w: WithRunOptions: %w", ErrInvalidArgument, err)
+	}
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		return nil, fmt.Errorf("jobs: state folder: %w", err)
+	}
+	if st, err := os.Lstat(dir); err != nil || !st.IsDir() {
+		return nil, fmt.Errorf("jobs: state folder %q is not a directory", dir)
+	}
+	life, stop := context.WithCancel(context.Background())
+	r := &Runner{dir: dir, source: source, cfg: cfg, log: cfg.logger, sem: semaphore.NewWeighted(int64(cfg.active)),
+		life: life, stop: stop, jobs: map[string]*job{}, wake: make(chan struct{}, 1)}
+	if err := r.recover(); err != nil {
+		stop()
+		return nil, err
+	}
+	r.g.Go(r.janitor)
+	r.g.Go(r.dispatcher)
+	return r, nil
+}
+
+// recover takes up the jobs a previous runner left in the state folder.
+func (r *Runner) recover() error {
+	ents, err := os.ReadDir(r.dir)
+	if err != nil {
+		return fmt.Errorf("jobs: state folder: %w", err)
+	}
+	for _, e := range ents {
+		if !e.IsDir() || !strings.HasPrefix(e.Name(), "job_") {
+			continue
+		}
+		jd := filepath.Join(r.dir, e.Name())
+		root, err := os.OpenRoot(jd)
+		if err != nil {
+			r.log.Warn("job folder unreadable", "job", e.Name(), "err", err)
+			continue
+		}
+		_, _ = safefs.RemoveTemps(root, ".")
+		raw, err := safefs.ReadFileLimited(root, recordName, maxRecord)
+		root.Close()
+		if err != nil {
+			// Accepted but never recorded: nothing was promised.
+			r.log.Warn("job without a record removed", "job", e.Name(), "err", err)
+			_ = os.RemoveAll(jd)
+			continue
+		}
+		var st Status
+		if err := json.Unmarshal(raw, &st); err != nil || st.Schema != StatusSchema || st.ID != e.Name() {
+			r.log.Warn("job record unreadable, left in place", "job", e.Name())
+			continue
+		}
+		j := &job{st: st, done: make(chan struct{})}
+		close(j.done)
+		if !st.State.Terminal() {
+			// Found non-terminal after a restart: interrupted, and the
+			// evidence it may have begun is removed.
+			_ = os.RemoveAll(filepath.Join(jd, runName))
+			now := r.cfg.now()
+			j.st.State, j.st.Code = StateInterrupted, CodeServiceRestarted
+			j.st.QueuePosition, j.st.Finished = 0, &now
+			j.st.Outputs, j.st.Steps, j.st.RunID, j.st.ReceiptHash, j.st.ArtifactBytes, j.st.Artifacts = nil, nil, "", "", 0, nil
+			if err := r.write(j.st); err != nil {
+				return err
+			}
+			r.log.Info("job interrupted by restart", "job", st.ID)
+		}
+		r.jobs[st.ID] = j
+		r.retained += j.st.ArtifactBytes
+	}
+	return nil
+}
+
+// Submit admits one job or refuses it. A refusal is an error: the
+// request itself ([ErrInvalidRequest], [ErrTooLarge]), the queue
+// ([ErrQueueFull]), the artifact budget ([ErrArtifactCapacity]), the
+// availability check ([ErrBrowserUnavailable]) or a closed runner
+// ([ErrStopped]); nothing is written for it. An admitted job is queued
+// (its record on disk) and its Status returned. The capability and
+// inputs are checked as runtime.Execute checks them, before admission,
+// so a job never fails for a reason its submission already showed.
+func (r *Runner) Submit(ctx context.Context, req Request) (Status, error) {
+	if r == nil {
+		return Status{}, fmt.Errorf("%w: nil runner", ErrInvalidArgument)
+	}
+	if ctx == nil {
+		return Status{}, fmt.Errorf("%w: nil context", ErrInvalidArgument)
+	}
+	c := req.Capability
+	if c == nil {
+		return Status{}, fmt.Errorf("%w: no capability", ErrInvalidRequest)
+	}
+	budget := req.Budget
+	switch {
+	case budget == 0:
+		budget = DefaultRunBudget
+	case budget < time.Millisecond || budget > MaxRunBudget:
+		return Status{}, fmt.Errorf("%w: run budget %v outside 1ms..%v", ErrInvalidRequest, budget, MaxRunBudget)
+	}
+	if len(req.Label) > maxLabel {
+		return Status{}, fmt.Errorf("%w: label longer than %d bytes", ErrInvalidRequest, maxLabel)
+	}
+	raw, err := json.Marshal(struct {
+		Capability *capability.Capability `json:"capability"`
+		Inputs     map[string]any         `json:"inputs"`
+		Label      string                 `json:"label"`
+	}{c, req.Inputs, req.Label})
+	if err != nil {
+		return Status{}, fmt.Errorf("%w: encode: %v", ErrInvalidRequest, err)
+	}
+	if len(raw) > MaxSubmissionBytes {
+		return Status{}, fmt.Errorf("%w: %w: %d bytes, at most %d", ErrInvalidRequest, ErrTooLarge, len(raw), MaxSubmissionBytes)
+	}
+	steps := 0
+	for i := range c.Milestones {
+		steps += len(c.Milestones[i].Actions)
+	}
+	if steps > r.cfg.steps {
+		return Status{}, fmt.Errorf("%w: %d steps, at most %d", ErrInvalidRequest, steps, r.cfg.steps)
+	}
+	// Execute's refusals, without a driver: everything it checks before
+	// the driver (state, validation, executor checks, inputs) is checked
+	// now, and a submission that passes them all gets ErrNoDriver, with
+	// nothing reserved or written.
+	dry := append(slices.Clone(r.cfg.runOpts), runtime.WithDriver(nil)) // never a run, whatever the run options hold
+	if _, err := runtime.Execute(ctx, c, req.Inputs, dry...); !errors.Is(err, runtime.ErrNoDriver) {
+		if err == nil {
+			err = errors.New("unexpected run without a driver")
+		}
+		return Status{}, fmt.Errorf("%w: %w", ErrInvalidRequest, err)
+	}
+	if r.cfg.available != nil {
+		if err := r.cfg.available(); err != nil {
+			return Status{}, fmt.Errorf("%w: %v", ErrBrowserUnavailable, err)
+		}
+	}
+
+	r.mu.Lock()
+	switch {
+	case r.closed:
+		r.mu.Unlock()
+		return Status{}, ErrStopped
+	case len(r.jobs) >= r.cfg.retained:
+		err := fmt.Errorf("%w: %d jobs retained, at most %d until one expires", ErrQueueFull, len(r.jobs), r.cfg.retained)
+		r.mu.Unlock()
+		return Status{}, err
+	case len(r.queue)+r.running >= r.cfg.active+r.cfg.queued:
+		err := fmt.Errorf("%w: %d running and %d queued", ErrQueueFull, r.running, len(r.queue))
+		r.mu.Unlock()
+		return Status{}, err
+	case r.retained+int64(len(r.queue)+r.running+1)*MaxRunArtifactBytes > r.cfg.artifactBudget:
+		err := fmt.Errorf("%w: %d bytes retained, %d reserved for active jobs, budget %d", ErrArtifactCapacity,
+			r.retained, int64(len(r.queue)+r.running)*MaxRunArtifactBytes, r.cfg.artifactBudget)
+		r.mu.Unlock()
+		return Status{}, err
+	}
+	now := r.cfg.now()
+	id := newJobID()
+	jctx, cancel := context.WithCancelCause(r.life)
+	j := &job{
+		ctx: jctx, cancel: cancel, done: make(chan struct{}), admitted: make(chan struct{}), cap: c, inputs: req.Inputs, budget: budget,
+		st: Status{
+			Schema: StatusSchema, ID: id, Label: req.Label, State: StateQueued,
+			CapabilityID: c.ID, CapabilityVersion: c.Version,
+			Accepted: now, Expires: now.Add(Expiry), BudgetMS: budget.Milliseconds(), TotalSteps: steps,
+		},
+	}
+	if err := os.Mkdir(filepath.Join(r.dir, id), 0o700); err != nil {
+		r.mu.Unlock()
+		cancel(nil)
+		return Status{}, fmt.Errorf("jobs: job folder: %w", err)
+	}
+	r.queue = append(r.queue, j)
+	j.st.QueuePosition = len(r.queue)
+	if err := r.write(j.st); err != nil {
+		r.queue = r.queue[:len(r.queue)-1]
+		r.mu.Unlock()
+		cancel(nil)
+		_ = os.RemoveAll(filepath.Join(r.dir, id))
+		return Status{}, err
+	}
+	r.jobs[id] = j
+	st := j.st
+	r.mu.Unlock()
+	r.log.Info("job accepted", "job", id, "capability", c.ID, "queue_position", st.QueuePosition)
+	r.fireState(st)
+	r.firePosition(id, st.QueuePosition)
+	close(j.admitted)
+	select {
+	case r.wake <- struct{}{}:
+	default:
+	}
+	return st, nil
+}
+
+// dispatcher starts queued jobs in acceptance order: it takes a slot,
+// then the head of the queue (cancelled jobs have left it), and runs it
+// on a goroutine of its own that gives the slot back. On Close it ends
+// every job still queued with service_stopped.
+func (r *Runner) dispatcher() error {
+	defer r.stopQueued()
+	for {
+		select {
+		case <-r.life.Done():
+			return nil
+		case <-r.wake:
+		}
+		for {
+			r.mu.Lock()
+			empty := len(r.queue) == 0
+			r.mu.Unlock()
+			if empty {
+				break
+			}
+			if err := r.sem.Acquire(r.life, 1); err != nil {
+				return nil
+			}
+			r.mu.Lock()
+			if len(r.queue) == 0 || r.closed {
+				r.mu.Unlock()
+				r.sem.Release(1)
+				break
+			}
+			j := r.queue[0]
+			r.mu.Unlock()
+			<-j.admitted // Submit has reported it queued
+			r.mu.Lock()
+			if len(r.queue) == 0 || r.queue[0] != j {
+				// Cancelled meanwhile: take the new head.
+				r.mu.Unlock()
+				r.sem.Release(1)
+				continue
+			}
+			now := r.cfg.now()
+			j.st.State, j.st.Started, j.st.QueuePosition = StateRunning, &now, 0
+			ms := r.dequeueLocked(j)
+			r.running++
+			err := r.write(j.st)
+			st := j.st
+			r.g.Go(func() error {
+				defer r.sem.Release(1)
+				r.run(j)
+				return nil
+			})
+			r.mu.Unlock()
+			if err != nil {
+				r.log.Warn("job record not written", "job", st.ID, "err", err)
+			}
+			r.fireState(st)
+			r.fireMoved(ms)
+		}
+	}
+}
+
+// run runs one started job and records its terminal state.
+func (r *Runner) run(j *job) {
+	fin := r.execute(j)
+	r.mu.Lock()
+	r.running--
+	r.finishLocked(j, fin)
+	st := j.st
+	r.mu.Unlock()
+	r.fireState(st)
+	close(j.done) // after the hook: Wait returns once the terminal state was reported
+}
+
+// stopQueued ends every queued job with service_stopped (Close).
+func (r *Runner) stopQueued() {
+	for {
+		r.mu.Lock()
+		if len(r.queue) == 0 {
+			r.mu.Unlock()
+			return
+		}
+		j := r.queue[0]
+		r.mu.Unlock()
+		<-j.admitted
+		r.endQueued(j, CodeServiceStopped)
+	}
+}
+
+// outcome is how a run ended, before it is recorded.
+type outcome struct {
+	state     State
+	code      Code
+	res       *runtime.Result
+	cause     string // for the log
+	artifact  int64
+	artifacts []Artifact
+}
+
+// execute opens a driver and runs the job within its budget.
+func (r *Runner) execute(j *job) outcome {
+	ctx, cancel := context.WithTimeoutCause(j.ctx, j.budget, errBudget)
+	defer cancel()
+	drv, err := r.source(ctx)
+	if err == nil && drv == nil {
+		err = fmt.Errorf("%w: the driver source returned no driver", runtime.ErrBrowserUnavailable)
+	}
+	if err != nil {
+		if c := interruption(ctx); c != "" {
+			return outcome{state: stateOf(c), code: c, cause: err.Error()}
+		}
+		return outcome{state: StateFailed, code: sourceCode(err), cause: err.Error()}
+	}
+	defer func() {
+		if err := drv.Close(); err != nil {
+			r.log.Debug("driver close", "job", j.st.ID, "err", err)
+		}
+	}()
+	runDir := filepath.Join(r.dir, j.st.ID, runName)
+	if err := os.Mkdir(runDir, 0o700); err != nil && !errors.Is(err, fs.ErrExist) {
+		return outcome{state: StateFailed, code: CodeArtifactCapacity, cause: err.Error()}
+	}
+	hooks := r.stepHooks(j)
+	opts := append(slices.Clone(r.cfg.runOpts), runtime.WithDriver(drv), runtime.WithRunDir(runDir),
+		runtime.WithHooks(hooks), runtime.WithLogger(r.log))
+	res, err := runtime.Execute(ctx, j.cap, j.inputs, opts...)
+	o := classify(res, err, interruption(ctx))
+	o.artifacts, o.artifact = listArtifacts(runDir)
+	if o.artifact > MaxRunArtifactBytes {
+		_ = os.RemoveAll(runDir)
+		o = outcome{state: StateFailed, code: CodeArtifactCapacity, res: res, cause: fmt.Sprintf("%d artifact bytes", o.artifact)}
+	}
+	return o
+}
+
+// interruption is the code of the runner's own reason for ending ctx:
+// cancelled (Cancel, expiry), run_timeout (the budget), service_stopped
+// (Close); "" while ctx lives or when it ended otherwise.
+func interruption(ctx context.Context) Code {
+	switch c := context.Cause(ctx); {
+	case c == nil:
+		return ""
+	case errors.Is(c, errCancelRequested), errors.Is(c, errExpired):
+		return CodeCancelled
+	case errors.Is(c, errBudget):
+		return CodeRunTimeout
+	case errors.Is(c, ErrStopped), errors.Is(c, context.Canceled):
+		// The runner's life context: Close.
+		return CodeServiceStopped
+	}
+	return ""
+}
+
+// stateOf is the state an interruption code ends a job in.
+func stateOf(c Code) State {
+	switch c {
+	case CodeCancelled:
+		return StateCancelled
+	case CodeServiceStopped, CodeServiceRestarted:
+		return StateInterrupted
+	}
+	return StateFailed
+}
+
+// stepHooks turns the runtime's action hooks into per-step progress.
+func (r *Runner) stepHooks(j *job) *runtime.Hooks {
+	h := r.cfg.hooks
+	return &runtime.Hooks{
+		ActionStart: func(a runtime.ActionStartInfo) {
+			if h != nil && h.Step != nil {
+				h.Step(j.st.ID, StepProgress{Index: a.Ordinal, Total: j.st.TotalSteps, ID: a.ID, Milestone: a.Milestone})
+			}
+		},
+		ActionDone: func(a runtime.ActionDoneInfo) {
+			r.mu.Lock()
+			j.st.CompletedSteps++
+			n := j.st.CompletedSteps
+			r.mu.Unlock()
+			if h != nil && h.Step != nil {
+				h.Step(j.st.ID, StepProgress{Index: n, Total: j.st.TotalSteps, ID: a.Outcome.ID, Milestone: a.Outcome.Milestone,
+					Done: true, Status: a.Outcome.Status})
+			}
+		},
+	}
+}
+
+// finishLocked records a run's terminal state.
+func (r *Runner) finishLocked(j *job, o outcome) {
+	now := r.cfg.now()
+	j.st.State, j.st.Code, j.st.Finished = o.state, o.code, &now
+	if res := o.res; res != nil {
+		j.st.Terminal, j.st.Outcome, j.st.Mode = res.State, res.Outcome, res.Mode
+		if res.Failure != nil {
+			j.st.Category, j.st.Reason = res.Failure.Category, res.Failure.Reason
+		}
+		if o.code != CodeArtifactCapacity {
+			j.st.Outputs, j.st.RunID, j.st.ReceiptHash = res.ModelOutputs, res.RunID, res.ReceiptHash
+		}
+		j.st.Steps = j.st.Steps[:0]
+		for i, a := range res.Actions {
+			j.st.Steps = append(j.st.Steps, StepRecord{Index: i + 1, ID: a.ID, Milestone: a.Milestone, Status: a.Status})
+		}
+	}
+	if o.code != CodeArtifactCapacity {
+		j.st.ArtifactBytes, j.st.Artifacts = o.artifact, o.artifacts
+	}
+	r.retained += j.st.ArtifactBytes
+	j.cap, j.inputs = nil, nil
+	if err := r.write(j.st); err != nil {
+		r.log.Warn("job record not written", "job", j.st.ID, "err", err)
+	}
+	j.cancel(nil)
+	r.log.Info("job finished", "job", j.st.ID, "state", string(o.state), "error", string(o.code), "cause", o.cause)
+}
+
+// endQueued ends a job that never got a slot with code (cancelled or
+// service_stopped); a job no longer queued is left alone.
+func (r *Runner) endQueued(j *job, code Code) {
+	r.mu.Lock()
+	if j.st.State != StateQueued {
+		r.mu.Unlock()
+		return
+	}
+	ms := r.dequeueLocked(j)
+	j.st.QueuePosition = 0
+	r.finishLocked(j, outcome{state: stateOf(code), code: code})
+	st := j.st
+	r.mu.Unlock()
+	r.fireState(st)
+	close(j.done)
+	r.fireMoved(ms)
+}
+
+// moved is one queued job's new position, for the position hook.
+type moved struct {
+	id  string
+	pos int
+}
+
+// dequeueLocked removes j from the queue and renumbers the jobs behind
+// it, returning their new positions for the position hook.
+func (r *Runner) dequeueLocked(j *job) []moved {
+	i := slices.Index(r.queue, j)
+	if i < 0 {
+		return nil
+	}
+	r.queue = slices.Delete(r.queue, i, i+1)
+	var ms []moved
+	for k, q := range r.queue {
+		q.st.QueuePosition = k + 1
+		if k >= i {
+			ms = append(ms, moved{q.st.ID, k + 1})
+		}
+	}
+	return ms
+}
+
+// Status returns a job's record, or [ErrNotFound].
+func (r *Runner) Status(id string) (Status, error) {
+	if r == nil {
+		return Status{}, fmt.Errorf("%w: nil runner", ErrInvalidArgument)
+	}
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	j, ok := r.jobs[id]
+	if !ok {
+		return Status{}, fmt.Errorf("%w: %q", ErrNotFound, id)
+	}
+	return j.st, nil
+}
+
+// Wait blocks until the job is terminal (and its terminal StateChange
+// hook has returned) and returns its record; when ctx ends first it
+// returns the current record and ctx.Err().
+func (r *Runner) Wait(ctx context.Context, id string) (Status, error) {
+	if r == nil || ctx == nil {
+		return Status{}, fmt.Errorf("%w: nil runner or context", ErrInvalidArgument)
+	}
+	r.mu.Lock()
+	j, ok := r.jobs[id]
+	r.mu.Unlock()
+	if !ok {
+		return Status{}, fmt.Errorf("%w: %q", ErrNotFound, id)
+	}
+	select {
+	case <-j.done:
+	case <-ctx.Done():
+		st, err := r.Status(id)
+		if err != nil {
+			return st, err
+		}
+		return st, ctx.Err()
+	}
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return j.st, nil
+}
+
+// Cancel requests a job's cancellation and returns its record. It is
+// idempotent: a queued job becomes cancelled at once; a running job is
+// marked CancelRequested and its run stopped (it ends cancelled within
+// about a second, its evidence written); a terminal job is unchanged.
+func (r *Runner) Cancel(id string) (Status, error) {
+	if r == nil {
+		return Status{}, fmt.Errorf("%w: nil runner", ErrInvalidArgument)
+	}
+	r.mu.Lock()
+	j, ok := r.jobs[id]
+	if !ok {
+		r.mu.Unlock()
+		return Status{}, fmt.Errorf("%w: %q", ErrNotFound, id)
+	}
+	switch j.st.State {
+	case StateQueued:
+		r.mu.Unlock()
+		r.endQueued(j, CodeCancelled)
+		return r.Status(id)
+	case StateRunning:
+		if !j.st.CancelRequested {
+			j.st.CancelRequested = true
+			j.cancel(errCancelRequested)
+		}
+	}
+	st := j.st
+	r.mu.Unlock()
+	return st, nil
+}
+
+// RunDir returns the folder holding a job's run evidence (the
+// runtime.WithRunDir of its run), or [ErrNotFound].
+func (r *Runner) RunDir(id string) (string, error) {
+	if _, err := r.Status(id); err != nil {
+		return "", err
+	}
+	return filepath.Join(r.dir, id, runName), nil
+}
+
+// janitor removes expired jobs every JanitorInterval until Close.
+func (r *Runner) janitor() error {
+	t := time.NewTicker(JanitorInterval)
+	defer t.Stop()
+	for {
+		select {
+		case <-r.life.Done():
+			return nil
+		case <-t.C:
+			r.sweep()
+		}
+	}
+}
+
+// sweep removes every terminal job past its expiry, with its folder, and
+// cancels the non-terminal ones (removed by a later sweep).
+func (r *Runner) sweep() {
+	now := r.cfg.now()
+	r.mu.Lock()
+	var gone []string
+	var expired []*job
+	for id, j := range r.jobs {
+		if now.Before(j.st.Expires) {
+			continue
+		}
+		switch j.st.State {
+		case StateQueued:
+			expired = append(expired, j)
+			continue
+		case StateRunning:
+			j.cancel(errExpired)
+			continue
+		}
+		delete(r.jobs, id)
+		r.retained -= j.st.ArtifactBytes
+		gone = append(gone, id)
+	}
+	r.mu.Unlock()
+	for _, j := range expired {
+		r.endQueued(j, CodeCancelled)
+	}
+	for _, id := range gone {
+		if err := os.RemoveAll(filepath.Join(r.dir, id)); err != nil {
+			r.log.Warn("expired job not removed", "job", id, "err", err)
+		}
+		r.log.Info("job expired", "job", id)
+	}
+}
+
+// Close stops the runner: new submissions are refused with
+// [ErrStopped], queued and running jobs end interrupted with code
+// service_stopped (a running one within about a second, its evidence
+// written), the janitor stops, and Close waits for every goroutine of
+// the runner, bounded by ctx (ctx.Err() when it ends first). Terminal
+// records stay on disk for the next runner. It is idempotent.
+func (r *Runner) Close(ctx context.Context) error {
+	if r == nil || ctx == nil {
+		return fmt.Errorf("%w: nil runner or context", ErrInvalidArgument)
+	}
+	r.closeOnce.Do(func() {
+		r.mu.Lock()
+		r.closed = true
+		r.mu.Unlock()
+		r.stop()
+	})
+	done := make(chan struct{})
+	go func() { _ = r.g.Wait(); close(done) }()
+	select {
+	case <-done:
+		return nil
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+}
+
+// write publishes a job's record atomically (0600, replacing the last).
+func (r *Runner) write(st Status) error {
+	b, err := json.MarshalIndent(st, "", "  ")
+	if err != nil {
+		return fmt.Errorf("jobs: encode record: %w", err)
+	}
+	root, err := os.OpenRoot(filepath.Join(r.dir, st.ID))
+	if err != nil {
+		return fmt.Errorf("jobs: job folder: %w", err)
+	}
+	defer root.Close()
+	if err := safefs.WriteFileAtomicReplace(root, recordName, append(b, '\n')); err != nil {
+		return fmt.Errorf("jobs: write record: %w", err)
+	}
+	return nil
+}
+
+func (r *Runner) fireState(st Status) {
+	if h := r.cfg.hooks; h != nil && h.StateChange != nil {
+		h.StateChange(st)
+	}
+}
+
+func (r *Runner) firePosition(id string, pos int) {
+	if h := r.cfg.hooks; h != nil && h.QueuePosition != nil && pos > 0 {
+		h.QueuePosition(id, pos)
+	}
+}
+
+// fireMoved reports the new positions of the jobs behind a job that left
+// the queue, as they were when it left.
+func (r *Runner) fireMoved(ms []moved) {
+	for _, m := range ms {
+		r.firePosition(m.id, m.pos)
+	}
+}
+
+// newJobID returns "job_" and 16 random bytes in hex.
+func newJobID() string {
+	var b [16]byte
+	_, _ = rand.Read(b[:])
+	return "job_" + hex.EncodeToString(b[:])
+}
+
+// listArtifacts lists the regular files under dir (sorted by path) and
+// their total size.
+func listArtifacts(dir string) ([]Artifact, int64) {
+	var as []Artifact
+	var n int64
+	_ = filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
+		if err == nil && d.Type().IsRegular() {
+			if fi, err := d.Info(); err == nil {
+				rel, _ := filepath.Rel(dir, p)
+				as = append(as, Artifact{Name: filepath.ToSlash(rel), Size: fi.Size()})
+				n += fi.Size()
+			}
+		}
+		return nil
+	})
+	return as, n
+}
