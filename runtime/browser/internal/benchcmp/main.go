@@ -74,11 +74,12 @@ const (
 
 func main() {
 	n := flag.Int("n", 10, "flow rounds (each runs every side once)")
-	lookups := flag.Int("lookups", 10, "cold lookup rounds per strategy (0: none)")
+	lookups := flag.Int("lookups", 10, "cold lookup rounds per case (0: none)")
+	cases := flag.String("cases", "role,substring", "cold lookup cases, comma-separated: role, substring, label (Playwright's getByLabel takes minutes on 10,000 controls)")
 	trace := flag.Bool("trace", false, "report where the Execute side's driver time goes")
 	pwDir := flag.String("playwright", "", "folder of flow.mjs with playwright-core installed (default: the playwright folder beside this program's source)")
 	flag.Parse()
-	if err := run(*n, *lookups, *trace, scriptDir(*pwDir)); err != nil {
+	if err := run(*n, *lookups, strings.Split(*cases, ","), *trace, scriptDir(*pwDir)); err != nil {
 		fmt.Fprintln(os.Stderr, "benchcmp:", err)
 		os.Exit(1)
 	}
@@ -91,7 +92,7 @@ type side struct {
 	times []time.Duration
 }
 
-func run(n, lookups int, trace bool, pwDir string) error {
+func run(n, lookups int, cases []string, trace bool, pwDir string) error {
 	sites, err := testsite.Start()
 	if err != nil {
 		return err
@@ -222,7 +223,7 @@ func run(n, lookups int, trace bool, pwDir string) error {
 		ratio(sides[0], sides[2], "goal <= 0.8")
 	}
 	if lookups > 0 {
-		if err := coldLookups(ctx, ext, sites, pw, lookups); err != nil {
+		if err := coldLookups(ctx, ext, sites, pw, lookups, cases); err != nil {
 			return err
 		}
 	}
@@ -232,6 +233,7 @@ func run(n, lookups int, trace bool, pwDir string) error {
 // lookupCase is one cold lookup: a candidate for Vera's Find and the same
 // question for Playwright.
 type lookupCase struct {
+	key  string // the -cases name
 	name string
 	path string
 	cand locator.Candidate
@@ -245,17 +247,25 @@ type lookupCase struct {
 // or getByLabel resolved to element handles, alternating. The navigation
 // is timed apart and reported beside it, so a side that moved work from
 // the lookup into the page load shows it.
-func coldLookups(ctx context.Context, ext *chromeproc.Process, sites *testsite.Sites, pw *playwright, rounds int) error {
-	cases := []lookupCase{
-		{"role button \"Target button\" (exact)", "/stress/nodes/10000",
+func coldLookups(ctx context.Context, ext *chromeproc.Process, sites *testsite.Sites, pw *playwright, rounds int, keys []string) error {
+	all := []lookupCase{
+		{"role", "role button \"Target button\" (exact)", "/stress/nodes/10000",
 			locator.Candidate{Strategy: locator.Role, Role: "button", Name: "Target button", Exact: true},
 			map[string]any{"by": "role", "role": "button", "name": "Target button", "exact": true}, 1},
-		{"role button \"target\" (substring)", "/stress/nodes/10000",
+		{"substring", "role button \"target\" (substring)", "/stress/nodes/10000",
 			locator.Candidate{Strategy: locator.Role, Role: "button", Name: "target"},
 			map[string]any{"by": "role", "role": "button", "name": "target"}, 1},
-		{"label \"Field 1999\" (exact)", "/stress/controls/10000",
+		{"label", "label \"Field 1999\" (exact)", "/stress/controls/10000",
 			locator.Candidate{Strategy: locator.Label, Label: "Field 1999", Exact: true},
 			map[string]any{"by": "label", "name": "Field 1999", "exact": true}, 1},
+	}
+	var cases []lookupCase
+	for _, k := range keys {
+		i := slices.IndexFunc(all, func(lc lookupCase) bool { return lc.key == strings.TrimSpace(k) })
+		if i < 0 {
+			return fmt.Errorf("-cases: unknown case %q (role, substring, label)", k)
+		}
+		cases = append(cases, all[i])
 	}
 	seq := 0
 	vera := func(lc lookupCase) (find, nav time.Duration, err error) {
