@@ -38,6 +38,9 @@ func BenchmarkExecutePerAction(b *testing.B) {
 	}
 	c := newCap("/", loop)
 	c.Runtime.MaxActions = 2 * actionsPerRun
+	// The overhead is measured, not the timeouts: a scheduler stall on a
+	// shared machine must not fail an action (300 ms did at load 35).
+	c.Runtime.ActionTimeoutMS, c.Runtime.TransitionTimeoutMS = 10_000, 10_000
 	c.BusinessOutcomes = []capability.BusinessOutcome{{Code: "session_expired", Detect: capability.OutcomeDetect{VisibleText: "Session expired"}}}
 	mustValid(b, c)
 	s := loopSite()

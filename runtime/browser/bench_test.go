@@ -1,6 +1,7 @@
 package browser
 
 import (
+	"fmt"
 	"testing"
 	"time"
 
@@ -87,4 +88,65 @@ func BenchmarkClickInView(b *testing.B) {
 			b.Fatal(err)
 		}
 	}
+}
+
+// BenchmarkFindRoleCold10k measures the first role + exact name lookup on
+// a fresh 10,000-node document: every iteration navigates (untimed) to a
+// new document, so nothing the browser or the driver built for the last
+// one (accessibility tree, page-side state, cached objects) is reused.
+// The lookup the warm benchmarks repeat costs this once per document.
+func BenchmarkFindRoleCold10k(b *testing.B) {
+	benchFindCold(b, "/stress/nodes/10000", locator.Candidate{Strategy: locator.Role, Role: "button", Name: "Target button", Exact: true}, 1)
+}
+
+// BenchmarkFindRoleSubstringCold10k is the cold lookup with a
+// case-insensitive substring name.
+func BenchmarkFindRoleSubstringCold10k(b *testing.B) {
+	benchFindCold(b, "/stress/nodes/10000", locator.Candidate{Strategy: locator.Role, Role: "button", Name: "target"}, 1)
+}
+
+// BenchmarkFindRoleManyCold10k is a cold role lookup whose name many
+// elements could carry ("Button 1" is a substring of 1,111 names), so the
+// page-side pre-filter cannot narrow it to a handful of candidates.
+func BenchmarkFindRoleManyCold10k(b *testing.B) {
+	benchFindCold(b, "/stress/nodes/10000", locator.Candidate{Strategy: locator.Role, Role: "button", Name: "Button 1"}, 1111)
+}
+
+// BenchmarkFindLabelCold10k measures the first label lookup on a fresh
+// 10,000-control document.
+func BenchmarkFindLabelCold10k(b *testing.B) {
+	benchFindCold(b, "/stress/controls/10000", locator.Candidate{Strategy: locator.Label, Label: "Field 1999", Exact: true}, 1)
+}
+
+func benchFindCold(b *testing.B, path string, c locator.Candidate, want int) {
+	d := shared(b)
+	s := sites(b)
+	ctx := tctx(b, 10*time.Minute)
+	top, _, err := d.Frame(ctx, nil)
+	if err != nil {
+		b.Fatal(err)
+	}
+	i := 0
+	var nav time.Duration
+	for b.Loop() {
+		b.StopTimer()
+		i++
+		// A new query string is a new document (the page is no-store).
+		t0 := time.Now()
+		if err := d.Navigate(ctx, fmt.Sprintf("%s%s?cold=%d", s.Stress.URL(), path, i)); err != nil {
+			b.Fatal(err)
+		}
+		nav += time.Since(t0)
+		b.StartTimer()
+		els, err := d.Find(ctx, top, nil, c)
+		if err != nil {
+			b.Fatal(err)
+		}
+		if len(els) != want {
+			b.Fatalf("Find = %d elements, want %d", len(els), want)
+		}
+	}
+	// The navigation is not timed, but a driver that moved work into it
+	// must show it: report it beside the lookup.
+	b.ReportMetric(float64(nav.Microseconds())/1000/float64(max(i, 1)), "nav-ms/op")
 }

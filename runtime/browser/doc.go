@@ -355,6 +355,36 @@
 //     empty document (an iframe with a src still on about:blank, or a
 //     document still loading), so the reported origin is the real one. A
 //     frame whose document was blocked resolves with origin "null".
+//   - Waits, event-driven and bounded (issue 21). Event-driven, woken
+//     by what Chromium reports: Navigate (the load lifecycle event of the
+//     navigation's loader; a same-document one on
+//     Page.navigatedWithinDocument), Settle (the causal events listed
+//     above and two round trips, see Settle), Frame (between two looks
+//     at a frame that is not ready it waits for any Page or Target event
+//     of the driver's sessions: commit, attach, loading, lifecycle; a
+//     100 ms re-check covers a change no event announces), downloads
+//     (Browser.downloadWillBegin and downloadProgress) and dialogs.
+//     Bounded, because no event reports the change: the fragment-only
+//     navigation whose URL did not change (nothing is reported; up to a
+//     second), the stability proof of actionability (the same box on two
+//     reads 16 ms, about a frame, apart: nothing says a box stopped
+//     moving), an element becoming visible, enabled or editable and a
+//     <select> getting a matching option (25 ms re-reads: a style or
+//     attribute change has no CDP event unless the DOM domain tracks every
+//     node, which costs more on large pages than the re-read), the
+//     checked state after a check click (25 ms, at most 20 reads), the
+//     pauses between hit-test retries (0, 20, 100, 100, 500 ms, as
+//     Playwright), the connection's stall ping (1 s) and Settle's 3 s
+//     cap. The runtime's condition waits (postconditions, transitions)
+//     re-check every [runtime.DefaultPollInterval] after the barrier.
+//   - <label> associations are read once per lookup: label and the role
+//     pre-filter map every label of the scope's tree (and its open shadow
+//     roots) to label.control, the browser's own association, instead of
+//     asking el.labels of each element. On a fresh document el.labels
+//     walks the whole tree once per element (a live list that Chromium
+//     caches only until the next DOM change): a cold label lookup on
+//     10,000 controls took over a minute under load, the role pre-filter
+//     of 2,500 buttons over a second.
 //   - fill selects the content and inserts the text (input events), then
 //     fires change; date-like inputs get their value set directly. An
 //     empty value is a Delete key press. select matches an option's value,

@@ -541,8 +541,27 @@ type docInfo struct {
 	Origin string `json:"origin"`
 }
 
+// resolveFrame looks for the frame of sel until it is ready. Between two
+// looks it waits for a Page or Target event (the frame committing,
+// attaching or loading), bounded by frameRecheck, never for a fixed
+// interval.
 func (d *Driver) resolveFrame(ctx context.Context, parent *scope, doc proto.RuntimeRemoteObjectID, sel string) (*scope, docInfo, error) {
+	var wake *changeWaker
+	defer func() {
+		if wake != nil {
+			wake.close()
+		}
+	}()
+	var timer *time.Timer
+	defer func() {
+		if timer != nil {
+			timer.Stop()
+		}
+	}()
 	for {
+		if wake != nil {
+			wake.drain()
+		}
 		sc, info, retry, err := d.tryFrame(ctx, parent, doc, sel)
 		if err != nil {
 			return nil, docInfo{}, err
@@ -550,10 +569,22 @@ func (d *Driver) resolveFrame(ctx context.Context, parent *scope, doc proto.Runt
 		if !retry {
 			return sc, info, nil
 		}
+		if wake == nil {
+			// Registered after the first look: an event that came before
+			// it is covered by one more look at once.
+			wake = d.newChangeWaker()
+			continue
+		}
+		if timer == nil {
+			timer = time.NewTimer(frameRecheck)
+		} else {
+			timer.Reset(frameRecheck)
+		}
 		select {
 		case <-ctx.Done():
 			return nil, docInfo{}, d.fail(ctx, fmt.Sprintf("frame %q did not finish loading", sel), ctx.Err())
-		case <-time.After(20 * time.Millisecond):
+		case <-wake.ch:
+		case <-timer.C:
 		}
 	}
 }

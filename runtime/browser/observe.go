@@ -335,8 +335,23 @@ const jsSnapshot = `function(maxControls, maxString) {
     if (!t) { const img = el.querySelector('img[alt]'); if (img) t = norm(img.getAttribute('alt')); }
     return t;
   };
+  // The labels of each control from one pass over the document's labels
+  // (label.control): el.labels per element walks the whole tree each time.
+  let labelMap;
+  const labelsFor = el => {
+    if (el.getRootNode() !== doc) return el.labels ? Array.from(el.labels) : [];
+    if (!labelMap) {
+      labelMap = new Map();
+      for (const l of doc.querySelectorAll('label')) {
+        const c = l.control;
+        if (c) { const a = labelMap.get(c); if (a) a.push(l); else labelMap.set(c, [l]); }
+      }
+    }
+    return labelMap.get(el) || [];
+  };
   const labelsOf = el => {
-    if (LABELABLE.has(el.tagName) && el.labels && el.labels.length) return norm(Array.from(el.labels).map(l => l.innerText || l.textContent).join(' '));
+    const ls = LABELABLE.has(el.tagName) ? labelsFor(el) : [];
+    if (ls.length) return norm(ls.map(l => l.innerText || l.textContent).join(' '));
     const lb = el.getAttribute('aria-labelledby');
     return lb ? norm(byIds(lb)) : '';
   };

@@ -2,30 +2,46 @@
 
 // Command benchcmp compares the same teller flow (sign in, search a
 // member, read the balances) run through runtime.Execute with the rod
-// driver and through a hand-written go-rod script, on one Chromium.
+// driver, through a hand-written go-rod script and through playwright-core,
+// on one Chromium, and then the first role and label lookup on a fresh
+// 10,000-node document, Vera's Find against Playwright's getByRole and
+// getByLabel.
 //
-// Both sides talk to the same browser process: benchcmp starts a headless
+// All sides talk to the same browser process: benchcmp starts a headless
 // Chromium with a remote-debugging port (internal/chromeproc, which finds
 // it like browser.Launch does); the Execute side attaches with
 // browser.Connect (a fresh driver, browser context and page per run, plus
 // run evidence on disk), the hand-written side with rod over one
 // long-lived connection (a fresh incognito context and page per run, CSS
-// selectors, no evidence). Runs alternate so drift hits both sides alike.
+// selectors, no evidence), the Playwright side with
+// chromium.connectOverCDP from a long-lived Node process
+// (playwright/flow.mjs; a fresh context and page per run, getByRole,
+// getByLabel and getByTestId with Playwright's auto-waiting, no
+// evidence). Each side's clock starts before its context exists and stops
+// when it holds the balances (closing the context is not timed). Rounds
+// rotate the order of the sides so drift hits them alike; the figures to
+// read are the ratios of one run, never the absolute times (the machine
+// may be shared).
 //
-// It builds only with the benchcmp tag (go run -tags benchcmp
-// ./runtime/browser/internal/benchcmp -n 20): the hand-written side needs
+// It builds only with the benchcmp tag: the hand-written side needs
 // go-rod's root package, which links rod's launcher and its embedded
 // "leakless" helper binaries, and nothing of that may be in go list -deps
 // ./... of the library.
 //
+//	(cd runtime/browser/internal/benchcmp/playwright && npm install)
 //	go run -tags benchcmp ./runtime/browser/internal/benchcmp -n 20
 //
-// It prints the mean and median per side and the ratio Execute/rod (the
-// goal is at most 1.15).
+// Without Node, or without playwright-core installed in the playwright
+// folder, the Playwright side is skipped with a message saying so and the
+// two Go sides still run. It prints the mean and median per side, the
+// ratios Vera/go-rod (goal at most 1.15) and Vera/playwright-core (goal at
+// most 0.8), then the cold lookups (goal: under 100 ms and at most
+// Playwright's).
 package main
 
 import (
 	"context"
+	"errors"
 	"flag"
 	"fmt"
 	"os"
@@ -41,6 +57,7 @@ import (
 	"github.com/vera-run/vera/capability"
 	"github.com/vera-run/vera/internal/chromeproc"
 	"github.com/vera-run/vera/internal/testsite"
+	"github.com/vera-run/vera/locator"
 	"github.com/vera-run/vera/receipt"
 	"github.com/vera-run/vera/runtime"
 	"github.com/vera-run/vera/runtime/browser"
@@ -56,16 +73,26 @@ const (
 )
 
 func main() {
-	n := flag.Int("n", 10, "iterations per side")
+	n := flag.Int("n", 10, "flow rounds (each runs every side once)")
+	lookups := flag.Int("lookups", 10, "cold lookup rounds per case (0: none)")
+	cases := flag.String("cases", "role,substring", "cold lookup cases, comma-separated: role, substring, label (Playwright's getByLabel takes minutes on 10,000 controls)")
 	trace := flag.Bool("trace", false, "report where the Execute side's driver time goes")
+	pwDir := flag.String("playwright", "", "folder of flow.mjs with playwright-core installed (default: the playwright folder beside this program's source)")
 	flag.Parse()
-	if err := run(*n, *trace); err != nil {
+	if err := run(*n, *lookups, strings.Split(*cases, ","), *trace, scriptDir(*pwDir)); err != nil {
 		fmt.Fprintln(os.Stderr, "benchcmp:", err)
 		os.Exit(1)
 	}
 }
 
-func run(n int, trace bool) error {
+// side is one way of running the flow; it returns the time the flow took.
+type side struct {
+	name  string
+	run   func() (time.Duration, error)
+	times []time.Duration
+}
+
+func run(n, lookups int, cases []string, trace bool, pwDir string) error {
 	sites, err := testsite.Start()
 	if err != nil {
 		return err
@@ -94,6 +121,17 @@ func run(n int, trace bool) error {
 	rb := rod.New().ControlURL(ext.Endpoint()).NoDefaultDevice()
 	if err := rb.Connect(); err != nil {
 		return err
+	}
+
+	pw, err := startPlaywright(pwDir, ext.HTTPEndpoint())
+	var skip *errSkip
+	switch {
+	case errors.As(err, &skip):
+		fmt.Printf("playwright-core side skipped: %s\n", skip.why)
+	case err != nil:
+		return err
+	default:
+		defer pw.close()
 	}
 
 	var tr *tracing
@@ -137,43 +175,186 @@ func run(n int, trace bool) error {
 		}
 		return time.Since(start), nil
 	}
+	viaPlaywright := func() (time.Duration, error) {
+		a, err := pw.ask(map[string]any{"op": "flow", "base": sites.Teller.URL(), "username": username, "password": password, "member_id": memberID})
+		if err != nil {
+			return 0, err
+		}
+		if a.Savings != want.Savings {
+			return 0, fmt.Errorf("playwright: savings %q", a.Savings)
+		}
+		return ms(a.MS), nil
+	}
+	sides := []*side{{name: "runtime.Execute (rod driver)", run: viaExecute}, {name: "hand-written go-rod", run: viaRod}}
+	if pw != nil {
+		sides = append(sides, &side{name: "playwright-core", run: viaPlaywright})
+	}
 
-	// Warm both paths once (accessibility tree, caches, connections).
-	if _, err := viaExecute(); err != nil {
-		return err
+	// Warm every path once (connections, caches, the Node JIT).
+	for _, s := range sides {
+		if _, err := s.run(); err != nil {
+			return err
+		}
 	}
-	if _, err := viaRod(); err != nil {
-		return err
-	}
-	var ex, rd []time.Duration
 	for i := range n {
-		first, second := viaExecute, viaRod
-		if i%2 == 1 {
-			first, second = viaRod, viaExecute
+		// Rotate the order so no side always runs first or last.
+		for j := range sides {
+			s := sides[(i+j)%len(sides)]
+			d, err := s.run()
+			if err != nil {
+				return err
+			}
+			s.times = append(s.times, d)
 		}
-		a, err := first()
-		if err != nil {
-			return err
-		}
-		b, err := second()
-		if err != nil {
-			return err
-		}
-		if i%2 == 1 {
-			a, b = b, a
-		}
-		ex, rd = append(ex, a), append(rd, b)
 	}
 	if tr != nil {
 		fmt.Fprintln(os.Stderr, "Execute side, driver time by method (all runs):")
 		tr.report()
 	}
-	me, mr := mean(ex), mean(rd)
-	fmt.Printf("iterations per side: %d\n", n)
-	fmt.Printf("runtime.Execute (rod driver): mean %v  median %v\n", me.Round(time.Millisecond), median(ex).Round(time.Millisecond))
-	fmt.Printf("hand-written go-rod:          mean %v  median %v\n", mr.Round(time.Millisecond), median(rd).Round(time.Millisecond))
-	fmt.Printf("ratio Execute/rod: mean %.2f  median %.2f (goal <= 1.15)\n", float64(me)/float64(mr), float64(median(ex))/float64(median(rd)))
+	fmt.Printf("teller flow, rounds: %d (every side once per round, order rotated)\n", n)
+	for _, s := range sides {
+		fmt.Printf("  %-30s mean %8v  median %8v\n", s.name, mean(s.times).Round(time.Millisecond), median(s.times).Round(time.Millisecond))
+	}
+	ratio := func(a, b *side, goal string) {
+		fmt.Printf("  ratio %s: mean %.2f  median %.2f (%s)\n", "Vera/"+b.name, float64(mean(a.times))/float64(mean(b.times)), float64(median(a.times))/float64(median(b.times)), goal)
+	}
+	ratio(sides[0], sides[1], "goal <= 1.15")
+	if pw != nil {
+		ratio(sides[0], sides[2], "goal <= 0.8")
+	}
+	if lookups > 0 {
+		if err := coldLookups(ctx, ext, sites, pw, lookups, cases); err != nil {
+			return err
+		}
+	}
 	return nil
+}
+
+// lookupCase is one cold lookup: a candidate for Vera's Find and the same
+// question for Playwright.
+type lookupCase struct {
+	key  string // the -cases name
+	name string
+	path string
+	cand locator.Candidate
+	pw   map[string]any
+	want int
+}
+
+// coldLookups times, on a fresh context and a freshly loaded document
+// each time, the first lookup of a role and of a label on the stress
+// pages' 10,000-element documents: Vera's Find and Playwright's getByRole
+// or getByLabel resolved to element handles, alternating. The navigation
+// is timed apart and reported beside it, so a side that moved work from
+// the lookup into the page load shows it.
+func coldLookups(ctx context.Context, ext *chromeproc.Process, sites *testsite.Sites, pw *playwright, rounds int, keys []string) error {
+	all := []lookupCase{
+		{"role", "role button \"Target button\" (exact)", "/stress/nodes/10000",
+			locator.Candidate{Strategy: locator.Role, Role: "button", Name: "Target button", Exact: true},
+			map[string]any{"by": "role", "role": "button", "name": "Target button", "exact": true}, 1},
+		{"substring", "role button \"target\" (substring)", "/stress/nodes/10000",
+			locator.Candidate{Strategy: locator.Role, Role: "button", Name: "target"},
+			map[string]any{"by": "role", "role": "button", "name": "target"}, 1},
+		{"label", "label \"Field 1999\" (exact)", "/stress/controls/10000",
+			locator.Candidate{Strategy: locator.Label, Label: "Field 1999", Exact: true},
+			map[string]any{"by": "label", "name": "Field 1999", "exact": true}, 1},
+	}
+	var cases []lookupCase
+	for _, k := range keys {
+		i := slices.IndexFunc(all, func(lc lookupCase) bool { return lc.key == strings.TrimSpace(k) })
+		if i < 0 {
+			return fmt.Errorf("-cases: unknown case %q (role, substring, label)", k)
+		}
+		cases = append(cases, all[i])
+	}
+	seq := 0
+	vera := func(lc lookupCase) (find, nav time.Duration, err error) {
+		d, err := browser.Connect(ctx, ext.HTTPEndpoint())
+		if err != nil {
+			return 0, 0, err
+		}
+		defer d.Close()
+		seq++
+		t0 := time.Now()
+		if err := d.Navigate(ctx, fmt.Sprintf("%s%s?cold=v%d", sites.Stress.URL(), lc.path, seq)); err != nil {
+			return 0, 0, err
+		}
+		t1 := time.Now()
+		els, err := d.Find(ctx, nil, nil, lc.cand)
+		if err != nil {
+			return 0, 0, err
+		}
+		find = time.Since(t1)
+		if len(els) != lc.want {
+			return 0, 0, fmt.Errorf("vera: %s: %d elements, want %d", lc.name, len(els), lc.want)
+		}
+		return find, t1.Sub(t0), nil
+	}
+	play := func(lc lookupCase) (find, nav time.Duration, err error) {
+		seq++
+		req := map[string]any{"op": "lookup", "url": fmt.Sprintf("%s%s?cold=p%d", sites.Stress.URL(), lc.path, seq)}
+		for k, v := range lc.pw {
+			req[k] = v
+		}
+		a, err := pw.ask(req)
+		if err != nil {
+			return 0, 0, err
+		}
+		if a.Count != lc.want {
+			return 0, 0, fmt.Errorf("playwright: %s: %d elements, want %d", lc.name, a.Count, lc.want)
+		}
+		return ms(a.MS), ms(a.NavMS), nil
+	}
+	fmt.Printf("cold lookup on a fresh 10,000-element document, rounds: %d (alternating)\n", rounds)
+	for _, lc := range cases {
+		var vf, vn, pf, pn []time.Duration
+		for i := range rounds + 1 {
+			order := []bool{true, false}
+			if i%2 == 1 {
+				order = []bool{false, true}
+			}
+			for _, isVera := range order {
+				if !isVera && pw == nil {
+					continue
+				}
+				var f, nv time.Duration
+				var err error
+				if isVera {
+					f, nv, err = vera(lc)
+				} else {
+					f, nv, err = play(lc)
+				}
+				if err != nil {
+					return err
+				}
+				if i == 0 {
+					continue // warm-up round (connections, the Node JIT)
+				}
+				if isVera {
+					vf, vn = append(vf, f), append(vn, nv)
+				} else {
+					pf, pn = append(pf, f), append(pn, nv)
+				}
+			}
+		}
+		fmt.Printf("  %s\n", lc.name)
+		fmt.Printf("    %-16s lookup median %8v  mean %8v   (navigation median %8v)\n", "Vera Find", median(vf).Round(100*time.Microsecond), mean(vf).Round(100*time.Microsecond), median(vn).Round(time.Millisecond))
+		if pw != nil {
+			fmt.Printf("    %-16s lookup median %8v  mean %8v   (navigation median %8v)\n", "playwright-core", median(pf).Round(100*time.Microsecond), mean(pf).Round(100*time.Microsecond), median(pn).Round(time.Millisecond))
+			fmt.Printf("    ratio Vera/playwright-core: lookup median %.2f; navigation+lookup median %.2f (goal <= 1.0)\n",
+				float64(median(vf))/float64(median(pf)), float64(median(sum(vf, vn)))/float64(median(sum(pf, pn))))
+		}
+	}
+	return nil
+}
+
+// sum adds two series element by element.
+func sum(a, b []time.Duration) []time.Duration {
+	out := make([]time.Duration, len(a))
+	for i := range a {
+		out[i] = a[i] + b[i]
+	}
+	return out
 }
 
 // rodFlow is the hand-written script: what a developer would write with

@@ -1,0 +1,100 @@
+// The playwright-core side of benchcmp (see ../main.go).
+//
+// Setup, once, in this folder (the npm registry is enough; no browser is
+// downloaded: playwright-core ships none and this script never asks for
+// one):
+//
+//	npm install
+//
+// The Go program starts "node flow.mjs <cdp-http-endpoint>" and talks to
+// it in JSON lines: one request on stdin, one answer on stdout. The script
+// connects over CDP to the Chromium process the Go sides use, so all three
+// sides drive the same browser. Every request gets a fresh browser context
+// (and page), closed after the answer's clock stops, as the Go sides do.
+//
+//	{"op":"flow","base":"http://127.0.0.1:P","username":..,"password":..,"member_id":..}
+//	  -> {"ms":123.4,"savings":"..."}        the teller flow, written as a
+//	     Playwright user would: getByRole/getByLabel/getByTestId with
+//	     Playwright's own auto-waiting, waitForURL where the capability
+//	     checks the URL.
+//	{"op":"lookup","url":"...","by":"role","role":"button","name":"Target button","exact":true}
+//	{"op":"lookup","url":"...","by":"label","name":"Field 1999","exact":true}
+//	  -> {"ms":12.3,"count":1,"nav_ms":456.7} the first getByRole (or
+//	     getByLabel) lookup on a freshly loaded document (the navigation is
+//	     timed apart), resolved to element handles as Vera's Find resolves
+//	     to elements.
+//	{"op":"quit"}
+//
+// An error is answered as {"error":"..."}.
+import { createInterface } from 'node:readline';
+import { chromium } from 'playwright-core';
+
+const endpoint = process.argv[2];
+if (!endpoint) {
+  console.error('usage: node flow.mjs <cdp-http-endpoint>');
+  process.exit(2);
+}
+
+const browser = await chromium.connectOverCDP(endpoint);
+
+async function flow(req) {
+  const start = performance.now();
+  const context = await browser.newContext();
+  try {
+    const page = await context.newPage();
+    await page.goto(req.base + '/login');
+    await page.getByRole('textbox', { name: 'Username', exact: true }).fill(req.username);
+    await page.getByLabel('Password', { exact: true }).fill(req.password);
+    await page.getByRole('button', { name: 'Sign in', exact: true }).click();
+    await page.waitForURL(u => u.pathname === '/members');
+    await page.getByLabel('Member ID', { exact: true }).fill(req.member_id);
+    await page.getByRole('button', { name: 'Search', exact: true }).click();
+    await page.waitForURL(u => u.pathname.includes('/members/' + req.member_id));
+    await page.getByRole('heading', { name: 'Accounts', exact: true }).waitFor();
+    const main = page.getByRole('main');
+    const name = (await main.getByTestId('member-name').textContent()).trim();
+    const savings = (await main.getByTestId('balance-savings').textContent()).trim();
+    const checking = (await main.getByTestId('balance-checking').textContent()).trim();
+    const ms = performance.now() - start;
+    if (!name || !checking) throw new Error('empty member name or checking balance');
+    return { ms, savings };
+  } finally {
+    await context.close();
+  }
+}
+
+async function lookup(req) {
+  const context = await browser.newContext();
+  try {
+    const page = await context.newPage();
+    const t0 = performance.now();
+    await page.goto(req.url);
+    const t1 = performance.now();
+    const loc = req.by === 'label'
+      ? page.getByLabel(req.name, { exact: !!req.exact })
+      : page.getByRole(req.role, { name: req.name, exact: !!req.exact });
+    const handles = await loc.elementHandles();
+    const ms = performance.now() - t1;
+    return { ms, count: handles.length, nav_ms: t1 - t0 };
+  } finally {
+    await context.close();
+  }
+}
+
+const lines = createInterface({ input: process.stdin });
+for await (const line of lines) {
+  if (!line.trim()) continue;
+  let answer;
+  try {
+    const req = JSON.parse(line);
+    if (req.op === 'quit') break;
+    if (req.op === 'flow') answer = await flow(req);
+    else if (req.op === 'lookup') answer = await lookup(req);
+    else answer = { error: 'unknown op ' + req.op };
+  } catch (e) {
+    answer = { error: String(e && e.message || e) };
+  }
+  process.stdout.write(JSON.stringify(answer) + '\n');
+}
+// Disconnect only: the browser belongs to the Go program.
+await browser.close();
