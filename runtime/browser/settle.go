@@ -45,6 +45,9 @@ type causal struct {
 	// after a chaining reply held (for tests: a page that re-renders
 	// must never pay one).
 	chainWaits uint64
+	// chainReplies counts replies to chaining requests (for tests: a
+	// quiet-window wait must follow one).
+	chainReplies uint64
 }
 
 type navKey struct {
@@ -71,6 +74,7 @@ func (c *causal) noteLocked() {
 // request.
 func (c *causal) repliedLocked() {
 	c.chainUntil = time.Now().Add(settleQuiet)
+	c.chainReplies++
 }
 
 // chainingResource reports whether a response of type rt can make the
