@@ -49,22 +49,25 @@ var (
 	ErrLimit = fmt.Errorf("%w: limit exceeded", ErrVerify)
 )
 
+// Code is the stable machine-readable code of a [FileProblem].
+type Code string
+
 // Problem codes, one per specific error, as they appear in
 // [FileProblem.Code].
 const (
-	CodeUnlisted   = "unlisted"
-	CodeMissing    = "missing"
-	CodeMismatch   = "mismatch"
-	CodeUnsafePath = "unsafe_path"
-	CodeUnsafeFile = "unsafe_file"
-	CodeForbidden  = "forbidden"
-	CodeLock       = "lock"
-	CodeCapability = "capability"
-	CodeClaim      = "claim"
-	CodeLimit      = "limit"
+	CodeUnlisted   Code = "unlisted"
+	CodeMissing    Code = "missing"
+	CodeMismatch   Code = "mismatch"
+	CodeUnsafePath Code = "unsafe_path"
+	CodeUnsafeFile Code = "unsafe_file"
+	CodeForbidden  Code = "forbidden"
+	CodeLock       Code = "lock"
+	CodeCapability Code = "capability"
+	CodeClaim      Code = "claim"
+	CodeLimit      Code = "limit"
 )
 
-var codeOf = map[error]string{
+var codeOf = map[error]Code{
 	ErrUnlisted:   CodeUnlisted,
 	ErrMissing:    CodeMissing,
 	ErrMismatch:   CodeMismatch,
@@ -83,7 +86,7 @@ var codeOf = map[error]string{
 // name paths, sizes, kinds and line numbers; they never quote a secret.
 type FileProblem struct {
 	Path    string `json:"path"`
-	Code    string `json:"code"`
+	Code    Code   `json:"code"`
 	Message string `json:"message"`
 	// Err is the specific sentinel ([ErrMismatch], ...); it wraps
 	// [ErrVerify].
@@ -96,7 +99,7 @@ func (p FileProblem) Error() string {
 	if p.Path == "" {
 		where = "(bundle)"
 	}
-	return where + ": " + p.Message + " [" + p.Code + "]"
+	return where + ": " + p.Message + " [" + string(p.Code) + "]"
 }
 
 // Unwrap returns the sentinel.

@@ -203,7 +203,7 @@ type verifier struct {
 
 // add files a problem in the report field of its sentinel, once.
 func (v *verifier) add(p FileProblem) {
-	key := p.Path + "\x00" + p.Code + "\x00" + p.Message
+	key := p.Path + "\x00" + string(p.Code) + "\x00" + p.Message
 	if v.seen[key] {
 		return
 	}
@@ -849,7 +849,7 @@ type ClaimError struct {
 
 // Error implements error.
 func (e *ClaimError) Error() string {
-	return "receipts: " + e.Err.Error() + " [" + CodeClaim + "]"
+	return "receipts: " + e.Err.Error() + " [" + string(CodeClaim) + "]"
 }
 
 // Unwrap returns ErrClaim and the cause.

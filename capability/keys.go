@@ -9,7 +9,7 @@ import (
 // CodeInvalidKey: a press action's key is not a key of the key grammar
 // ([ValidKey]); reported at validation time, not first refused by the
 // driver at run time.
-const CodeInvalidKey = "invalid_key"
+const CodeInvalidKey Code = "invalid_key"
 
 // namedKeys are the key names a press may send besides F1 to F12 and a
 // single character (the rod driver's key table).

@@ -41,7 +41,7 @@ func TestCheckClaimRejects(t *testing.T) {
 	tests := []struct {
 		name  string
 		edit  func(c *capability.Capability, m map[string][]byte)
-		check string
+		check receipt.Check
 	}{
 		{"not validated", func(c *capability.Capability, m map[string][]byte) { c.State = capability.StateDiscovered }, receipt.CheckState},
 		{"no validation", func(c *capability.Capability, m map[string][]byte) { c.Validation = nil }, receipt.CheckClaimed},

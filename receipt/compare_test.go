@@ -16,13 +16,13 @@ func receiptOf(t *testing.T, mutate func(*receipt.Run)) *receipt.Receipt {
 	return cleanRun(t, testCapability(), mutate).Receipt
 }
 
-func hasChange(c *receipt.Comparison, kind, name, action, status string) bool {
+func hasChange(c *receipt.Comparison, kind receipt.ArtifactKind, name, action string, status receipt.ChangeStatus) bool {
 	return slices.ContainsFunc(c.Changes, func(x receipt.ArtifactChange) bool {
 		return x.Kind == kind && x.Name == name && x.Action == action && x.Status == status
 	})
 }
 
-func hasAlign(c *receipt.Comparison, code, action string) bool {
+func hasAlign(c *receipt.Comparison, code receipt.AlignCode, action string) bool {
 	return slices.ContainsFunc(c.AlignmentFailures, func(x receipt.AlignmentFailure) bool {
 		return x.Code == code && x.Action == action
 	})
@@ -49,7 +49,7 @@ func TestCompare(t *testing.T) {
 		name    string
 		a, b    func(*receipt.Run)
 		opts    []receipt.CompareOption
-		verdict string
+		verdict receipt.ChangeStatus
 		check   func(t *testing.T, c *receipt.Comparison)
 	}{
 		{name: "timings and run ids ignored", b: slower, verdict: receipt.StatusUnchanged, check: func(t *testing.T, c *receipt.Comparison) {

@@ -66,29 +66,32 @@ var (
 	ErrSequence = fmt.Errorf("%w: sequence does not follow the capability", ErrVerify)
 )
 
+// Code is the stable machine-readable code of a verification [Problem].
+type Code string
+
 // Problem codes, one per specific error. They are stable and appear in
 // [Problem.Code].
 const (
-	CodeIncomplete     = "incomplete"
-	CodeMissingFile    = "missing_file"
-	CodeUnexpectedFile = "unexpected_file"
-	CodeUnreadable     = "unreadable"
-	CodeTooLarge       = "too_large"
-	CodeMalformed      = "malformed"
-	CodeNotCanonical   = "not_canonical"
-	CodeSchema         = "schema"
-	CodeHashMismatch   = "hash_mismatch"
-	CodeLink           = "link"
-	CodeInconsistent   = "inconsistent"
-	CodeSecret         = "secret"
-	CodeCapability     = "capability"
-	CodeInputs         = "inputs"
-	CodeOutputs        = "outputs"
-	CodeOrigin         = "origin"
-	CodeSequence       = "sequence"
+	CodeIncomplete     Code = "incomplete"
+	CodeMissingFile    Code = "missing_file"
+	CodeUnexpectedFile Code = "unexpected_file"
+	CodeUnreadable     Code = "unreadable"
+	CodeTooLarge       Code = "too_large"
+	CodeMalformed      Code = "malformed"
+	CodeNotCanonical   Code = "not_canonical"
+	CodeSchema         Code = "schema"
+	CodeHashMismatch   Code = "hash_mismatch"
+	CodeLink           Code = "link"
+	CodeInconsistent   Code = "inconsistent"
+	CodeSecret         Code = "secret"
+	CodeCapability     Code = "capability"
+	CodeInputs         Code = "inputs"
+	CodeOutputs        Code = "outputs"
+	CodeOrigin         Code = "origin"
+	CodeSequence       Code = "sequence"
 )
 
-var codeOf = map[error]string{
+var codeOf = map[error]Code{
 	ErrIncomplete:     CodeIncomplete,
 	ErrMissingFile:    CodeMissingFile,
 	ErrUnexpectedFile: CodeUnexpectedFile,
@@ -115,7 +118,7 @@ var codeOf = map[error]string{
 // output value or raw error text.
 type Problem struct {
 	File    string `json:"file"`
-	Code    string `json:"code"`
+	Code    Code   `json:"code"`
 	Message string `json:"message"`
 	// Err is the specific sentinel ([ErrHashMismatch], ...); it wraps
 	// [ErrVerify].
@@ -125,9 +128,9 @@ type Problem struct {
 // Error implements error.
 func (p Problem) Error() string {
 	if p.File == "" {
-		return p.Message + " [" + p.Code + "]"
+		return p.Message + " [" + string(p.Code) + "]"
 	}
-	return p.File + ": " + p.Message + " [" + p.Code + "]"
+	return p.File + ": " + p.Message + " [" + string(p.Code) + "]"
 }
 
 // Unwrap returns the sentinel.

@@ -108,7 +108,7 @@ func TestFinalizeRejects(t *testing.T) {
 	tests := []struct {
 		name  string
 		setup setup
-		check string
+		check receipt.Check
 		want  error // optional sentinel the error must also match
 	}{
 		{"same directory twice", func(t *testing.T) (*capability.Capability, []string) {

@@ -101,7 +101,7 @@ func FuzzCompare(f *testing.F) {
 			return
 		}
 		a, _ := receipt.LoadReceipt(files[receipt.FileReceipt])
-		opts := []receipt.CompareOption{receipt.WithRule(receipt.Rule{Kind: kind, Find: find, Replace: replace})}
+		opts := []receipt.CompareOption{receipt.WithRule(receipt.Rule{Kind: receipt.ArtifactKind(kind), Find: find, Replace: replace})}
 		c, err := receipt.Compare(a, b, opts...)
 		if err != nil {
 			if !errors.Is(err, receipt.ErrCompare) {

@@ -14,25 +14,25 @@ import (
 // Codes of the executor's own checks. They run on every Execute, even with
 // WithSkipValidationUnsafe, because executing without them is unsafe.
 const (
-	codeUnknownEffect     = "runtime_unknown_effect"
-	codeConfirmation      = "runtime_confirmation_mode"
-	codeEffectCeiling     = "runtime_effect_above_authority"
-	codeUnknownOperation  = "runtime_unknown_operation"
-	codeOrigin            = "runtime_bad_origin"
-	codeURL               = "runtime_url_not_allowed"
-	codeTemplate          = "runtime_template"
-	codeReference         = "runtime_unknown_reference"
-	codeNoLocator         = "runtime_missing_locator"
-	codeExtraction        = "runtime_extraction"
-	codeFrames            = "runtime_frame_path"
-	codeMilestones        = "runtime_milestones"
-	codeTransition        = "runtime_transition_target"
-	codeOutcome           = "runtime_business_outcome"
-	codeSchema            = "runtime_schema"
-	codeDuplicateID       = "runtime_duplicate_id"
-	codeLimitInput        = "runtime_limit_input"
-	codeConditionShape    = "runtime_condition"
-	codeCandidateStrategy = "runtime_candidate"
+	codeUnknownEffect     capability.Code = "runtime_unknown_effect"
+	codeConfirmation                      = "runtime_confirmation_mode"
+	codeEffectCeiling                     = "runtime_effect_above_authority"
+	codeUnknownOperation                  = "runtime_unknown_operation"
+	codeOrigin                            = "runtime_bad_origin"
+	codeURL                               = "runtime_url_not_allowed"
+	codeTemplate                          = "runtime_template"
+	codeReference                         = "runtime_unknown_reference"
+	codeNoLocator                         = "runtime_missing_locator"
+	codeExtraction                        = "runtime_extraction"
+	codeFrames                            = "runtime_frame_path"
+	codeMilestones                        = "runtime_milestones"
+	codeTransition                        = "runtime_transition_target"
+	codeOutcome                           = "runtime_business_outcome"
+	codeSchema                            = "runtime_schema"
+	codeDuplicateID                       = "runtime_duplicate_id"
+	codeLimitInput                        = "runtime_limit_input"
+	codeConditionShape                    = "runtime_condition"
+	codeCandidateStrategy                 = "runtime_candidate"
 )
 
 // plan is what the executor derives once from a capability.
@@ -45,7 +45,7 @@ type plan struct {
 // precheck runs the executor's own safety checks and returns every problem.
 func precheck(c *capability.Capability) (*plan, capability.ErrorList) {
 	var errs capability.ErrorList
-	add := func(path, code, format string, a ...any) {
+	add := func(path string, code capability.Code, format string, a ...any) {
 		errs = append(errs, &capability.Error{Path: path, Code: code, Message: fmt.Sprintf(format, a...)})
 	}
 	p := &plan{}
