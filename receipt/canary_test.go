@@ -362,7 +362,7 @@ func TestSecretCanaryChromium(t *testing.T) {
 		if !errors.As(err, &fe) || !fe.Has("", receipt.CheckMode) {
 			t.Fatalf("launched runs without the policy: %v", err)
 		}
-		v, err := receipt.Finalize(teller, dirs, receipt.AllowLaunchedBrowser())
+		v, err := receipt.Finalize(teller, dirs, receipt.WithAllowLaunchedBrowser())
 		if err != nil {
 			t.Fatalf("launched runs with the policy: %v", err)
 		}
@@ -374,7 +374,7 @@ func TestSecretCanaryChromium(t *testing.T) {
 			raw := readFile(t, d, receipt.FileReceipt)
 			m[sum(raw)] = raw
 		}
-		if err := receipt.CheckClaim(v, m, receipt.AllowLaunchedBrowser()); err != nil {
+		if err := receipt.CheckClaim(v, m, receipt.WithAllowLaunchedBrowser()); err != nil {
 			t.Errorf("CheckClaim: %v", err)
 		}
 	})

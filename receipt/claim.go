@@ -55,7 +55,7 @@ const (
 	// or run id).
 	CheckUnique Check = "unique"
 	// CheckMode: the execution mode is not live_connected_chrome (or
-	// live_launched_browser under [AllowLaunchedBrowser]), differs between
+	// live_launched_browser under [WithAllowLaunchedBrowser]), differs between
 	// the runs or from the claim. simulated and unverified (omitted) never
 	// count.
 	CheckMode Check = "execution_mode"
@@ -203,11 +203,11 @@ func newPolicy(opts []FinalizeOption) policy {
 	return p
 }
 
-// AllowLaunchedBrowser lets runs in a provider-launched browser
+// WithAllowLaunchedBrowser lets runs in a provider-launched browser
 // (live_launched_browser) count, as an explicit policy: by default only
 // runs in the operator's connected Chrome (live_connected_chrome) do. Both
 // runs must still share one mode.
-func AllowLaunchedBrowser() FinalizeOption { return func(p *policy) { p.allowLaunched = true } }
+func WithAllowLaunchedBrowser() FinalizeOption { return func(p *policy) { p.allowLaunched = true } }
 
 // WithClock sets the clock [Finalize] takes validation.finalized_at from
 // (default time.Now); for tests. A nil clock is ignored.
@@ -256,7 +256,7 @@ func (pol policy) modeAllowed(m ExecutionMode) error {
 		if pol.allowLaunched {
 			return nil
 		}
-		return errors.New("execution mode live_launched_browser counts only under the AllowLaunchedBrowser policy")
+		return errors.New("execution mode live_launched_browser counts only under the WithAllowLaunchedBrowser policy")
 	case "", ModeUnverified:
 		return errors.New("execution mode omitted: the run is unverified and never counts")
 	case ModeSimulated:
@@ -399,7 +399,7 @@ func envDiff(a, b Environment) string {
 // its name and loading strictly ([LoadReceipt]: canonical, schema-valid,
 // consistent); and each passing the receipt-only checks of [Finalize]: the
 // claimed live mode (live_launched_browser only under
-// [AllowLaunchedBrowser]), the capability's id, version, execution hash and
+// [WithAllowLaunchedBrowser]), the capability's id, version, execution hash and
 // discovery hash, completed, clean, not recovered, not handed off, no
 // locator change; the run-level checks of [VerifyRun] that need the
 // receipt alone (inputs, output records, declaration order, origins in

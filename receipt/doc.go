@@ -42,7 +42,7 @@
 //     the execution hash. simulated and unverified (mode omitted) runs,
 //     recovered runs, runs with a recovery attempt, handed-off runs and
 //     runs with a locator change never count; live_launched_browser runs
-//     count only under [AllowLaunchedBrowser]. A validation claim states
+//     count only under [WithAllowLaunchedBrowser]. A validation claim states
 //     its limit ([ClaimText]): artifact consistency, not an attestation of
 //     a person, machine or website. The execution environment is a
 //     declaration by the host, not a cryptographic attestation.
@@ -142,7 +142,7 @@
 //   - [CheckClaim] takes receipts keyed by their digests, requires the
 //     validation's receipts sorted and its claim text to be exactly
 //     [ClaimText], and applies the same execution-mode policy as
-//     [Finalize] ([AllowLaunchedBrowser]).
+//     [Finalize] ([WithAllowLaunchedBrowser]).
 //   - Closed sets are enforced on read: failure.reason is one of the
 //     runtime's reason codes or a download reason (a list written here
 //     once, since receipt cannot import runtime, and held equal to

@@ -18,7 +18,7 @@ import (
 // its verified outputs.json and run.lock.json, every cross-hash, input,
 // output, origin and sequence check) and the receipt-only checks: the
 // execution mode live_connected_chrome (live_launched_browser only under
-// [AllowLaunchedBrowser]; simulated and unverified never count), c's id,
+// [WithAllowLaunchedBrowser]; simulated and unverified never count), c's id,
 // version, execution hash and discovery hash, terminal completed, clean,
 // not recovered (no recovery proposals at all), not handed off, no locator
 // change. The two runs must be different runs (directory, receipt hash and

@@ -74,7 +74,7 @@ func TestFinalizeLaunchedPolicy(t *testing.T) {
 	if !errors.As(err, &fe) || !fe.Has(a, receipt.CheckMode) || !fe.Has(b, receipt.CheckMode) {
 		t.Fatalf("launched without policy: %v", err)
 	}
-	v, err := receipt.Finalize(c, []string{a, b}, receipt.AllowLaunchedBrowser(), fixedClock)
+	v, err := receipt.Finalize(c, []string{a, b}, receipt.WithAllowLaunchedBrowser(), fixedClock)
 	if err != nil {
 		t.Fatalf("launched with policy: %v", err)
 	}
@@ -85,12 +85,12 @@ func TestFinalizeLaunchedPolicy(t *testing.T) {
 	if err := receipt.CheckClaim(v, m); !errors.Is(err, receipt.ErrClaim) {
 		t.Errorf("CheckClaim of a launched claim without policy: %v", err)
 	}
-	if err := receipt.CheckClaim(v, m, receipt.AllowLaunchedBrowser()); err != nil {
+	if err := receipt.CheckClaim(v, m, receipt.WithAllowLaunchedBrowser()); err != nil {
 		t.Errorf("CheckClaim of a launched claim with policy: %v", err)
 	}
 	// Mixed modes never finalize, even under the policy.
 	m1 := writeRun(t, cleanRun(t, c, nil))
-	_, err = receipt.Finalize(c, []string{m1, a}, receipt.AllowLaunchedBrowser())
+	_, err = receipt.Finalize(c, []string{m1, a}, receipt.WithAllowLaunchedBrowser())
 	if !errors.As(err, &fe) || !fe.Has(a, receipt.CheckMode) {
 		t.Errorf("mixed modes: %v", err)
 	}

@@ -88,7 +88,7 @@ func run(ctx context.Context, args []string, stdout io.Writer) error {
 	if err := os.MkdirAll(downloads, 0o700); err != nil {
 		return err
 	}
-	d, err := browser.Launch(ctx, browser.WithBrowserPath(*browserPath), browser.WithDownloadDir(downloads))
+	d, err := browser.Launch(ctx, browser.WithBrowserPath(*browserPath), browser.WithDownloadDirectory(downloads))
 	if err != nil && *outDir == "" {
 		_ = os.RemoveAll(out) // nothing ran: leave no empty folder behind
 	}

@@ -352,12 +352,12 @@
 //     what it saw; DOM.scrollIntoViewIfNeeded, the first try, is the
 //     browser's own.
 //   - Downloads: a launched browser saves into a folder of the driver's
-//     temporary profile (or [WithDownloadDir]) under the download GUID;
+//     temporary profile (or [WithDownloadDirectory]) under the download GUID;
 //     the event is attributed by GUID to the first armed listener when the
 //     download starts in one of the page's frames. Connected, the driver
 //     only enables download events on its own context (behavior
 //     "default"), so the browser's own settings decide where files go.
-//     With [WithDownloadDir] its own context saves into that folder under
+//     With [WithDownloadDirectory] its own context saves into that folder under
 //     the download GUID ("allow" would replace a file of the same name),
 //     and on completion, before the event is delivered, the driver gives
 //     the file the suggested name, or the first free "stem (n).ext" as

@@ -108,7 +108,7 @@ func TestHandAuthoredCSSOnlySaldo(t *testing.T) {
 		}
 	}
 	var rep receipt.FinalizeReport
-	v, err := receipt.Finalize(c, dirs, receipt.AllowLaunchedBrowser(), receipt.WithReport(&rep))
+	v, err := receipt.Finalize(c, dirs, receipt.WithAllowLaunchedBrowser(), receipt.WithReport(&rep))
 	if err != nil {
 		t.Fatalf("Finalize: %v", err)
 	}
@@ -144,7 +144,7 @@ func TestDecoyRoleCandidate(t *testing.T) {
 		}
 	}
 	var rep receipt.FinalizeReport
-	_, err := receipt.Finalize(c, dirs, receipt.AllowLaunchedBrowser(), receipt.WithReport(&rep))
+	_, err := receipt.Finalize(c, dirs, receipt.WithAllowLaunchedBrowser(), receipt.WithReport(&rep))
 	var fe receipt.FinalizeErrors
 	if !errors.As(err, &fe) || !fe.Has("", receipt.CheckDecoyCandidate) {
 		t.Fatalf("Finalize = %v, want a decoy_candidate refusal", err)
