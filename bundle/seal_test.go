@@ -16,6 +16,7 @@ import (
 
 	"github.com/vera-run/vera/bundle"
 	"github.com/vera-run/vera/capability"
+	"github.com/vera-run/vera/internal/runwrite"
 	"github.com/vera-run/vera/receipt"
 )
 
@@ -205,8 +206,8 @@ func TestSealRefusals(t *testing.T) {
 		t.Fatal(err)
 	}
 	launchedRuns := []string{
-		writeRun(t, runs, cleanRun(t, disc, func(r *receipt.Run) { r.Receipt.ExecutionMode = receipt.ModeLiveLaunched })),
-		writeRun(t, runs, cleanRun(t, disc, func(r *receipt.Run) { r.Receipt.ExecutionMode = receipt.ModeLiveLaunched })),
+		writeRun(t, runs, cleanRun(t, disc, func(r *runwrite.Run) { r.Receipt.ExecutionMode = receipt.ModeLiveLaunched })),
+		writeRun(t, runs, cleanRun(t, disc, func(r *runwrite.Run) { r.Receipt.ExecutionMode = receipt.ModeLiveLaunched })),
 	}
 	launched, err := receipt.Finalize(disc, launchedRuns, receipt.WithClock(fixedClock), receipt.WithAllowLaunchedBrowser())
 	if err != nil {

@@ -3,6 +3,7 @@ package receipt_test
 import (
 	"testing"
 
+	"github.com/vera-run/vera/internal/runwrite"
 	"github.com/vera-run/vera/receipt"
 )
 
@@ -32,7 +33,7 @@ func BenchmarkVerifyRun(b *testing.B) {
 func BenchmarkCompare(b *testing.B) {
 	c := testCapability()
 	x := cleanRun(b, c, nil).Receipt
-	y := cleanRun(b, c, func(r *receipt.Run) { r.Outputs.Outputs[2].Value = "changed" }).Receipt
+	y := cleanRun(b, c, func(r *runwrite.Run) { r.Outputs.Outputs[2].Value = "changed" }).Receipt
 	rule := receipt.WithRule(receipt.Rule{Kind: receipt.ArtifactEnvironment, Find: "Chrome/", Replace: "Browser/"})
 	b.ReportAllocs()
 	for b.Loop() {

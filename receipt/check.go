@@ -11,7 +11,9 @@ import (
 	"github.com/vera-run/vera/capability"
 	"github.com/vera-run/vera/download"
 	"github.com/vera-run/vera/internal/canonjson"
+	"github.com/vera-run/vera/internal/ident"
 	"github.com/vera-run/vera/internal/redact"
+	"github.com/vera-run/vera/internal/runrule"
 )
 
 // The closed sets of the documents.
@@ -81,18 +83,7 @@ func set[T ~string](vs ...T) map[T]bool {
 }
 
 // validRunID: 1 to MaxRunIDLen bytes of [A-Za-z0-9._-].
-func validRunID(s string) bool {
-	if s == "" || len(s) > MaxRunIDLen {
-		return false
-	}
-	for i := 0; i < len(s); i++ {
-		c := s[i]
-		if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '.' || c == '_' || c == '-') {
-			return false
-		}
-	}
-	return true
-}
+func validRunID(s string) bool { return runrule.ValidRunID(s) }
 
 // validCode: 1 to MaxCodeLen bytes of [a-z0-9_] (and '-' when dash).
 func validCode(s string, dash bool) bool {
@@ -109,8 +100,8 @@ func validCode(s string, dash bool) bool {
 }
 
 // validID and validName are the capability's id and name patterns.
-func validID(s string) bool   { return capability.ValidID(s) }
-func validName(s string) bool { return capability.ValidName(s) }
+func validID(s string) bool   { return ident.ValidID(s) }
+func validName(s string) bool { return ident.ValidName(s) }
 
 // validLabel: valid UTF-8 without control characters, at most max bytes;
 // empty only when allowEmpty.

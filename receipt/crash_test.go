@@ -6,6 +6,7 @@ import (
 	"os"
 	"testing"
 
+	"github.com/vera-run/vera/internal/runwrite"
 	"github.com/vera-run/vera/internal/safefs"
 	"github.com/vera-run/vera/receipt"
 )
@@ -62,7 +63,7 @@ func TestCrashSafety(t *testing.T) {
 					if recovered {
 						makeRecovered(run)
 					}
-					restore := receipt.SetPutHook(func(root *os.Root, name string, data []byte) error {
+					restore := runwrite.SetPutHook(func(root *os.Root, name string, data []byte) error {
 						if name != file {
 							return nil
 						}
@@ -79,9 +80,9 @@ func TestCrashSafety(t *testing.T) {
 						}
 						return errCrash
 					})
-					dir, _, err := receipt.WriteRun(t.TempDir(), run)
+					dir, _, err := runwrite.WriteRun(t.TempDir(), run)
 					restore()
-					if !errors.Is(err, errCrash) || !errors.Is(err, receipt.ErrWrite) {
+					if !errors.Is(err, errCrash) || !errors.Is(err, runwrite.ErrWrite) {
 						t.Fatalf("WriteRun err = %v, want the simulated crash", err)
 					}
 					rep, err := receipt.VerifyRun(dir, c)

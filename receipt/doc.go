@@ -1,6 +1,5 @@
 // Package receipt holds a run's evidence: outputs.json, run.receipt.json,
-// run.lock.json and recovery.proposals.json; writing them ([WriteRun],
-// used by the runtime only), loading them strictly ([Load], [LoadReceipt],
+// run.lock.json and recovery.proposals.json; loading them strictly ([Load], [LoadReceipt],
 // [LoadLock], [LoadOutputs], [LoadProposals]), verifying a run directory
 // against its capability ([VerifyRun]), promoting a capability to
 // validated_local from two clean runs ([Finalize]), checking such a claim
@@ -9,7 +8,10 @@
 //
 // # Invariants
 //
-//   - Only the runtime writes receipts. A receipt holds hashes, counts,
+//   - Only the runtime writes receipts, through internal/runwrite, which
+//     is deliberately not public API (nothing outside the module writes a
+//     run; the run id, output count and detail hash are rules of
+//     FORMAT.md, not functions to call). A receipt holds hashes, counts,
 //     categories and ids, never an input value, an output value, raw error
 //     text, a URL query or page text. Secret inputs carry no hash at all.
 //     A local file path appears only in outputs.json, which is owner-only
@@ -84,9 +86,9 @@
 //     or no hash at all).
 //   - outputs[].count: the number of files of a download set, of records
 //     of a record set (0 when not produced), and 1 or 0 for a produced or
-//     missing text or record ([OutputCount]).
+//     missing text or record.
 //   - failure.detail_hash: file of the UTF-8 bytes of the local failure
-//     detail ([DetailHash]); the detail itself is only logged locally.
+//     detail; the detail itself is only logged locally.
 //   - proposals[].contract_hash: digest(the unchanged action exactly as in
 //     the capability, templates unsubstituted).
 //   - capability.execution_hash: the capability's execution hash (digest

@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"time"
 
+	"github.com/vera-run/vera/internal/runwrite"
 	"github.com/vera-run/vera/receipt"
 )
 
@@ -20,7 +21,7 @@ func exampleRuns(n int) (dirs []string, cleanup func()) {
 	}
 	c := testCapability()
 	for range n {
-		dir, _, err := receipt.WriteRun(parent, cleanRun(exampleTB{}, c, nil))
+		dir, _, err := runwrite.WriteRun(parent, cleanRun(exampleTB{}, c, nil))
 		if err != nil {
 			panic(err)
 		}
@@ -92,7 +93,7 @@ func ExampleFinalize() {
 func ExampleCompare() {
 	c := testCapability()
 	a := cleanRun(exampleTB{}, c, nil).Receipt
-	b := cleanRun(exampleTB{}, c, func(r *receipt.Run) {
+	b := cleanRun(exampleTB{}, c, func(r *runwrite.Run) {
 		r.Receipt.DurationMS = 9000                            // timings are ignored
 		r.Receipt.Environment.Browser = "Chrome/157.0.7000.10" // normalized by a rule below
 		r.Outputs.Outputs[2].Value = "regular member"          // a real change

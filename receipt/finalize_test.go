@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/vera-run/vera/capability"
+	"github.com/vera-run/vera/internal/runwrite"
 	"github.com/vera-run/vera/receipt"
 )
 
@@ -66,7 +67,7 @@ func TestFinalize(t *testing.T) {
 
 func TestFinalizeLaunchedPolicy(t *testing.T) {
 	c := testCapability()
-	launched := func(r *receipt.Run) { r.Receipt.ExecutionMode = receipt.ModeLiveLaunched }
+	launched := func(r *runwrite.Run) { r.Receipt.ExecutionMode = receipt.ModeLiveLaunched }
 	a := writeRun(t, cleanRun(t, c, launched))
 	b := writeRun(t, cleanRun(t, c, launched))
 	_, err := receipt.Finalize(c, []string{a, b})
@@ -100,7 +101,7 @@ func TestFinalizeRejects(t *testing.T) {
 	c := testCapability()
 	type setup func(t *testing.T) (cap *capability.Capability, dirs []string)
 	clean := func(t *testing.T) string { return writeRun(t, cleanRun(t, c, nil)) }
-	with := func(mutate func(*receipt.Run)) setup {
+	with := func(mutate func(*runwrite.Run)) setup {
 		return func(t *testing.T) (*capability.Capability, []string) {
 			return c, []string{clean(t), writeRun(t, cleanRun(t, c, mutate))}
 		}
@@ -126,26 +127,26 @@ func TestFinalizeRejects(t *testing.T) {
 			}
 			return c, []string{d, d2}
 		}, receipt.CheckUnique, nil},
-		{"simulated run", with(func(r *receipt.Run) { r.Receipt.ExecutionMode = receipt.ModeSimulated }), receipt.CheckMode, nil},
-		{"receipt without mode", with(func(r *receipt.Run) { r.Receipt.ExecutionMode = "" }), receipt.CheckMode, nil},
-		{"launched without policy", with(func(r *receipt.Run) { r.Receipt.ExecutionMode = receipt.ModeLiveLaunched }), receipt.CheckMode, nil},
+		{"simulated run", with(func(r *runwrite.Run) { r.Receipt.ExecutionMode = receipt.ModeSimulated }), receipt.CheckMode, nil},
+		{"receipt without mode", with(func(r *runwrite.Run) { r.Receipt.ExecutionMode = "" }), receipt.CheckMode, nil},
+		{"launched without policy", with(func(r *runwrite.Run) { r.Receipt.ExecutionMode = receipt.ModeLiveLaunched }), receipt.CheckMode, nil},
 		{"recovered run", with(makeRecovered), receipt.CheckRecovered, nil},
-		{"recovery attempted but failed", with(func(r *receipt.Run) {
+		{"recovery attempted but failed", with(func(r *runwrite.Run) {
 			makeRecovered(r)
 			r.Proposals.Proposals[0].Outcome = "failed"
 			r.Receipt.Recovered = false
 			r.Receipt.Actions[0].Recovered = false
 		}), receipt.CheckRecovered, nil},
-		{"handed off", with(func(r *receipt.Run) { r.Receipt.HandedOff = true; r.Receipt.Clean = false }), receipt.CheckHandedOff, nil},
-		{"mismatched environment", with(func(r *receipt.Run) { r.Receipt.Environment.Browser = "Chrome/157.0.1.2" }), receipt.CheckEnvironment, nil},
-		{"different outputs", with(func(r *receipt.Run) { r.Outputs.Outputs[2].Value = "regular member" }), receipt.CheckOutputs, nil},
-		{"different download evidence", with(func(r *receipt.Run) {
+		{"handed off", with(func(r *runwrite.Run) { r.Receipt.HandedOff = true; r.Receipt.Clean = false }), receipt.CheckHandedOff, nil},
+		{"mismatched environment", with(func(r *runwrite.Run) { r.Receipt.Environment.Browser = "Chrome/157.0.1.2" }), receipt.CheckEnvironment, nil},
+		{"different outputs", with(func(r *runwrite.Run) { r.Outputs.Outputs[2].Value = "regular member" }), receipt.CheckOutputs, nil},
+		{"different download evidence", with(func(r *runwrite.Run) {
 			f := &r.Outputs.Outputs[3].Files[0]
 			f.Bytes, f.SHA256 = 99, fileA
 			d := r.Receipt.Actions[5].Download
 			d.Bytes, d.SHA256 = 99, fileA
 		}), receipt.CheckOutputs, nil},
-		{"failed run", with(func(r *receipt.Run) {
+		{"failed run", with(func(r *runwrite.Run) {
 			rc := r.Receipt
 			rc.Actions = rc.Actions[:9]
 			rc.Actions[8].Status = receipt.ActionFailed
@@ -154,10 +155,10 @@ func TestFinalizeRejects(t *testing.T) {
 			rc.Terminal = receipt.Terminal{State: receipt.TerminalFailed, Failure: rc.Actions[8].Failure, Action: "read-movements"}
 			rc.Clean = false
 		}), receipt.CheckTerminal, nil},
-		{"not clean", with(func(r *receipt.Run) { r.Receipt.Clean = false }), receipt.CheckClean, nil},
-		{"other version", with(func(r *receipt.Run) { r.Receipt.Capability.Version = "1.2.1" }), receipt.CheckVersion, nil},
-		{"other discovery", with(func(r *receipt.Run) { r.Receipt.Capability.DiscoveryHash = fileA }), receipt.CheckDiscoveryHash, nil},
-		{"other execution hash", with(func(r *receipt.Run) { r.Receipt.Capability.ExecutionHash = fileA }), receipt.CheckExecutionHash, nil},
+		{"not clean", with(func(r *runwrite.Run) { r.Receipt.Clean = false }), receipt.CheckClean, nil},
+		{"other version", with(func(r *runwrite.Run) { r.Receipt.Capability.Version = "1.2.1" }), receipt.CheckVersion, nil},
+		{"other discovery", with(func(r *runwrite.Run) { r.Receipt.Capability.DiscoveryHash = fileA }), receipt.CheckDiscoveryHash, nil},
+		{"other execution hash", with(func(r *runwrite.Run) { r.Receipt.Capability.ExecutionHash = fileA }), receipt.CheckExecutionHash, nil},
 		{"flipped byte", func(t *testing.T) (*capability.Capability, []string) {
 			d := clean(t)
 			flipIn(t, d, receipt.FileReceipt, `"arch":"amd64"`, `"arch":"amd65"`)

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/vera-run/vera/capability"
+	"github.com/vera-run/vera/internal/runwrite"
 	"github.com/vera-run/vera/locator"
 	"github.com/vera-run/vera/receipt"
 )
@@ -23,9 +24,9 @@ func handAuthored() *capability.Capability {
 
 // handRun is a clean run of a hand-authored capability: it pins no
 // discovery hash.
-func handRun(t *testing.T, c *capability.Capability, mutate func(*receipt.Run)) string {
+func handRun(t *testing.T, c *capability.Capability, mutate func(*runwrite.Run)) string {
 	t.Helper()
-	return writeRun(t, cleanRun(t, c, func(r *receipt.Run) {
+	return writeRun(t, cleanRun(t, c, func(r *runwrite.Run) {
 		r.Receipt.Capability.DiscoveryHash = ""
 		if mutate != nil {
 			mutate(r)
@@ -116,8 +117,8 @@ func TestFinalizeHandAuthoredConsequential(t *testing.T) {
 	if err := c.ValidateForExecution().Err(); err != nil {
 		t.Fatal(err)
 	}
-	consequential := func(approved bool) func(*receipt.Run) {
-		return func(r *receipt.Run) {
+	consequential := func(approved bool) func(*runwrite.Run) {
+		return func(r *runwrite.Run) {
 			a := &r.Receipt.Actions[2]
 			a.Effect, a.Dispatched = "consequential", true
 			if approved {
@@ -157,8 +158,8 @@ func TestFinalizeDecoyCandidate(t *testing.T) {
 	if err := c.Validate().Err(); err != nil {
 		t.Fatal(err)
 	}
-	withMatches := func(first int) func(*receipt.Run) {
-		return func(r *receipt.Run) {
+	withMatches := func(first int) func(*runwrite.Run) {
+		return func(r *runwrite.Run) {
 			a := &r.Receipt.Actions[3]
 			a.LocatorIndex, a.LocatorMatches = intp(1), []int{first, 1}
 			// fill-query won at 1 after the role matched nothing: stale.
@@ -193,7 +194,7 @@ func TestFinalizeDecoyCandidate(t *testing.T) {
 		t.Fatalf("mixed report = %+v", rep.Candidates)
 	}
 	// A candidate that won in one of the runs is not reported.
-	won := handRun(t, c, func(r *receipt.Run) {
+	won := handRun(t, c, func(r *runwrite.Run) {
 		a := &r.Receipt.Actions[3]
 		a.LocatorIndex, a.LocatorMatches = intp(0), []int{1}
 	})
@@ -234,7 +235,7 @@ func TestVerifyRunLocatorMatches(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			dir := writeRun(t, cleanRun(t, c, func(r *receipt.Run) { tc.edit(r.Receipt) }))
+			dir := writeRun(t, cleanRun(t, c, func(r *runwrite.Run) { tc.edit(r.Receipt) }))
 			_, err := receipt.VerifyRun(dir, c)
 			if tc.want == nil {
 				if err != nil {
@@ -255,7 +256,7 @@ func TestVerifyRunLocatorMatches(t *testing.T) {
 	}
 	// Re-locked edit of a sealed receipt: the verifier catches the
 	// inconsistency, not only the hash.
-	dir := writeRun(t, cleanRun(t, c, func(r *receipt.Run) { r.Receipt.Actions[0].LocatorMatches = []int{3, 1} }))
+	dir := writeRun(t, cleanRun(t, c, func(r *runwrite.Run) { r.Receipt.Actions[0].LocatorMatches = []int{3, 1} }))
 	editReceipt(t, dir, func(r *receipt.Receipt) { r.Actions[0].LocatorMatches = []int{1, 1} })
 	if _, err := receipt.VerifyRun(dir, c); !errors.Is(err, receipt.ErrInconsistent) {
 		t.Fatalf("re-locked forged evidence: %v", err)

@@ -12,6 +12,7 @@ import (
 	"github.com/vera-run/vera/capability"
 	"github.com/vera-run/vera/download"
 	"github.com/vera-run/vera/internal/canonjson"
+	"github.com/vera-run/vera/internal/runwrite"
 	"github.com/vera-run/vera/receipt"
 )
 
@@ -43,7 +44,7 @@ func editOutputs(t *testing.T, dir string, fix bool, edit func(*receipt.Outputs)
 	rewrite(t, dir, receipt.FileOutputs, b)
 	if fix {
 		editReceipt(t, dir, func(r *receipt.Receipt) {
-			run := &receipt.Run{Receipt: r, Outputs: o}
+			run := &runwrite.Run{Receipt: r, Outputs: o}
 			fillOutputRecords(t, run)
 		})
 	}
@@ -274,7 +275,7 @@ func TestVerifyRunTamper(t *testing.T) {
 			return nil
 		}, receipt.ErrSecret, receipt.FileReceipt},
 		{"run id of another run", func(t *testing.T, dir string) *capability.Capability {
-			editReceipt(t, dir, func(r *receipt.Receipt) { r.RunID = receipt.NewRunID() })
+			editReceipt(t, dir, func(r *receipt.Receipt) { r.RunID = runwrite.NewRunID() })
 			return nil
 		}, receipt.ErrLink, receipt.FileReceipt},
 		{"proposals added to a v1 run", func(t *testing.T, dir string) *capability.Capability {

@@ -10,6 +10,7 @@ import (
 
 	"github.com/vera-run/vera/capability"
 	"github.com/vera-run/vera/download"
+	"github.com/vera-run/vera/internal/runrule"
 )
 
 // VerifyRun verifies the run directory dir against the capability c and
@@ -26,7 +27,7 @@ import (
 //     every file carries the same run id;
 //   - outputs.json against the receipt: the same outputs in the same order
 //     with the same kind and exposure, each count and hash recomputed
-//     ([OutputCount], [OutputHash]);
+//     (the output count rule of FORMAT.md, [OutputHash]);
 //   - the capability: id, version, execution hash and discovery hash;
 //     inputs (every declared input recorded, no undeclared one, required
 //     ones supplied, secret ones without a hash); outputs (every declared
@@ -148,7 +149,7 @@ func checkReceiptOutputs(r *Receipt, o *Outputs, ps *problems) {
 			ps.add(FileOutputs, ErrLink, "output %s has another kind or exposure than in the receipt", short(rec.Name))
 			continue
 		}
-		if n := OutputCount(v); n != rec.Count {
+		if n := runrule.OutputCount(v.Kind, v.Produced, v.Value, len(v.Files)); n != rec.Count {
 			ps.add(FileReceipt, ErrHashMismatch, "output %s count is %d, outputs.json holds %d", short(rec.Name), rec.Count, n)
 		}
 		h, err := OutputHash(v)
