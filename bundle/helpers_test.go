@@ -167,7 +167,7 @@ func validatedFixture(t testing.TB) *fixture {
 	}
 	runs := t.TempDir()
 	f.runs = []string{writeRun(t, runs, cleanRun(t, f.discovered, nil)), writeRun(t, runs, cleanRun(t, f.discovered, nil))}
-	v, err := receipt.Finalize(f.discovered, f.runs, receipt.WithClock(fixedClock))
+	v, err := receipt.Finalize(context.Background(), f.discovered, f.runs, receipt.WithClock(fixedClock))
 	if err != nil {
 		t.Fatalf("Finalize: %v", err)
 	}

@@ -40,7 +40,7 @@ func TestHandAuthoredBundles(t *testing.T) {
 	runs := t.TempDir()
 	noDiscovery := func(r *runwrite.Run) { r.Receipt.Capability.DiscoveryHash = "" }
 	dirs := []string{writeRun(t, runs, cleanRun(t, c, noDiscovery)), writeRun(t, runs, cleanRun(t, c, noDiscovery))}
-	v, err := receipt.Finalize(c, dirs, receipt.WithClock(fixedClock))
+	v, err := receipt.Finalize(context.Background(), c, dirs, receipt.WithClock(fixedClock))
 	if err != nil {
 		t.Fatalf("Finalize: %v", err)
 	}

@@ -196,7 +196,7 @@ func TestSealRefusals(t *testing.T) {
 	disc := testCapability()
 	runs := t.TempDir()
 	good := []string{writeRun(t, runs, cleanRun(t, disc, nil)), writeRun(t, runs, cleanRun(t, disc, nil))}
-	validated, err := receipt.Finalize(disc, good, receipt.WithClock(fixedClock))
+	validated, err := receipt.Finalize(context.Background(), disc, good, receipt.WithClock(fixedClock))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -209,7 +209,7 @@ func TestSealRefusals(t *testing.T) {
 		writeRun(t, runs, cleanRun(t, disc, func(r *runwrite.Run) { r.Receipt.ExecutionMode = receipt.ModeLiveLaunched })),
 		writeRun(t, runs, cleanRun(t, disc, func(r *runwrite.Run) { r.Receipt.ExecutionMode = receipt.ModeLiveLaunched })),
 	}
-	launched, err := receipt.Finalize(disc, launchedRuns, receipt.WithClock(fixedClock), receipt.WithAllowLaunchedBrowser())
+	launched, err := receipt.Finalize(context.Background(), disc, launchedRuns, receipt.WithClock(fixedClock), receipt.WithAllowLaunchedBrowser())
 	if err != nil {
 		t.Fatal(err)
 	}

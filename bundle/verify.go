@@ -825,7 +825,7 @@ func (v *verifier) checkClaim(l *Lock, c *capability.Capability) {
 				errs = append(errs, fmt.Errorf("stray receipt %s: the validation does not name it", p))
 			}
 		}
-		if err := checkClaim(c, receipts, v.cfg.claimOpts...); err != nil {
+		if err := checkClaim(v.ctx, c, receipts, v.cfg.claimOpts...); err != nil && !v.canceled() {
 			errs = append(errs, err)
 		}
 	default:

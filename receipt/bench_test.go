@@ -1,6 +1,7 @@
 package receipt_test
 
 import (
+	"context"
 	"testing"
 
 	"github.com/vera-run/vera/internal/runwrite"
@@ -24,7 +25,7 @@ func BenchmarkVerifyRun(b *testing.B) {
 	dir := writeRun(b, cleanRun(b, c, nil))
 	b.ReportAllocs()
 	for b.Loop() {
-		if _, err := receipt.VerifyRun(dir, c); err != nil {
+		if _, err := receipt.VerifyRun(context.Background(), dir, c); err != nil {
 			b.Fatal(err)
 		}
 	}

@@ -1,6 +1,7 @@
 package receipt
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"reflect"
@@ -407,7 +408,14 @@ func envDiff(a, b Environment) string {
 // record counts; check [CheckVerify], wrapping a *[VerifyError]); the two
 // differing in run id and matching in terminal, outputs and environment. Errors are a *[ClaimError] (matching [ErrClaim])
 // listing every failed check.
-func CheckClaim(c *capability.Capability, receipts map[string][]byte, opts ...FinalizeOption) error {
+//
+// ctx is checked before each receipt is loaded and checked: once it is
+// done, CheckClaim returns an error wrapping [ErrClaim] and ctx.Err(). A
+// nil ctx is refused with [ErrInvalidArgument] (and [ErrClaim]).
+func CheckClaim(ctx context.Context, c *capability.Capability, receipts map[string][]byte, opts ...FinalizeOption) error {
+	if ctx == nil {
+		return fmt.Errorf("%w: %w: nil context", ErrClaim, ErrInvalidArgument)
+	}
 	pol := newPolicy(opts)
 	var ck checker
 	if c == nil {
@@ -457,6 +465,9 @@ func CheckClaim(c *capability.Capability, receipts map[string][]byte, opts ...Fi
 	for i, name := range v.Receipts {
 		if i > 0 && name == v.Receipts[i-1] {
 			continue
+		}
+		if err := ctx.Err(); err != nil {
+			return fmt.Errorf("%w: %w", ErrClaim, err)
 		}
 		raw, ok := receipts[name]
 		if !ok {

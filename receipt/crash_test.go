@@ -1,6 +1,7 @@
 package receipt_test
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"os"
@@ -85,7 +86,7 @@ func TestCrashSafety(t *testing.T) {
 					if !errors.Is(err, errCrash) || !errors.Is(err, runwrite.ErrWrite) {
 						t.Fatalf("WriteRun err = %v, want the simulated crash", err)
 					}
-					rep, err := receipt.VerifyRun(dir, c)
+					rep, err := receipt.VerifyRun(context.Background(), dir, c)
 					if !errors.Is(err, receipt.ErrIncomplete) || rep.Complete {
 						t.Fatalf("VerifyRun: complete=%t err=%v, want incomplete", rep.Complete, err)
 					}
@@ -94,7 +95,7 @@ func TestCrashSafety(t *testing.T) {
 							t.Errorf("problem %v is not an incompleteness", p)
 						}
 					}
-					if _, err := receipt.Load(dir); !errors.Is(err, receipt.ErrIncomplete) {
+					if _, err := receipt.Load(context.Background(), dir); !errors.Is(err, receipt.ErrIncomplete) {
 						t.Errorf("Load err = %v, want ErrIncomplete", err)
 					}
 				})
@@ -103,7 +104,7 @@ func TestCrashSafety(t *testing.T) {
 	}
 	t.Run("uninterrupted", func(t *testing.T) {
 		dir := writeRun(t, cleanRun(t, c, nil))
-		if rep, err := receipt.VerifyRun(dir, c); err != nil || !rep.Complete {
+		if rep, err := receipt.VerifyRun(context.Background(), dir, c); err != nil || !rep.Complete {
 			t.Fatalf("complete=%t err=%v", rep.Complete, err)
 		}
 	})
@@ -112,7 +113,7 @@ func TestCrashSafety(t *testing.T) {
 		if err := os.Remove(dir + "/" + receipt.FileOutputs); err != nil {
 			t.Fatal(err)
 		}
-		rep, err := receipt.VerifyRun(dir, c)
+		rep, err := receipt.VerifyRun(context.Background(), dir, c)
 		if !rep.Complete || errors.Is(err, receipt.ErrIncomplete) || !errors.Is(err, receipt.ErrMissingFile) {
 			t.Fatalf("complete=%t err=%v, want complete with a missing file", rep.Complete, err)
 		}

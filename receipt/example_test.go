@@ -2,6 +2,7 @@ package receipt_test
 
 import (
 	"bytes"
+	"context"
 	"errors"
 	"fmt"
 	"os"
@@ -35,14 +36,14 @@ func ExampleVerifyRun() {
 	dirs, cleanup := exampleRuns(1)
 	defer cleanup()
 
-	rep, err := receipt.VerifyRun(dirs[0], c)
+	rep, err := receipt.VerifyRun(context.Background(), dirs[0], c)
 	fmt.Println("complete:", rep.Complete, "problems:", len(rep.Problems), "err:", err)
 
 	// Tamper with the outputs: the lock no longer matches.
 	f := filepath.Join(dirs[0], receipt.FileOutputs)
 	b, _ := os.ReadFile(f)
 	_ = os.WriteFile(f, bytes.Replace(b, []byte("Mario"), []byte("Maria"), 1), 0o600)
-	rep, err = receipt.VerifyRun(dirs[0], c)
+	rep, err = receipt.VerifyRun(context.Background(), dirs[0], c)
 	fmt.Println("hash mismatch:", errors.Is(err, receipt.ErrHashMismatch))
 	for _, p := range rep.Problems {
 		fmt.Println(p.File, p.Code)
@@ -50,7 +51,7 @@ func ExampleVerifyRun() {
 
 	// An interrupted run (no lock) is incomplete, not tampered.
 	_ = os.Remove(filepath.Join(dirs[0], receipt.FileLock))
-	rep, err = receipt.VerifyRun(dirs[0], c)
+	rep, err = receipt.VerifyRun(context.Background(), dirs[0], c)
 	fmt.Println("complete:", rep.Complete, "incomplete:", errors.Is(err, receipt.ErrIncomplete))
 	// Output:
 	// complete: true problems: 0 err: <nil>
@@ -66,7 +67,7 @@ func ExampleFinalize() {
 	defer cleanup()
 
 	clock := receipt.WithClock(func() time.Time { return time.Date(2026, 3, 2, 8, 0, 0, 0, time.UTC) })
-	v, err := receipt.Finalize(c, dirs, clock)
+	v, err := receipt.Finalize(context.Background(), c, dirs, clock)
 	if err != nil {
 		fmt.Println(err)
 		return
@@ -79,7 +80,7 @@ func ExampleFinalize() {
 	fmt.Println("execution hash unchanged:", h1 == h2)
 
 	// The same run twice never counts.
-	_, err = receipt.Finalize(c, []string{dirs[0], dirs[0]}, clock)
+	_, err = receipt.Finalize(context.Background(), c, []string{dirs[0], dirs[0]}, clock)
 	var fe receipt.FinalizeErrors
 	fmt.Println(errors.As(err, &fe), fe.Checks())
 	// Output:

@@ -2,6 +2,7 @@ package receipt_test
 
 import (
 	"bytes"
+	"context"
 	"errors"
 	"os"
 	"path/filepath"
@@ -21,7 +22,7 @@ func TestFinalize(t *testing.T) {
 	}
 	a := writeRun(t, cleanRun(t, c, nil))
 	b := writeRun(t, cleanRun(t, c, nil))
-	v, err := receipt.Finalize(c, []string{a, b}, fixedClock)
+	v, err := receipt.Finalize(context.Background(), c, []string{a, b}, fixedClock)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -55,11 +56,11 @@ func TestFinalize(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := receipt.CheckClaim(back, map[string][]byte{sum(ha): ha, sum(hb): hb}); err != nil {
+	if err := receipt.CheckClaim(context.Background(), back, map[string][]byte{sum(ha): ha, sum(hb): hb}); err != nil {
 		t.Errorf("CheckClaim of the promoted capability: %v", err)
 	}
 	// Order of the run directories does not matter.
-	v2, err := receipt.Finalize(c, []string{b, a}, fixedClock)
+	v2, err := receipt.Finalize(context.Background(), c, []string{b, a}, fixedClock)
 	if err != nil || !slices.Equal(v2.Validation.Receipts, val.Receipts) {
 		t.Errorf("reversed order: %v %v", err, v2)
 	}
@@ -70,12 +71,12 @@ func TestFinalizeLaunchedPolicy(t *testing.T) {
 	launched := func(r *runwrite.Run) { r.Receipt.ExecutionMode = receipt.ModeLiveLaunched }
 	a := writeRun(t, cleanRun(t, c, launched))
 	b := writeRun(t, cleanRun(t, c, launched))
-	_, err := receipt.Finalize(c, []string{a, b})
+	_, err := receipt.Finalize(context.Background(), c, []string{a, b})
 	var fe receipt.FinalizeErrors
 	if !errors.As(err, &fe) || !fe.Has(a, receipt.CheckMode) || !fe.Has(b, receipt.CheckMode) {
 		t.Fatalf("launched without policy: %v", err)
 	}
-	v, err := receipt.Finalize(c, []string{a, b}, receipt.WithAllowLaunchedBrowser(), fixedClock)
+	v, err := receipt.Finalize(context.Background(), c, []string{a, b}, receipt.WithAllowLaunchedBrowser(), fixedClock)
 	if err != nil {
 		t.Fatalf("launched with policy: %v", err)
 	}
@@ -83,15 +84,15 @@ func TestFinalizeLaunchedPolicy(t *testing.T) {
 		t.Errorf("mode = %s", v.Validation.ExecutionMode)
 	}
 	m := map[string][]byte{sum(readFile(t, a, receipt.FileReceipt)): readFile(t, a, receipt.FileReceipt), sum(readFile(t, b, receipt.FileReceipt)): readFile(t, b, receipt.FileReceipt)}
-	if err := receipt.CheckClaim(v, m); !errors.Is(err, receipt.ErrClaim) {
+	if err := receipt.CheckClaim(context.Background(), v, m); !errors.Is(err, receipt.ErrClaim) {
 		t.Errorf("CheckClaim of a launched claim without policy: %v", err)
 	}
-	if err := receipt.CheckClaim(v, m, receipt.WithAllowLaunchedBrowser()); err != nil {
+	if err := receipt.CheckClaim(context.Background(), v, m, receipt.WithAllowLaunchedBrowser()); err != nil {
 		t.Errorf("CheckClaim of a launched claim with policy: %v", err)
 	}
 	// Mixed modes never finalize, even under the policy.
 	m1 := writeRun(t, cleanRun(t, c, nil))
-	_, err = receipt.Finalize(c, []string{m1, a}, receipt.WithAllowLaunchedBrowser())
+	_, err = receipt.Finalize(context.Background(), c, []string{m1, a}, receipt.WithAllowLaunchedBrowser())
 	if !errors.As(err, &fe) || !fe.Has(a, receipt.CheckMode) {
 		t.Errorf("mixed modes: %v", err)
 	}
@@ -201,7 +202,7 @@ func TestFinalizeRejects(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			cp, dirs := tt.setup(t)
-			v, err := receipt.Finalize(cp, dirs, fixedClock)
+			v, err := receipt.Finalize(context.Background(), cp, dirs, fixedClock)
 			t.Log(err)
 			if v != nil || !errors.Is(err, receipt.ErrFinalize) {
 				t.Fatalf("Finalize = %v, %v; want refusal", v, err)

@@ -1,6 +1,7 @@
 package receipt_test
 
 import (
+	"context"
 	"errors"
 	"testing"
 
@@ -20,9 +21,9 @@ func TestNilArguments(t *testing.T) {
 		{"WriteRun(nil run)", func() error { _, _, err := runwrite.WriteRun(t.TempDir(), nil); return err }, runwrite.ErrWrite},
 		{"WriteReserved(nil run)", func() error { _, err := runwrite.WriteReserved(t.TempDir(), nil); return err }, runwrite.ErrWrite},
 		{"Compare(nil, nil)", func() error { _, err := receipt.Compare(nil, nil); return err }, receipt.ErrCompare},
-		{"Finalize(nil capability)", func() error { _, err := receipt.Finalize(nil, []string{"a", "b"}); return err }, receipt.ErrFinalize},
-		{"CheckClaim(nil capability)", func() error { return receipt.CheckClaim(nil, nil) }, receipt.ErrClaim},
-		{"VerifyRun(nil capability)", func() error { _, err := receipt.VerifyRun(t.TempDir(), nil); return err }, receipt.ErrVerify},
+		{"Finalize(nil capability)", func() error { _, err := receipt.Finalize(context.Background(), nil, []string{"a", "b"}); return err }, receipt.ErrFinalize},
+		{"CheckClaim(nil capability)", func() error { return receipt.CheckClaim(context.Background(), nil, nil) }, receipt.ErrClaim},
+		{"VerifyRun(nil capability)", func() error { _, err := receipt.VerifyRun(context.Background(), t.TempDir(), nil); return err }, receipt.ErrVerify},
 		{"nil WriteOption", func() error {
 			_, err := runwrite.ReserveRunDir(t.TempDir(), nil)
 			return err

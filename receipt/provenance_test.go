@@ -1,6 +1,7 @@
 package receipt_test
 
 import (
+	"context"
 	"errors"
 	"slices"
 	"testing"
@@ -40,7 +41,7 @@ func TestFinalizeHandAuthored(t *testing.T) {
 		t.Fatal(err)
 	}
 	a, b := handRun(t, c, nil), handRun(t, c, nil)
-	v, err := receipt.Finalize(c, []string{a, b}, fixedClock)
+	v, err := receipt.Finalize(context.Background(), c, []string{a, b}, fixedClock)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -51,28 +52,28 @@ func TestFinalizeHandAuthored(t *testing.T) {
 		t.Fatalf("the promoted hand-authored capability is invalid: %v", err)
 	}
 	ha, hb := readFile(t, a, receipt.FileReceipt), readFile(t, b, receipt.FileReceipt)
-	if err := receipt.CheckClaim(v, map[string][]byte{sum(ha): ha, sum(hb): hb}); err != nil {
+	if err := receipt.CheckClaim(context.Background(), v, map[string][]byte{sum(ha): ha, sum(hb): hb}); err != nil {
 		t.Fatalf("CheckClaim: %v", err)
 	}
 
 	// One clean run does not promote.
-	_, err = receipt.Finalize(c, []string{a}, fixedClock)
+	_, err = receipt.Finalize(context.Background(), c, []string{a}, fixedClock)
 	var fe receipt.FinalizeErrors
 	if !errors.As(err, &fe) || !fe.Has("", receipt.CheckRuns) {
 		t.Fatalf("one run: %v", err)
 	}
 	// The same run twice does not either.
-	if _, err := receipt.Finalize(c, []string{a, a}, fixedClock); !errors.As(err, &fe) || !fe.Has(a, receipt.CheckUnique) {
+	if _, err := receipt.Finalize(context.Background(), c, []string{a, a}, fixedClock); !errors.As(err, &fe) || !fe.Has(a, receipt.CheckUnique) {
 		t.Fatalf("one run twice: %v", err)
 	}
 	// A receipt that pins a (forged) discovery hash is not a run of this
 	// hand-authored capability.
 	forged := writeRun(t, cleanRun(t, c, nil)) // cleanRun pins the helper's discovery hash
-	if _, err := receipt.Finalize(c, []string{a, forged}, fixedClock); !errors.As(err, &fe) || !fe.Has(forged, receipt.CheckDiscoveryHash) {
+	if _, err := receipt.Finalize(context.Background(), c, []string{a, forged}, fixedClock); !errors.As(err, &fe) || !fe.Has(forged, receipt.CheckDiscoveryHash) {
 		t.Fatalf("forged discovery hash: %v", err)
 	}
 	// Promoting an already validated capability, or a draft, is refused.
-	if _, err := receipt.Finalize(v, []string{a, b}, fixedClock); !errors.As(err, &fe) || !fe.Has("", receipt.CheckState) {
+	if _, err := receipt.Finalize(context.Background(), v, []string{a, b}, fixedClock); !errors.As(err, &fe) || !fe.Has("", receipt.CheckState) {
 		t.Fatalf("validated_local again: %v", err)
 	}
 }
@@ -95,12 +96,12 @@ func TestFinalizeHandAuthoredForgedCombinations(t *testing.T) {
 			c := handAuthored()
 			tc.edit(c)
 			a, b := handRun(t, c, nil), handRun(t, c, nil)
-			_, err := receipt.Finalize(c, []string{a, b}, fixedClock)
+			_, err := receipt.Finalize(context.Background(), c, []string{a, b}, fixedClock)
 			var fe receipt.FinalizeErrors
 			if !errors.As(err, &fe) || !fe.Has("", receipt.CheckCapability) {
 				t.Fatalf("err = %v", err)
 			}
-			if _, err := receipt.VerifyRun(a, c); err == nil {
+			if _, err := receipt.VerifyRun(context.Background(), a, c); err == nil {
 				t.Fatal("VerifyRun accepted a run of a forged capability")
 			}
 		})
@@ -133,11 +134,11 @@ func TestFinalizeHandAuthoredConsequential(t *testing.T) {
 		}
 	}
 	a, b := handRun(t, c, consequential(true)), handRun(t, c, consequential(true))
-	if _, err := receipt.Finalize(c, []string{a, b}, fixedClock); err != nil {
+	if _, err := receipt.Finalize(context.Background(), c, []string{a, b}, fixedClock); err != nil {
 		t.Fatalf("approved runs: %v", err)
 	}
 	unapproved := handRun(t, c, consequential(false))
-	_, err := receipt.Finalize(c, []string{a, unapproved}, fixedClock)
+	_, err := receipt.Finalize(context.Background(), c, []string{a, unapproved}, fixedClock)
 	var fe receipt.FinalizeErrors
 	if !errors.As(err, &fe) || !fe.Has(unapproved, receipt.CheckVerify) || !errors.Is(err, receipt.ErrSequence) {
 		t.Fatalf("unapproved consequential run: %v", err)
@@ -168,7 +169,7 @@ func TestFinalizeDecoyCandidate(t *testing.T) {
 	}
 	a, b := handRun(t, c, withMatches(3)), handRun(t, c, withMatches(3))
 	var rep receipt.FinalizeReport
-	_, err := receipt.Finalize(c, []string{a, b}, fixedClock, receipt.WithReport(&rep))
+	_, err := receipt.Finalize(context.Background(), c, []string{a, b}, fixedClock, receipt.WithReport(&rep))
 	var fe receipt.FinalizeErrors
 	if !errors.As(err, &fe) || !fe.Has("", receipt.CheckDecoyCandidate) || len(fe) != 1 {
 		t.Fatalf("decoy: %v", err)
@@ -187,7 +188,7 @@ func TestFinalizeDecoyCandidate(t *testing.T) {
 	// the other is reported, not a decoy: promotion goes ahead.
 	a2 := handRun(t, c, withMatches(0))
 	rep = receipt.FinalizeReport{}
-	if _, err := receipt.Finalize(c, []string{a, a2}, fixedClock, receipt.WithReport(&rep)); err != nil {
+	if _, err := receipt.Finalize(context.Background(), c, []string{a, a2}, fixedClock, receipt.WithReport(&rep)); err != nil {
 		t.Fatalf("mixed: %v", err)
 	}
 	if len(rep.Candidates) != 2 || rep.Candidates[1].Decoy {
@@ -199,7 +200,7 @@ func TestFinalizeDecoyCandidate(t *testing.T) {
 		a.LocatorIndex, a.LocatorMatches = intp(0), []int{1}
 	})
 	rep = receipt.FinalizeReport{}
-	if _, err := receipt.Finalize(c, []string{a, won}, fixedClock, receipt.WithReport(&rep)); err != nil {
+	if _, err := receipt.Finalize(context.Background(), c, []string{a, won}, fixedClock, receipt.WithReport(&rep)); err != nil {
 		t.Fatalf("won once: %v", err)
 	}
 	for _, f := range rep.Candidates {
@@ -236,7 +237,7 @@ func TestVerifyRunLocatorMatches(t *testing.T) {
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			dir := writeRun(t, cleanRun(t, c, func(r *runwrite.Run) { tc.edit(r.Receipt) }))
-			_, err := receipt.VerifyRun(dir, c)
+			_, err := receipt.VerifyRun(context.Background(), dir, c)
 			if tc.want == nil {
 				if err != nil {
 					t.Fatalf("VerifyRun: %v", err)
@@ -244,7 +245,7 @@ func TestVerifyRunLocatorMatches(t *testing.T) {
 				// Any edit after sealing breaks the lock.
 				editless := readFile(t, dir, receipt.FileReceipt)
 				rewrite(t, dir, receipt.FileReceipt, append(editless[:len(editless):len(editless)], ' '))
-				if _, err := receipt.VerifyRun(dir, c); !errors.Is(err, receipt.ErrVerify) {
+				if _, err := receipt.VerifyRun(context.Background(), dir, c); !errors.Is(err, receipt.ErrVerify) {
 					t.Fatalf("edited receipt verifies: %v", err)
 				}
 				return
@@ -258,7 +259,7 @@ func TestVerifyRunLocatorMatches(t *testing.T) {
 	// inconsistency, not only the hash.
 	dir := writeRun(t, cleanRun(t, c, func(r *runwrite.Run) { r.Receipt.Actions[0].LocatorMatches = []int{3, 1} }))
 	editReceipt(t, dir, func(r *receipt.Receipt) { r.Actions[0].LocatorMatches = []int{1, 1} })
-	if _, err := receipt.VerifyRun(dir, c); !errors.Is(err, receipt.ErrInconsistent) {
+	if _, err := receipt.VerifyRun(context.Background(), dir, c); !errors.Is(err, receipt.ErrInconsistent) {
 		t.Fatalf("re-locked forged evidence: %v", err)
 	}
 }

@@ -1,6 +1,7 @@
 package receipt_test
 
 import (
+	"context"
 	"errors"
 	"maps"
 	"slices"
@@ -123,7 +124,7 @@ func TestVerifyRunStatedRules(t *testing.T) {
 			if tt.edit != nil {
 				tt.edit(t, dir)
 			}
-			rep, err := receipt.VerifyRun(dir, c)
+			rep, err := receipt.VerifyRun(context.Background(), dir, c)
 			if !errors.Is(err, tt.want) {
 				t.Fatalf("err = %v, want %v", err, tt.want)
 			}
@@ -147,7 +148,7 @@ func TestVerifyRunStatedRulesAccept(t *testing.T) {
 		"recovered run":                   makeRecovered,
 	} {
 		t.Run(name, func(t *testing.T) {
-			if _, err := receipt.VerifyRun(writeRun(t, cleanRun(t, c, mutate)), c); err != nil {
+			if _, err := receipt.VerifyRun(context.Background(), writeRun(t, cleanRun(t, c, mutate)), c); err != nil {
 				t.Fatal(err)
 			}
 		})

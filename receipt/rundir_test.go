@@ -1,6 +1,7 @@
 package receipt_test
 
 import (
+	"context"
 	"errors"
 	"os"
 	"path/filepath"
@@ -35,14 +36,14 @@ func TestReserveRunDir(t *testing.T) {
 	if err != nil || h == "" {
 		t.Fatalf("WriteReserved: %q %v", h, err)
 	}
-	if _, err := receipt.VerifyRun(dir, c); err != nil {
+	if _, err := receipt.VerifyRun(context.Background(), dir, c); err != nil {
 		t.Fatal(err)
 	}
 	// Twice into the same directory: refused, nothing replaced.
 	if _, err := runwrite.WriteReserved(dir, cleanRun(t, c, nil)); !errors.Is(err, runwrite.ErrWrite) {
 		t.Fatalf("second write: %v", err)
 	}
-	if _, err := receipt.VerifyRun(dir, c); err != nil {
+	if _, err := receipt.VerifyRun(context.Background(), dir, c); err != nil {
 		t.Fatal(err)
 	}
 }

@@ -2,6 +2,7 @@ package receipt_test
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"errors"
 	"os"
@@ -331,7 +332,7 @@ func TestVerifyRunTamper(t *testing.T) {
 			if tt.name == "no capability" {
 				verifyAgainst = nil
 			}
-			rep, err := receipt.VerifyRun(dir, verifyAgainst)
+			rep, err := receipt.VerifyRun(context.Background(), dir, verifyAgainst)
 			t.Log(err)
 			if !errors.Is(err, tt.want) || !errors.Is(err, receipt.ErrVerify) {
 				t.Fatalf("err = %v, want %v", err, tt.want)
@@ -363,7 +364,7 @@ func TestVerifyRunFlipEveryByte(t *testing.T) {
 	run := cleanRun(t, c, nil)
 	makeRecovered(run)
 	dir := writeRun(t, run)
-	if rep, err := receipt.VerifyRun(dir, c); err != nil {
+	if rep, err := receipt.VerifyRun(context.Background(), dir, c); err != nil {
 		t.Fatalf("recovered run does not verify: %v %+v", err, rep)
 	}
 	stride := 3
@@ -376,7 +377,7 @@ func TestVerifyRunFlipEveryByte(t *testing.T) {
 			b := bytes.Clone(orig)
 			b[i] ^= 0x01
 			rewrite(t, dir, name, b)
-			rep, err := receipt.VerifyRun(dir, c)
+			rep, err := receipt.VerifyRun(context.Background(), dir, c)
 			if err == nil {
 				t.Fatalf("%s: flip at byte %d not detected", name, i)
 			}
@@ -393,7 +394,7 @@ func TestLoad(t *testing.T) {
 	run := cleanRun(t, c, nil)
 	makeRecovered(run)
 	dir := writeRun(t, run)
-	rf, err := receipt.Load(dir)
+	rf, err := receipt.Load(context.Background(), dir)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -408,7 +409,7 @@ func TestLoad(t *testing.T) {
 	if rf.Lock.Receipt != rf.Hashes[receipt.FileReceipt] {
 		t.Error("lock does not hash the receipt")
 	}
-	if _, err := receipt.Load(filepath.Join(t.TempDir(), "absent")); !errors.Is(err, receipt.ErrMissingFile) {
+	if _, err := receipt.Load(context.Background(), filepath.Join(t.TempDir(), "absent")); !errors.Is(err, receipt.ErrMissingFile) {
 		t.Errorf("absent dir: %v", err)
 	}
 }
@@ -448,7 +449,7 @@ func TestRecoveredLocatorIndex(t *testing.T) {
 		rec := cleanRun(t, c, nil)
 		makeRecovered(rec)
 		rec.Receipt.Actions[0].LocatorIndex = intp(idx)
-		_, err := receipt.VerifyRun(writeRun(t, rec), c)
+		_, err := receipt.VerifyRun(context.Background(), writeRun(t, rec), c)
 		if ok && err != nil {
 			t.Errorf("index %d: %v", idx, err)
 		}
@@ -478,7 +479,7 @@ func TestDownloadBytesBeyondSafeRange(t *testing.T) {
 			}
 		}
 	})
-	rep, err := receipt.VerifyRun(dir, c)
+	rep, err := receipt.VerifyRun(context.Background(), dir, c)
 	if !errors.Is(err, receipt.ErrSchema) {
 		t.Fatalf("VerifyRun = %v, want ErrSchema", err)
 	}

@@ -1,6 +1,7 @@
 package receipt
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
 	"math"
@@ -52,13 +53,32 @@ import (
 // writes the lock last, so an interrupted run is told apart from a
 // tampered one. A nil capability is reported as [ErrCapability]; the file
 // checks still run.
-func VerifyRun(dir string, c *capability.Capability) (*Report, error) {
-	_, rep := verifyRun(dir, c)
+//
+// ctx is checked before each file is read and before the checks against
+// the capability: once it is done, VerifyRun returns the report so far
+// with an error wrapping ctx.Err() (which does not match [ErrVerify]). A
+// nil ctx is refused with [ErrInvalidArgument].
+func VerifyRun(ctx context.Context, dir string, c *capability.Capability) (*Report, error) {
+	if ctx == nil {
+		return nil, fmt.Errorf("%w: nil context", ErrInvalidArgument)
+	}
+	_, rep, err := verifyRun(ctx, dir, c)
+	if err != nil {
+		return rep, err
+	}
 	return rep, rep.Err()
 }
 
-func verifyRun(dir string, c *capability.Capability) (*RunFiles, *Report) {
-	rf, rep := load(dir)
+// verifyRun loads and checks one run directory; the error is only ever
+// ctx's.
+func verifyRun(ctx context.Context, dir string, c *capability.Capability) (*RunFiles, *Report, error) {
+	rf, rep, err := load(ctx, dir)
+	if err == nil {
+		err = ctx.Err()
+	}
+	if err != nil {
+		return rf, rep, err
+	}
 	var ps problems
 	checkLinks(rf, &ps)
 	if rf.Receipt != nil && rf.Outputs != nil {
@@ -73,7 +93,7 @@ func verifyRun(dir string, c *capability.Capability) (*RunFiles, *Report) {
 		checkAgainstCapability(rf, c, &ps)
 	}
 	rep.Problems = append(rep.Problems, ps...)
-	return rf, rep
+	return rf, rep, nil
 }
 
 // checkLinks recomputes the lock's hashes and compares run ids.

@@ -131,7 +131,7 @@ func stressRun(t *testing.T, ctx context.Context, d runtime.Driver, c *capabilit
 	var problems []string
 	if res.RunDir == "" {
 		problems = append(problems, "no evidence written")
-	} else if _, err := receipt.VerifyRun(res.RunDir, c); err != nil {
+	} else if _, err := receipt.VerifyRun(context.Background(), res.RunDir, c); err != nil {
 		problems = append(problems, "VerifyRun: "+err.Error())
 	}
 	return res, problems
@@ -374,7 +374,7 @@ func wantDownload(res *runtime.Result, evidence, served string) []string {
 	if a.Download.Evidence != evidence || a.Download.SHA256 != served {
 		p = append(p, fmt.Sprintf("download proof %s %s, want %s %s", a.Download.Evidence, a.Download.SHA256, evidence, served))
 	}
-	rf, err := receipt.Load(res.RunDir)
+	rf, err := receipt.Load(context.Background(), res.RunDir)
 	if err != nil {
 		return append(p, "receipt.Load: "+err.Error())
 	}
