@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+
+	problems "github.com/vera-run/vera/internal/problem"
 )
 
 // ErrVerify is wrapped by every verification problem. The specific errors
@@ -67,7 +69,7 @@ const (
 	CodeLimit      Code = "limit"
 )
 
-var codeOf = map[error]Code{
+var codeOf = problems.Codes[Code]{
 	ErrUnlisted:   CodeUnlisted,
 	ErrMissing:    CodeMissing,
 	ErrMismatch:   CodeMismatch,
@@ -106,7 +108,7 @@ func (p FileProblem) Error() string {
 func (p FileProblem) Unwrap() error { return p.Err }
 
 func problem(path string, sentinel error, format string, args ...any) FileProblem {
-	return FileProblem{Path: path, Code: codeOf[sentinel], Message: fmt.Sprintf(format, args...), Err: sentinel}
+	return FileProblem{Path: path, Code: codeOf.Of(sentinel), Message: fmt.Sprintf(format, args...), Err: sentinel}
 }
 
 // showPath renders a path for a message: as is when it passes CheckPath,
@@ -135,21 +137,11 @@ type VerifyError struct {
 
 // Error implements error, listing at most the first ten problems.
 func (e *VerifyError) Error() string {
-	var b strings.Builder
-	b.WriteString("bundle: verification failed")
+	header := "bundle: verification failed"
 	if e.Dir != "" {
-		b.WriteString(" for " + e.Dir)
+		header += " for " + e.Dir
 	}
-	fmt.Fprintf(&b, ": %d problem(s)", len(e.Problems))
-	for i, p := range e.Problems {
-		if i == 10 {
-			fmt.Fprintf(&b, "\n  ... and %d more", len(e.Problems)-10)
-			break
-		}
-		b.WriteString("\n  ")
-		b.WriteString(strings.ReplaceAll(p.Error(), "\n", "\n    "))
-	}
-	return b.String()
+	return problems.List(header, e.Problems, error.Error, problems.MaxListed)
 }
 
 // Unwrap returns the problems.

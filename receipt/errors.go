@@ -3,7 +3,8 @@ package receipt
 import (
 	"errors"
 	"fmt"
-	"strings"
+
+	"github.com/vera-run/vera/internal/problem"
 )
 
 // ErrVerify is wrapped by every problem [Load], the Load* functions and
@@ -91,7 +92,7 @@ const (
 	CodeSequence       Code = "sequence"
 )
 
-var codeOf = map[error]Code{
+var codeOf = problem.Codes[Code]{
 	ErrIncomplete:     CodeIncomplete,
 	ErrMissingFile:    CodeMissingFile,
 	ErrUnexpectedFile: CodeUnexpectedFile,
@@ -137,7 +138,7 @@ func (p Problem) Error() string {
 func (p Problem) Unwrap() error { return p.Err }
 
 func newProblem(file string, sentinel error, format string, args ...any) Problem {
-	return Problem{File: file, Code: codeOf[sentinel], Message: fmt.Sprintf(format, args...), Err: sentinel}
+	return Problem{File: file, Code: codeOf.Of(sentinel), Message: fmt.Sprintf(format, args...), Err: sentinel}
 }
 
 // problems collects problems in order.
@@ -196,21 +197,11 @@ type VerifyError struct {
 
 // Error implements error, listing at most the first ten problems.
 func (e *VerifyError) Error() string {
-	var b strings.Builder
-	b.WriteString("receipt: verification failed")
+	header := "receipt: verification failed"
 	if e.Dir != "" {
-		b.WriteString(" for " + e.Dir)
+		header += " for " + e.Dir
 	}
-	fmt.Fprintf(&b, ": %d problem(s)", len(e.Problems))
-	for i, p := range e.Problems {
-		if i == 10 {
-			fmt.Fprintf(&b, "\n  ... and %d more", len(e.Problems)-10)
-			break
-		}
-		b.WriteString("\n  ")
-		b.WriteString(p.Error())
-	}
-	return b.String()
+	return problem.List(header, e.Problems, Problem.Error, problem.MaxListed)
 }
 
 // Unwrap returns the problems.
