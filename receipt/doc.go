@@ -101,6 +101,15 @@
 //
 // # Decisions where the contract is silent
 //
+//   - Every call that reads files or checks receipts takes ctx first
+//     ([Load], [VerifyRun], [Finalize], [CheckClaim]) and checks it per
+//     file, per run directory and per receipt. A done ctx is not a
+//     verification failure: its error does not match [ErrVerify] (it is
+//     wrapped with [ErrFinalize] or [ErrClaim] by those two).
+//   - Codes, checks, artifact kinds, statuses and presence are typed
+//     ([Code], [Check], [ArtifactKind], [ChangeStatus], [Presence],
+//     [AlignCode], [ShownSource]); the JSON is unchanged. The verification
+//     errors of this package and of bundle share internal/problem.
 //   - Finalize promotes discovered and authored (hand-written, provenance
 //     hand_authored) capabilities alike, through the same checks; a
 //     hand-authored capability's receipts pin no discovery hash, and
