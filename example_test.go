@@ -47,7 +47,7 @@ func hostAgent(ctx context.Context, capab *capability.Capability, runsDir string
 // toolingAuthor is the README's tooling snippet: promote from two clean
 // runs, seal a bundle and verify it offline, with no browser.
 func toolingAuthor(ctx context.Context, capab *capability.Capability, runA, runB, dst string) error {
-	promoted, err := receipt.Finalize(capab, []string{runA, runB})
+	promoted, err := receipt.Finalize(ctx, capab, []string{runA, runB})
 	if err != nil {
 		return err // names the run and the check that failed
 	}

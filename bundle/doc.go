@@ -130,7 +130,7 @@
 //     dropping them. For a validated_local capability, Seal verifies every
 //     run directory given and includes only the two the validation names.
 //   - Runs in a provider-launched browser support a claim only under the
-//     explicit [AllowLaunchedBrowser] policy, as in package receipt.
+//     explicit [WithAllowLaunchedBrowser] policy, as in package receipt.
 //   - A directory holding no listed file, even an empty one, is unlisted
 //     (reported with a trailing '/').
 //   - Verify refuses a bundle directory that is itself a symbolic link;

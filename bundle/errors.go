@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+
+	problems "github.com/vera-run/vera/internal/problem"
 )
 
 // ErrVerify is wrapped by every verification problem. The specific errors
@@ -49,22 +51,25 @@ var (
 	ErrLimit = fmt.Errorf("%w: limit exceeded", ErrVerify)
 )
 
+// Code is the stable machine-readable code of a [FileProblem].
+type Code string
+
 // Problem codes, one per specific error, as they appear in
 // [FileProblem.Code].
 const (
-	CodeUnlisted   = "unlisted"
-	CodeMissing    = "missing"
-	CodeMismatch   = "mismatch"
-	CodeUnsafePath = "unsafe_path"
-	CodeUnsafeFile = "unsafe_file"
-	CodeForbidden  = "forbidden"
-	CodeLock       = "lock"
-	CodeCapability = "capability"
-	CodeClaim      = "claim"
-	CodeLimit      = "limit"
+	CodeUnlisted   Code = "unlisted"
+	CodeMissing    Code = "missing"
+	CodeMismatch   Code = "mismatch"
+	CodeUnsafePath Code = "unsafe_path"
+	CodeUnsafeFile Code = "unsafe_file"
+	CodeForbidden  Code = "forbidden"
+	CodeLock       Code = "lock"
+	CodeCapability Code = "capability"
+	CodeClaim      Code = "claim"
+	CodeLimit      Code = "limit"
 )
 
-var codeOf = map[error]string{
+var codeOf = problems.Codes[Code]{
 	ErrUnlisted:   CodeUnlisted,
 	ErrMissing:    CodeMissing,
 	ErrMismatch:   CodeMismatch,
@@ -83,7 +88,7 @@ var codeOf = map[error]string{
 // name paths, sizes, kinds and line numbers; they never quote a secret.
 type FileProblem struct {
 	Path    string `json:"path"`
-	Code    string `json:"code"`
+	Code    Code   `json:"code"`
 	Message string `json:"message"`
 	// Err is the specific sentinel ([ErrMismatch], ...); it wraps
 	// [ErrVerify].
@@ -96,14 +101,14 @@ func (p FileProblem) Error() string {
 	if p.Path == "" {
 		where = "(bundle)"
 	}
-	return where + ": " + p.Message + " [" + p.Code + "]"
+	return where + ": " + p.Message + " [" + string(p.Code) + "]"
 }
 
 // Unwrap returns the sentinel.
 func (p FileProblem) Unwrap() error { return p.Err }
 
 func problem(path string, sentinel error, format string, args ...any) FileProblem {
-	return FileProblem{Path: path, Code: codeOf[sentinel], Message: fmt.Sprintf(format, args...), Err: sentinel}
+	return FileProblem{Path: path, Code: codeOf.Of(sentinel), Message: fmt.Sprintf(format, args...), Err: sentinel}
 }
 
 // showPath renders a path for a message: as is when it passes CheckPath,
@@ -132,21 +137,11 @@ type VerifyError struct {
 
 // Error implements error, listing at most the first ten problems.
 func (e *VerifyError) Error() string {
-	var b strings.Builder
-	b.WriteString("bundle: verification failed")
+	header := "bundle: verification failed"
 	if e.Dir != "" {
-		b.WriteString(" for " + e.Dir)
+		header += " for " + e.Dir
 	}
-	fmt.Fprintf(&b, ": %d problem(s)", len(e.Problems))
-	for i, p := range e.Problems {
-		if i == 10 {
-			fmt.Fprintf(&b, "\n  ... and %d more", len(e.Problems)-10)
-			break
-		}
-		b.WriteString("\n  ")
-		b.WriteString(strings.ReplaceAll(p.Error(), "\n", "\n    "))
-	}
-	return b.String()
+	return problems.List(header, e.Problems, error.Error, problems.MaxListed)
 }
 
 // Unwrap returns the problems.

@@ -12,13 +12,14 @@ import (
 	"github.com/vera-run/vera/bundle"
 	"github.com/vera-run/vera/capability"
 	"github.com/vera-run/vera/internal/canonjson"
+	"github.com/vera-run/vera/internal/runwrite"
 	"github.com/vera-run/vera/locator"
 	"github.com/vera-run/vera/receipt"
 )
 
 // The fixtures below build valid bundles through the real path: a
 // capability validated by package capability, two run directories written
-// by receipt.WriteRun, promoted by receipt.Finalize, sealed by Seal. The
+// by the runtime's writer (internal/runwrite), promoted by receipt.Finalize, sealed by Seal. The
 // receipts are hand-built with execution_mode live_connected_chrome: only
 // the runtime writes receipts in production, and a fake-driver run is
 // simulated and can never finalize, so a test of the bundle logic has to
@@ -93,7 +94,7 @@ func execHash(t testing.TB, c *capability.Capability) string {
 func intp(i int) *int { return &i }
 
 // cleanRun is the evidence of one clean live connected run of c.
-func cleanRun(t testing.TB, c *capability.Capability, mutate func(*receipt.Run)) *receipt.Run {
+func cleanRun(t testing.TB, c *capability.Capability, mutate func(*runwrite.Run)) *runwrite.Run {
 	t.Helper()
 	eh := execHash(t, c)
 	qh, err := receipt.HashInput(eh, "query", "Rossi")
@@ -105,9 +106,9 @@ func cleanRun(t testing.TB, c *capability.Capability, mutate func(*receipt.Run))
 	if err != nil {
 		t.Fatal(err)
 	}
-	run := &receipt.Run{
+	run := &runwrite.Run{
 		Receipt: &receipt.Receipt{
-			RunID:         receipt.NewRunID(),
+			RunID:         runwrite.NewRunID(),
 			Capability:    receipt.CapabilityRef{ID: c.ID, Version: c.Version, ExecutionHash: eh, DiscoveryHash: discoveryHash},
 			ExecutionMode: receipt.ModeLiveConnected,
 			StartedAt:     "2026-03-01T10:00:00Z",
@@ -135,9 +136,9 @@ func cleanRun(t testing.TB, c *capability.Capability, mutate func(*receipt.Run))
 	return run
 }
 
-func writeRun(t testing.TB, parent string, run *receipt.Run) string {
+func writeRun(t testing.TB, parent string, run *runwrite.Run) string {
 	t.Helper()
-	dir, _, err := receipt.WriteRun(parent, run)
+	dir, _, err := runwrite.WriteRun(parent, run)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -166,7 +167,7 @@ func validatedFixture(t testing.TB) *fixture {
 	}
 	runs := t.TempDir()
 	f.runs = []string{writeRun(t, runs, cleanRun(t, f.discovered, nil)), writeRun(t, runs, cleanRun(t, f.discovered, nil))}
-	v, err := receipt.Finalize(f.discovered, f.runs, receipt.WithClock(fixedClock))
+	v, err := receipt.Finalize(context.Background(), f.discovered, f.runs, receipt.WithClock(fixedClock))
 	if err != nil {
 		t.Fatalf("Finalize: %v", err)
 	}

@@ -45,11 +45,11 @@ func WithExpectedExecutionHash(h string) Option { return func(c *config) { c.exp
 // A different capability is [ErrCapability]. Seal ignores it.
 func WithExpectedID(id string) Option { return func(c *config) { c.expectedID = id } }
 
-// AllowLaunchedBrowser accepts a validated_local claim whose two runs
+// WithAllowLaunchedBrowser accepts a validated_local claim whose two runs
 // executed in a provider-launched browser (live_launched_browser), as the
-// receipt package's [receipt.AllowLaunchedBrowser] policy does. By default
+// receipt package's [receipt.WithAllowLaunchedBrowser] policy does. By default
 // only runs in the operator's connected Chrome (live_connected_chrome)
 // support the claim. It applies to Seal and Verify alike.
-func AllowLaunchedBrowser() Option {
-	return func(c *config) { c.claimOpts = append(c.claimOpts, receipt.AllowLaunchedBrowser()) }
+func WithAllowLaunchedBrowser() Option {
+	return func(c *config) { c.claimOpts = append(c.claimOpts, receipt.WithAllowLaunchedBrowser()) }
 }

@@ -8,6 +8,7 @@ import (
 
 	"github.com/vera-run/vera/bundle"
 	"github.com/vera-run/vera/capability"
+	"github.com/vera-run/vera/internal/runwrite"
 	"github.com/vera-run/vera/receipt"
 )
 
@@ -37,9 +38,9 @@ func TestHandAuthoredBundles(t *testing.T) {
 	}
 
 	runs := t.TempDir()
-	noDiscovery := func(r *receipt.Run) { r.Receipt.Capability.DiscoveryHash = "" }
+	noDiscovery := func(r *runwrite.Run) { r.Receipt.Capability.DiscoveryHash = "" }
 	dirs := []string{writeRun(t, runs, cleanRun(t, c, noDiscovery)), writeRun(t, runs, cleanRun(t, c, noDiscovery))}
-	v, err := receipt.Finalize(c, dirs, receipt.WithClock(fixedClock))
+	v, err := receipt.Finalize(context.Background(), c, dirs, receipt.WithClock(fixedClock))
 	if err != nil {
 		t.Fatalf("Finalize: %v", err)
 	}

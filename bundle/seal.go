@@ -151,11 +151,11 @@ func claimReceipts(ctx context.Context, cfg *config, c *capability.Capability, r
 		if err := ctx.Err(); err != nil {
 			return nil, err
 		}
-		rep, err := receipt.VerifyRun(dir, c)
+		rep, err := receipt.VerifyRun(ctx, dir, c)
 		if err != nil {
 			return nil, fmt.Errorf("%w: run %s: %w", ErrClaim, dir, err)
 		}
-		rf, err := receipt.Load(dir)
+		rf, err := receipt.Load(ctx, dir)
 		if err != nil {
 			return nil, fmt.Errorf("%w: run %s: %w", ErrClaim, dir, err)
 		}
@@ -175,7 +175,7 @@ func claimReceipts(ctx context.Context, cfg *config, c *capability.Capability, r
 			return nil, fmt.Errorf("%w: receipt %s named by the validation is in none of the %d run directories given", ErrClaim, h, len(runDirs))
 		}
 	}
-	if err := receipt.CheckClaim(c, byHash, cfg.claimOpts...); err != nil {
+	if err := receipt.CheckClaim(ctx, c, byHash, cfg.claimOpts...); err != nil {
 		return nil, fmt.Errorf("%w: %w", ErrClaim, err)
 	}
 	return byHash, nil

@@ -16,6 +16,7 @@ import (
 
 	"github.com/vera-run/vera/bundle"
 	"github.com/vera-run/vera/capability"
+	"github.com/vera-run/vera/internal/runwrite"
 	"github.com/vera-run/vera/receipt"
 )
 
@@ -195,7 +196,7 @@ func TestSealRefusals(t *testing.T) {
 	disc := testCapability()
 	runs := t.TempDir()
 	good := []string{writeRun(t, runs, cleanRun(t, disc, nil)), writeRun(t, runs, cleanRun(t, disc, nil))}
-	validated, err := receipt.Finalize(disc, good, receipt.WithClock(fixedClock))
+	validated, err := receipt.Finalize(context.Background(), disc, good, receipt.WithClock(fixedClock))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -205,10 +206,10 @@ func TestSealRefusals(t *testing.T) {
 		t.Fatal(err)
 	}
 	launchedRuns := []string{
-		writeRun(t, runs, cleanRun(t, disc, func(r *receipt.Run) { r.Receipt.ExecutionMode = receipt.ModeLiveLaunched })),
-		writeRun(t, runs, cleanRun(t, disc, func(r *receipt.Run) { r.Receipt.ExecutionMode = receipt.ModeLiveLaunched })),
+		writeRun(t, runs, cleanRun(t, disc, func(r *runwrite.Run) { r.Receipt.ExecutionMode = receipt.ModeLiveLaunched })),
+		writeRun(t, runs, cleanRun(t, disc, func(r *runwrite.Run) { r.Receipt.ExecutionMode = receipt.ModeLiveLaunched })),
 	}
-	launched, err := receipt.Finalize(disc, launchedRuns, receipt.WithClock(fixedClock), receipt.AllowLaunchedBrowser())
+	launched, err := receipt.Finalize(context.Background(), disc, launchedRuns, receipt.WithClock(fixedClock), receipt.WithAllowLaunchedBrowser())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -271,14 +272,14 @@ func TestSealRefusals(t *testing.T) {
 	})
 	t.Run("launched runs under the policy", func(t *testing.T) {
 		dst := filepath.Join(t.TempDir(), "bundle")
-		if _, err := bundle.Seal(context.Background(), dst, launched, launchedRuns, bundle.AllowLaunchedBrowser()); err != nil {
+		if _, err := bundle.Seal(context.Background(), dst, launched, launchedRuns, bundle.WithAllowLaunchedBrowser()); err != nil {
 			t.Fatal(err)
 		}
 		rep, err := bundle.Verify(context.Background(), dst)
 		if !errors.Is(err, bundle.ErrClaim) || !errors.Is(err, receipt.ErrClaim) || rep.Claim == nil {
 			t.Fatalf("launched claim verified without the policy: %v", err)
 		}
-		if _, err := bundle.Verify(context.Background(), dst, bundle.AllowLaunchedBrowser()); err != nil {
+		if _, err := bundle.Verify(context.Background(), dst, bundle.WithAllowLaunchedBrowser()); err != nil {
 			t.Fatalf("launched claim under the policy: %v", err)
 		}
 	})

@@ -53,9 +53,9 @@ func copyDir(t testing.TB, src string) string {
 }
 
 // problemCodes returns the sorted distinct codes of a report's problems.
-func problemCodes(rep *bundle.Report) []string {
-	var codes []string
-	add := func(c string) {
+func problemCodes(rep *bundle.Report) []bundle.Code {
+	var codes []bundle.Code
+	add := func(c bundle.Code) {
 		if !slices.Contains(codes, c) {
 			codes = append(codes, c)
 		}
@@ -142,7 +142,7 @@ func TestTamperMatrix(t *testing.T) {
 		base   *fixture
 		mutate func(t *testing.T, dir string)
 		want   error
-		codes  []string
+		codes  []bundle.Code
 		check  func(rep *bundle.Report) bool
 	}{
 		{
@@ -152,7 +152,7 @@ func TestTamperMatrix(t *testing.T) {
 				b[len(b)/2] ^= 0x01
 				writeFile(t, dir, bundle.FileCapability, b)
 			},
-			want: bundle.ErrMismatch, codes: []string{"mismatch"},
+			want: bundle.ErrMismatch, codes: []bundle.Code{"mismatch"},
 			check: func(r *bundle.Report) bool { return hasProblem(r.Mismatched, bundle.FileCapability, "sha256") },
 		},
 		{
@@ -161,13 +161,13 @@ func TestTamperMatrix(t *testing.T) {
 				b := readFile(t, dir, bundle.FileReadme)
 				writeFile(t, dir, bundle.FileReadme, b[:len(b)-10])
 			},
-			want: bundle.ErrMismatch, codes: []string{"mismatch"},
+			want: bundle.ErrMismatch, codes: []bundle.Code{"mismatch"},
 			check: func(r *bundle.Report) bool { return hasProblem(r.Mismatched, bundle.FileReadme, "size") },
 		},
 		{
 			name:   "extra file",
 			mutate: func(t *testing.T, dir string) { writeFile(t, dir, "notes.txt", []byte("hello\n")) },
-			want:   bundle.ErrUnlisted, codes: []string{"unlisted"},
+			want:   bundle.ErrUnlisted, codes: []bundle.Code{"unlisted"},
 			check: func(r *bundle.Report) bool { return slices.Equal(r.Unlisted, []string{"notes.txt"}) },
 		},
 		{
@@ -177,7 +177,7 @@ func TestTamperMatrix(t *testing.T) {
 					t.Fatal(err)
 				}
 			},
-			want: bundle.ErrUnlisted, codes: []string{"unlisted"},
+			want: bundle.ErrUnlisted, codes: []bundle.Code{"unlisted"},
 			check: func(r *bundle.Report) bool { return slices.Equal(r.Unlisted, []string{"extra/"}) },
 		},
 		{
@@ -187,7 +187,7 @@ func TestTamperMatrix(t *testing.T) {
 					t.Fatal(err)
 				}
 			},
-			want: bundle.ErrMissing, codes: []string{"missing"},
+			want: bundle.ErrMissing, codes: []bundle.Code{"missing"},
 			check: func(r *bundle.Report) bool { return slices.Equal(r.Missing, []string{bundle.FileReadme}) },
 		},
 		{
@@ -197,7 +197,7 @@ func TestTamperMatrix(t *testing.T) {
 					t.Fatal(err)
 				}
 			},
-			want: bundle.ErrMissing, codes: []string{"missing", "unlisted"},
+			want: bundle.ErrMissing, codes: []bundle.Code{"missing", "unlisted"},
 			check: func(r *bundle.Report) bool {
 				return slices.Equal(r.Missing, []string{bundle.FileReadme}) && slices.Equal(r.Unlisted, []string{"readme.md"})
 			},
@@ -217,7 +217,7 @@ func TestTamperMatrix(t *testing.T) {
 					t.Fatal(err)
 				}
 			},
-			want: bundle.ErrUnsafeFile, codes: []string{"unsafe_file"},
+			want: bundle.ErrUnsafeFile, codes: []bundle.Code{"unsafe_file"},
 			check: func(r *bundle.Report) bool { return hasProblem(r.Unsafe, bundle.FileReadme, "symbolic link") },
 		},
 		{
@@ -232,7 +232,7 @@ func TestTamperMatrix(t *testing.T) {
 					t.Fatal(err)
 				}
 			},
-			want: bundle.ErrUnsafeFile, codes: []string{"unsafe_file"},
+			want: bundle.ErrUnsafeFile, codes: []bundle.Code{"unsafe_file"},
 			check: func(r *bundle.Report) bool { return hasProblem(r.Unsafe, bundle.DirReceipts, "symbolic link") },
 		},
 		{
@@ -242,7 +242,7 @@ func TestTamperMatrix(t *testing.T) {
 					l.Files = append([]bundle.LockFile{{Path: "../outside.json", Size: 2, SHA256: canonjson.SumBytes([]byte("{}"))}}, l.Files...)
 				})
 			},
-			want: bundle.ErrUnsafePath, codes: []string{"unsafe_path"},
+			want: bundle.ErrUnsafePath, codes: []bundle.Code{"unsafe_path"},
 			check: func(r *bundle.Report) bool { return hasProblem(r.Unsafe, "../outside.json", "") },
 		},
 		{
@@ -252,7 +252,7 @@ func TestTamperMatrix(t *testing.T) {
 					l.Files = append([]bundle.LockFile{{Path: "/etc/passwd", Size: 2, SHA256: canonjson.SumBytes([]byte("{}"))}}, l.Files...)
 				})
 			},
-			want: bundle.ErrUnsafePath, codes: []string{"unsafe_path"},
+			want: bundle.ErrUnsafePath, codes: []bundle.Code{"unsafe_path"},
 			check: func(r *bundle.Report) bool { return hasProblem(r.Unsafe, "/etc/passwd", "absolute") },
 		},
 		{
@@ -261,7 +261,7 @@ func TestTamperMatrix(t *testing.T) {
 				addListed(t, dir, "K.txt", []byte("k\n"))
 				addListed(t, dir, "\u212a.txt", []byte("kelvin\n"))
 			},
-			want: bundle.ErrUnsafePath, codes: []string{"forbidden", "unsafe_path"},
+			want: bundle.ErrUnsafePath, codes: []bundle.Code{"forbidden", "unsafe_path"},
 			check: func(r *bundle.Report) bool {
 				return hasProblem(r.Unsafe, "\u212a.txt", "differ only in case") && hasProblem(r.Unsafe, "\u212a.txt", "U+212A")
 			},
@@ -271,7 +271,7 @@ func TestTamperMatrix(t *testing.T) {
 			mutate: func(t *testing.T, dir string) {
 				addListed(t, dir, "readme.md", readFile(t, dir, bundle.FileReadme))
 			},
-			want: bundle.ErrUnsafePath, codes: []string{"forbidden", "unsafe_path"},
+			want: bundle.ErrUnsafePath, codes: []bundle.Code{"forbidden", "unsafe_path"},
 			check: func(r *bundle.Report) bool { return hasProblem(r.Unsafe, "readme.md", "differ only in case") },
 		},
 		{
@@ -282,7 +282,7 @@ func TestTamperMatrix(t *testing.T) {
 					sortFiles(l.Files)
 				})
 			},
-			want: bundle.ErrUnsafePath, codes: []string{"forbidden", "mismatch", "unsafe_path"},
+			want: bundle.ErrUnsafePath, codes: []bundle.Code{"forbidden", "mismatch", "unsafe_path"},
 			check: func(r *bundle.Report) bool { return hasProblem(r.Unsafe, "receipts", "a directory") },
 		},
 		{
@@ -290,7 +290,7 @@ func TestTamperMatrix(t *testing.T) {
 			mutate: func(t *testing.T, dir string) {
 				addListed(t, dir, "aux.md", []byte("# notes\n"))
 			},
-			want: bundle.ErrUnsafePath, codes: []string{"unsafe_path"},
+			want: bundle.ErrUnsafePath, codes: []bundle.Code{"unsafe_path"},
 			check: func(r *bundle.Report) bool { return hasProblem(r.Unsafe, "aux.md", "reserved") },
 		},
 		{
@@ -302,7 +302,7 @@ func TestTamperMatrix(t *testing.T) {
 					sortFiles(l.Files)
 				})
 			},
-			want: bundle.ErrLock, codes: []string{"lock"},
+			want: bundle.ErrLock, codes: []bundle.Code{"lock"},
 			check: func(r *bundle.Report) bool { return hasProblem(r.LockProblems, bundle.FileReadme, "duplicate") },
 		},
 		{
@@ -313,7 +313,7 @@ func TestTamperMatrix(t *testing.T) {
 					sortFiles(l.Files)
 				})
 			},
-			want: bundle.ErrLock, codes: []string{"lock"},
+			want: bundle.ErrLock, codes: []bundle.Code{"lock"},
 			check: func(r *bundle.Report) bool { return hasProblem(r.LockProblems, bundle.FileLock, "lists itself") },
 		},
 		{
@@ -324,13 +324,13 @@ func TestTamperMatrix(t *testing.T) {
 					sortFiles(l.Files)
 				})
 			},
-			want: bundle.ErrLock, codes: []string{"lock"},
+			want: bundle.ErrLock, codes: []bundle.Code{"lock"},
 			check: func(r *bundle.Report) bool { return hasProblem(r.LockProblems, bundle.FileLock, "lists itself") },
 		},
 		{
 			name:   "wrong algorithm",
 			mutate: func(t *testing.T, dir string) { editLock(t, dir, func(l *bundle.Lock) { l.Algorithm = "sha512" }) },
-			want:   bundle.ErrLock, codes: []string{"lock"},
+			want:   bundle.ErrLock, codes: []bundle.Code{"lock"},
 			check: func(r *bundle.Report) bool { return hasProblem(r.LockProblems, bundle.FileLock, "unknown algorithm") },
 		},
 		{
@@ -338,7 +338,7 @@ func TestTamperMatrix(t *testing.T) {
 			mutate: func(t *testing.T, dir string) {
 				editLock(t, dir, func(l *bundle.Lock) { l.Schema = "browser-capability-lock/v2" })
 			},
-			want: bundle.ErrLock, codes: []string{"lock"},
+			want: bundle.ErrLock, codes: []bundle.Code{"lock"},
 			check: func(r *bundle.Report) bool {
 				return r.Lock == nil && hasProblem(r.LockProblems, bundle.FileLock, "unknown schema")
 			},
@@ -348,7 +348,7 @@ func TestTamperMatrix(t *testing.T) {
 			mutate: func(t *testing.T, dir string) {
 				writeFile(t, dir, bundle.FileLock, append(readFile(t, dir, bundle.FileLock), " {}"...))
 			},
-			want: bundle.ErrLock, codes: []string{"lock"},
+			want: bundle.ErrLock, codes: []bundle.Code{"lock"},
 			check: func(r *bundle.Report) bool { return hasProblem(r.LockProblems, bundle.FileLock, "not one valid JSON") },
 		},
 		{
@@ -358,7 +358,7 @@ func TestTamperMatrix(t *testing.T) {
 				b = append([]byte(`{"algorithm":"sha512",`), b[1:]...)
 				writeFile(t, dir, bundle.FileLock, b)
 			},
-			want: bundle.ErrLock, codes: []string{"lock"},
+			want: bundle.ErrLock, codes: []bundle.Code{"lock"},
 			check: func(r *bundle.Report) bool { return hasProblem(r.LockProblems, bundle.FileLock, "duplicate") },
 		},
 		{
@@ -366,7 +366,7 @@ func TestTamperMatrix(t *testing.T) {
 			mutate: func(t *testing.T, dir string) {
 				writeFile(t, dir, bundle.FileLock, append(readFile(t, dir, bundle.FileLock), '\n'))
 			},
-			want: bundle.ErrLock, codes: []string{"lock"},
+			want: bundle.ErrLock, codes: []bundle.Code{"lock"},
 			check: func(r *bundle.Report) bool { return hasProblem(r.LockProblems, bundle.FileLock, "canonical") },
 		},
 		{
@@ -375,7 +375,7 @@ func TestTamperMatrix(t *testing.T) {
 				b := readFile(t, dir, bundle.FileLock)
 				writeFile(t, dir, bundle.FileLock, append([]byte(`{"Algorithm":"sha256",`), b[1:]...))
 			},
-			want: bundle.ErrLock, codes: []string{"lock"},
+			want: bundle.ErrLock, codes: []bundle.Code{"lock"},
 			check: func(r *bundle.Report) bool { return hasProblem(r.LockProblems, bundle.FileLock, "unknown member") },
 		},
 		{
@@ -385,7 +385,7 @@ func TestTamperMatrix(t *testing.T) {
 					t.Fatal(err)
 				}
 			},
-			want: bundle.ErrLock, codes: []string{"lock"},
+			want: bundle.ErrLock, codes: []bundle.Code{"lock"},
 			check: func(r *bundle.Report) bool {
 				return r.Lock == nil && hasProblem(r.LockProblems, bundle.FileLock, "missing")
 			},
@@ -404,7 +404,7 @@ func TestTamperMatrix(t *testing.T) {
 					t.Fatal(err)
 				}
 			},
-			want: bundle.ErrUnsafeFile, codes: []string{"unsafe_file"},
+			want: bundle.ErrUnsafeFile, codes: []bundle.Code{"unsafe_file"},
 			check: func(r *bundle.Report) bool {
 				return r.Lock == nil && hasProblem(r.Unsafe, bundle.FileLock, "symbolic link")
 			},
@@ -415,7 +415,7 @@ func TestTamperMatrix(t *testing.T) {
 				b := readFile(t, dir, bundle.FileLock)
 				writeFile(t, dir, bundle.FileLock, append(b, make([]byte, bundle.MaxLockBytes)...))
 			},
-			want: bundle.ErrLimit, codes: []string{"limit"},
+			want: bundle.ErrLimit, codes: []bundle.Code{"limit"},
 			check: func(r *bundle.Report) bool {
 				return r.Lock == nil && hasProblem(r.Limits, bundle.FileLock, "MaxLockBytes")
 			},
@@ -425,7 +425,7 @@ func TestTamperMatrix(t *testing.T) {
 			mutate: func(t *testing.T, dir string) {
 				editLock(t, dir, func(l *bundle.Lock) { l.Capability.Version = "9.9.9" })
 			},
-			want: bundle.ErrLock, codes: []string{"lock"},
+			want: bundle.ErrLock, codes: []bundle.Code{"lock"},
 			check: func(r *bundle.Report) bool { return hasProblem(r.LockProblems, bundle.FileLock, "names capability") },
 		},
 		{
@@ -435,7 +435,7 @@ func TestTamperMatrix(t *testing.T) {
 					l.Files = slices.DeleteFunc(l.Files, func(f bundle.LockFile) bool { return f.Path == bundle.FileCapability })
 				})
 			},
-			want: bundle.ErrUnlisted, codes: []string{"lock", "unlisted"},
+			want: bundle.ErrUnlisted, codes: []bundle.Code{"lock", "unlisted"},
 			check: func(r *bundle.Report) bool {
 				return slices.Equal(r.Unlisted, []string{bundle.FileCapability}) && hasProblem(r.LockProblems, bundle.FileLock, "does not list")
 			},
@@ -443,7 +443,7 @@ func TestTamperMatrix(t *testing.T) {
 		{
 			name:   "screenshot added and listed",
 			mutate: func(t *testing.T, dir string) { addListed(t, dir, "screenshot.png", []byte(pngHeader)) },
-			want:   bundle.ErrForbidden, codes: []string{"forbidden"},
+			want:   bundle.ErrForbidden, codes: []bundle.Code{"forbidden"},
 			check: func(r *bundle.Report) bool {
 				return hasProblem(r.Forbidden, "screenshot.png", "image or screenshot") && hasProblem(r.Forbidden, "screenshot.png", "PNG image data")
 			},
@@ -454,7 +454,7 @@ func TestTamperMatrix(t *testing.T) {
 				b := []byte(pngHeader)
 				addListed(t, dir, bundle.ReceiptPath(canonjson.SumBytes(b)), b)
 			},
-			want: bundle.ErrForbidden, codes: []string{"forbidden"},
+			want: bundle.ErrForbidden, codes: []bundle.Code{"forbidden"},
 			check: func(r *bundle.Report) bool {
 				return hasProblem(r.Forbidden, bundle.ReceiptPath(canonjson.SumBytes([]byte(pngHeader))), "PNG image data")
 			},
@@ -464,7 +464,7 @@ func TestTamperMatrix(t *testing.T) {
 			mutate: func(t *testing.T, dir string) {
 				addListed(t, dir, "outputs.json", readFile(t, run0, receipt.FileOutputs))
 			},
-			want: bundle.ErrForbidden, codes: []string{"forbidden"},
+			want: bundle.ErrForbidden, codes: []bundle.Code{"forbidden"},
 			check: func(r *bundle.Report) bool { return hasProblem(r.Forbidden, "outputs.json", "run file") },
 		},
 		{
@@ -472,7 +472,7 @@ func TestTamperMatrix(t *testing.T) {
 			mutate: func(t *testing.T, dir string) {
 				addListed(t, dir, "run/run.lock.json", readFile(t, run0, receipt.FileLock))
 			},
-			want: bundle.ErrForbidden, codes: []string{"forbidden"},
+			want: bundle.ErrForbidden, codes: []bundle.Code{"forbidden"},
 			check: func(r *bundle.Report) bool { return hasProblem(r.Forbidden, "run/run.lock.json", "run file") },
 		},
 		{
@@ -480,19 +480,19 @@ func TestTamperMatrix(t *testing.T) {
 			mutate: func(t *testing.T, dir string) {
 				addListed(t, dir, "page.html", []byte("<!DOCTYPE html><html><body>Balance</body></html>"))
 			},
-			want: bundle.ErrForbidden, codes: []string{"forbidden"},
+			want: bundle.ErrForbidden, codes: []bundle.Code{"forbidden"},
 			check: func(r *bundle.Report) bool { return hasProblem(r.Forbidden, "page.html", "HTML") },
 		},
 		{
 			name:   "HTML inside the README, re-locked",
 			mutate: func(t *testing.T, dir string) { editReadme(t, dir, "\n<div class=\"row\">Mario Rossi</div>\n") },
-			want:   bundle.ErrForbidden, codes: []string{"forbidden"},
+			want:   bundle.ErrForbidden, codes: []bundle.Code{"forbidden"},
 			check: func(r *bundle.Report) bool { return hasProblem(r.Forbidden, bundle.FileReadme, "HTML markup (<div)") },
 		},
 		{
 			name:   "cookie store added and listed",
 			mutate: func(t *testing.T, dir string) { addListed(t, dir, "Default/Cookies", []byte("SQLite format 3\x00...")) },
-			want:   bundle.ErrForbidden, codes: []string{"forbidden"},
+			want:   bundle.ErrForbidden, codes: []bundle.Code{"forbidden"},
 			check: func(r *bundle.Report) bool {
 				return hasProblem(r.Forbidden, "Default/Cookies", "browser storage") && hasProblem(r.Forbidden, "Default/Cookies", "SQLite")
 			},
@@ -500,7 +500,7 @@ func TestTamperMatrix(t *testing.T) {
 		{
 			name:   "browser storage by extension",
 			mutate: func(t *testing.T, dir string) { addListed(t, dir, "leveldb/000003.ldb", []byte("\x00\x01binary")) },
-			want:   bundle.ErrForbidden, codes: []string{"forbidden"},
+			want:   bundle.ErrForbidden, codes: []bundle.Code{"forbidden"},
 			check: func(r *bundle.Report) bool { return hasProblem(r.Forbidden, "leveldb/000003.ldb", "browser storage") },
 		},
 		{
@@ -512,7 +512,7 @@ func TestTamperMatrix(t *testing.T) {
 				})
 				relockHeader(t, dir)
 			},
-			want: bundle.ErrForbidden, codes: []string{"capability", "forbidden"},
+			want: bundle.ErrForbidden, codes: []bundle.Code{"capability", "forbidden"},
 			check: func(r *bundle.Report) bool {
 				return hasProblem(r.Forbidden, bundle.FileCapability, "api_key-shaped secret at \"goal\"")
 			},
@@ -522,13 +522,13 @@ func TestTamperMatrix(t *testing.T) {
 			mutate: func(t *testing.T, dir string) {
 				editReadme(t, dir, "\nOpen https://teller.example/members?session=8f2a&member=42 to start.\n")
 			},
-			want: bundle.ErrForbidden, codes: []string{"forbidden"},
+			want: bundle.ErrForbidden, codes: []bundle.Code{"forbidden"},
 			check: func(r *bundle.Report) bool { return hasProblem(r.Forbidden, bundle.FileReadme, "a URL with a query") },
 		},
 		{
 			name:   "embedded screenshot in the README, re-locked",
 			mutate: func(t *testing.T, dir string) { editReadme(t, dir, "\n![page](data:image/png;base64,iVBORw0KGgo)\n") },
-			want:   bundle.ErrForbidden, codes: []string{"forbidden"},
+			want:   bundle.ErrForbidden, codes: []bundle.Code{"forbidden"},
 			check: func(r *bundle.Report) bool { return hasProblem(r.Forbidden, bundle.FileReadme, "data URI") },
 		},
 		{
@@ -536,7 +536,7 @@ func TestTamperMatrix(t *testing.T) {
 			mutate: func(t *testing.T, dir string) {
 				addListed(t, dir, "discovery.json", []byte(`{"schema":"browser-discovery/v2","site":{"name":"Teller"}}`))
 			},
-			want: bundle.ErrForbidden, codes: []string{"forbidden"},
+			want: bundle.ErrForbidden, codes: []bundle.Code{"forbidden"},
 			check: func(r *bundle.Report) bool {
 				return hasProblem(r.Forbidden, "discovery.json", "outside the bundle layout")
 			},
@@ -547,7 +547,7 @@ func TestTamperMatrix(t *testing.T) {
 				b := []byte(`{"schema":"browser-discovery\/v2","site":{"name":"Teller"}}`)
 				addListed(t, dir, bundle.ReceiptPath(canonjson.SumBytes(b)), b)
 			},
-			want: bundle.ErrForbidden, codes: []string{"forbidden"},
+			want: bundle.ErrForbidden, codes: []bundle.Code{"forbidden"},
 			check: func(r *bundle.Report) bool {
 				return len(r.Forbidden) > 0 && strings.Contains(r.Forbidden[0].Message, "private discovery record")
 			},
@@ -557,7 +557,7 @@ func TestTamperMatrix(t *testing.T) {
 			mutate: func(t *testing.T, dir string) {
 				editReadme(t, dir, "\n    {\"schema\": \"browser-discovery/v2\", \"site\": {\"name\": \"Teller\"}}\n")
 			},
-			want: bundle.ErrForbidden, codes: []string{"forbidden"},
+			want: bundle.ErrForbidden, codes: []bundle.Code{"forbidden"},
 			check: func(r *bundle.Report) bool {
 				return hasProblem(r.Forbidden, bundle.FileReadme, "private discovery record")
 			},
@@ -570,7 +570,7 @@ func TestTamperMatrix(t *testing.T) {
 				writeFile(t, dir, receipts[1], a)
 				relock(t, dir)
 			},
-			want: bundle.ErrMismatch, codes: []string{"mismatch"},
+			want: bundle.ErrMismatch, codes: []bundle.Code{"mismatch"},
 			check: func(r *bundle.Report) bool {
 				return hasProblem(r.Mismatched, receipts[0], "named by its own sha256") && hasProblem(r.Mismatched, receipts[1], "named by its own sha256")
 			},
@@ -581,7 +581,7 @@ func TestTamperMatrix(t *testing.T) {
 				writeFile(t, dir, receipts[0], tamperReceipt(t, readFile(t, dir, receipts[0]), func(r *receipt.Receipt) { r.DurationMS++ }))
 				relock(t, dir)
 			},
-			want: bundle.ErrMismatch, codes: []string{"mismatch"},
+			want: bundle.ErrMismatch, codes: []bundle.Code{"mismatch"},
 			check: func(r *bundle.Report) bool { return hasProblem(r.Mismatched, receipts[0], "named by its own sha256") },
 		},
 		{
@@ -594,7 +594,7 @@ func TestTamperMatrix(t *testing.T) {
 				writeFile(t, dir, bundle.ReceiptPath(canonjson.SumBytes(b)), b)
 				relock(t, dir)
 			},
-			want: bundle.ErrClaim, codes: []string{"claim"},
+			want: bundle.ErrClaim, codes: []bundle.Code{"claim"},
 			check: func(r *bundle.Report) bool {
 				return errors.Is(r.Claim, receipt.ErrClaim) && strings.Contains(r.Claim.Error(), "stray receipt")
 			},
@@ -615,7 +615,7 @@ func TestTamperMatrix(t *testing.T) {
 				})
 				relock(t, dir)
 			},
-			want: bundle.ErrClaim, codes: []string{"claim"},
+			want: bundle.ErrClaim, codes: []bundle.Code{"claim"},
 			check: func(r *bundle.Report) bool {
 				var fe *receipt.FinalizeError
 				return errors.As(r.Claim, &fe) && strings.Contains(r.Claim.Error(), "simulated never counts")
@@ -639,7 +639,7 @@ func TestTamperMatrix(t *testing.T) {
 				})
 				relock(t, dir)
 			},
-			want: bundle.ErrClaim, codes: []string{"claim"},
+			want: bundle.ErrClaim, codes: []bundle.Code{"claim"},
 			check: func(r *bundle.Report) bool {
 				return errors.Is(r.Claim, receipt.ErrOrigin) && errors.Is(r.Claim, receipt.ErrVerify)
 			},
@@ -660,7 +660,7 @@ func TestTamperMatrix(t *testing.T) {
 				})
 				relock(t, dir)
 			},
-			want: bundle.ErrClaim, codes: []string{"claim"},
+			want: bundle.ErrClaim, codes: []bundle.Code{"claim"},
 			check: func(r *bundle.Report) bool { return errors.Is(r.Claim, receipt.ErrSequence) },
 		},
 		{
@@ -670,7 +670,7 @@ func TestTamperMatrix(t *testing.T) {
 				editCapabilityRaw(t, dir, func(c *capability.Capability) { c.State = capability.StateValidatedLocal })
 				relock(t, dir)
 			},
-			want: bundle.ErrClaim, codes: []string{"capability", "claim"},
+			want: bundle.ErrClaim, codes: []bundle.Code{"capability", "claim"},
 			check: func(r *bundle.Report) bool {
 				return errors.Is(r.Claim, receipt.ErrClaim) && slices.ContainsFunc(r.Capability, func(s string) bool { return strings.Contains(s, "validation") })
 			},
@@ -688,7 +688,7 @@ func TestTamperMatrix(t *testing.T) {
 				})
 				relock(t, dir)
 			},
-			want: bundle.ErrClaim, codes: []string{"claim"},
+			want: bundle.ErrClaim, codes: []bundle.Code{"claim"},
 			check: func(r *bundle.Report) bool { return strings.Contains(r.Claim.Error(), "is not in the bundle") },
 		},
 		{
@@ -698,7 +698,7 @@ func TestTamperMatrix(t *testing.T) {
 				b := readFile(t, run0, receipt.FileReceipt)
 				addListed(t, dir, bundle.ReceiptPath(canonjson.SumBytes(b)), b)
 			},
-			want: bundle.ErrClaim, codes: []string{"claim"},
+			want: bundle.ErrClaim, codes: []bundle.Code{"claim"},
 			check: func(r *bundle.Report) bool { return strings.Contains(r.Claim.Error(), "stray receipts") },
 		},
 		{
@@ -708,7 +708,7 @@ func TestTamperMatrix(t *testing.T) {
 				editCapabilityRaw(t, dir, func(c *capability.Capability) { c.State = capability.StateDraft; c.Provenance.Review = nil })
 				relockHeader(t, dir)
 			},
-			want: bundle.ErrCapability, codes: []string{"capability"},
+			want: bundle.ErrCapability, codes: []bundle.Code{"capability"},
 			check: func(r *bundle.Report) bool {
 				return slices.ContainsFunc(r.Capability, func(s string) bool { return strings.Contains(s, "never travels") })
 			},
@@ -720,7 +720,7 @@ func TestTamperMatrix(t *testing.T) {
 				editCapabilityRaw(t, dir, func(c *capability.Capability) { c.Runtime.Start = "/members?id=42" })
 				relockHeader(t, dir)
 			},
-			want: bundle.ErrCapability, codes: []string{"capability", "forbidden"},
+			want: bundle.ErrCapability, codes: []bundle.Code{"capability", "forbidden"},
 			check: func(r *bundle.Report) bool {
 				return hasProblem(r.Forbidden, bundle.FileCapability, "a path with a query") &&
 					slices.ContainsFunc(r.Capability, func(s string) bool { return strings.Contains(s, "runtime.start") })
@@ -737,7 +737,7 @@ func TestTamperMatrix(t *testing.T) {
 					t.Skipf("mkfifo: %v", err)
 				}
 			},
-			want: bundle.ErrUnsafeFile, codes: []string{"unsafe_file"},
+			want: bundle.ErrUnsafeFile, codes: []bundle.Code{"unsafe_file"},
 			check: func(r *bundle.Report) bool { return hasProblem(r.Unsafe, bundle.FileReadme, "named pipe") },
 		},
 		{
@@ -751,7 +751,7 @@ func TestTamperMatrix(t *testing.T) {
 					}
 				})
 			},
-			want: bundle.ErrLimit, codes: []string{"limit"},
+			want: bundle.ErrLimit, codes: []bundle.Code{"limit"},
 			check: func(r *bundle.Report) bool { return hasProblem(r.Limits, bundle.FileReadme, "MaxFileBytes") },
 		},
 		{
@@ -759,7 +759,7 @@ func TestTamperMatrix(t *testing.T) {
 			mutate: func(t *testing.T, dir string) {
 				editReadme(t, dir, strings.Repeat("x", int(bundle.MaxReadmeBytes)))
 			},
-			want: bundle.ErrLimit, codes: []string{"limit"},
+			want: bundle.ErrLimit, codes: []bundle.Code{"limit"},
 			check: func(r *bundle.Report) bool { return hasProblem(r.Limits, bundle.FileReadme, "limit of this file") },
 		},
 		{
@@ -769,7 +769,7 @@ func TestTamperMatrix(t *testing.T) {
 					writeFile(t, dir, "many/"+strings.Repeat("f", 1+i%3)+string(rune('a'+i%26))+string(rune('a'+i/26)), []byte("x"))
 				}
 			},
-			want: bundle.ErrLimit, codes: []string{"limit", "unlisted"},
+			want: bundle.ErrLimit, codes: []bundle.Code{"limit", "unlisted"},
 			check: func(r *bundle.Report) bool { return hasProblem(r.Limits, "", "MaxFiles") },
 		},
 	}

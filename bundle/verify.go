@@ -203,7 +203,7 @@ type verifier struct {
 
 // add files a problem in the report field of its sentinel, once.
 func (v *verifier) add(p FileProblem) {
-	key := p.Path + "\x00" + p.Code + "\x00" + p.Message
+	key := p.Path + "\x00" + string(p.Code) + "\x00" + p.Message
 	if v.seen[key] {
 		return
 	}
@@ -835,7 +835,7 @@ func (v *verifier) checkClaim(l *Lock, c *capability.Capability) {
 				errs = append(errs, fmt.Errorf("stray receipt %s: the validation does not name it", p))
 			}
 		}
-		if err := checkClaim(c, receipts, v.cfg.claimOpts...); err != nil {
+		if err := checkClaim(v.ctx, c, receipts, v.cfg.claimOpts...); err != nil && !v.canceled() {
 			errs = append(errs, err)
 		}
 	default:
@@ -859,7 +859,7 @@ type ClaimError struct {
 
 // Error implements error.
 func (e *ClaimError) Error() string {
-	return "receipts: " + e.Err.Error() + " [" + CodeClaim + "]"
+	return "receipts: " + e.Err.Error() + " [" + string(CodeClaim) + "]"
 }
 
 // Unwrap returns ErrClaim and the cause.

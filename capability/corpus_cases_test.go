@@ -22,7 +22,7 @@ type corpusCase struct {
 	name  string
 	base  string // key of validFiles
 	stage string // "" means stageValidate
-	code  string
+	code  Code
 	edit  func(c *Capability)     // applied to the parsed base
 	raw   func(doc string) string // applied to the (edited, marshalled) text
 	note  string                  // what changed, for expected.json

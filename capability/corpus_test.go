@@ -14,7 +14,7 @@ import (
 // expectation is one entry of testdata/invalid/expected.json.
 type expectation struct {
 	Stage string `json:"stage"`
-	Code  string `json:"code"`
+	Code  Code   `json:"code"`
 	Base  string `json:"base"`
 	Note  string `json:"note"`
 }
@@ -158,7 +158,7 @@ func TestInvalidCorpus(t *testing.T) {
 				}
 				errs = c.ValidateForExecution()
 			}
-			if got := codeSet(errs); !slices.Equal(got, []string{e.Code}) {
+			if got := codeSet(errs); !slices.Equal(got, []Code{e.Code}) {
 				t.Fatalf("codes = %v, want exactly [%s]\n%v", got, e.Code, errs)
 			}
 			for _, x := range errs {

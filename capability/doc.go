@@ -191,6 +191,13 @@
 //
 // Where the contract is silent:
 //
+//   - Codes are typed ([Code]) for validation and parse problems alike
+//     (one set of rule names, one type). Package locator's codes stay
+//     untyped constants on purpose: capability reports them unchanged in
+//     [Error.Code], and an untyped constant compares with a Code without
+//     a conversion (e.Code == locator.CodeOrder). The id and name rules
+//     live in internal/ident, shared with discovery, convert and receipt;
+//     they are [IDPattern] and [NamePattern] here, not functions to call.
 //   - Validate is about the document; whether it may run is
 //     ValidateForExecution. Only authored, discovered and validated_local
 //     run ([State.Executable]): a scaffold has no review behind it and a

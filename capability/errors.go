@@ -25,7 +25,7 @@ type Error struct {
 	// milestones[1].actions[0].locator_candidates[2].
 	Path string `json:"path"`
 	// Code is a stable machine-readable rule name (see the Code constants).
-	Code string `json:"code"`
+	Code Code `json:"code"`
 	// Message explains the problem for a person.
 	Message string `json:"message"`
 	// BadValue is the offending value when it is safe to show; it is always
@@ -35,9 +35,9 @@ type Error struct {
 
 // Error implements error.
 func (e *Error) Error() string {
-	s := e.Path + ": " + e.Message + " [" + e.Code + "]"
+	s := e.Path + ": " + e.Message + " [" + string(e.Code) + "]"
 	if e.Path == "" {
-		s = e.Message + " [" + e.Code + "]"
+		s = e.Message + " [" + string(e.Code) + "]"
 	}
 	if e.BadValue != "" {
 		s += fmt.Sprintf(" (value %q)", e.BadValue)
@@ -89,8 +89,8 @@ func (l ErrorList) Err() error {
 }
 
 // Codes returns the codes of the list, in order.
-func (l ErrorList) Codes() []string {
-	out := make([]string, len(l))
+func (l ErrorList) Codes() []Code {
+	out := make([]Code, len(l))
 	for i, e := range l {
 		out[i] = e.Code
 	}
@@ -98,7 +98,7 @@ func (l ErrorList) Codes() []string {
 }
 
 // Has reports whether the list holds a problem with the given code.
-func (l ErrorList) Has(code string) bool {
+func (l ErrorList) Has(code Code) bool {
 	for _, e := range l {
 		if e.Code == code {
 			return true
@@ -111,7 +111,7 @@ func (l ErrorList) Has(code string) bool {
 type ParseError struct {
 	// Code is a stable machine-readable class of the problem (see the
 	// ParseCode constants).
-	Code string
+	Code Code
 	// Offset is the byte offset of the problem when known, else -1.
 	Offset int64
 	// Path is the JSON path of an unknown field or mistyped value when
@@ -126,24 +126,24 @@ type ParseError struct {
 // Parse codes reported in [ParseError.Code].
 const (
 	// ParseCodeRead: the reader failed.
-	ParseCodeRead = "read_error"
+	ParseCodeRead Code = "read_error"
 	// ParseCodeTooLarge: the document exceeds [MaxDocumentBytes].
-	ParseCodeTooLarge = "too_large"
+	ParseCodeTooLarge Code = "too_large"
 	// ParseCodeSyntax: not one well-formed JSON value (including invalid
 	// UTF-8, lone surrogates, unsafe integers and excessive nesting).
-	ParseCodeSyntax = "syntax"
+	ParseCodeSyntax Code = "syntax"
 	// ParseCodeDuplicateKey: an object repeats a member name.
-	ParseCodeDuplicateKey = "duplicate_key"
+	ParseCodeDuplicateKey Code = "duplicate_key"
 	// ParseCodeTrailingData: bytes after the top-level value.
-	ParseCodeTrailingData = "trailing_data"
+	ParseCodeTrailingData Code = "trailing_data"
 	// ParseCodeUnsupportedSchema: schema is missing or not [SchemaV1].
-	ParseCodeUnsupportedSchema = "unsupported_schema"
+	ParseCodeUnsupportedSchema Code = "unsupported_schema"
 	// ParseCodeUnknownField: a member this schema does not define (member
 	// names match exactly, case included).
-	ParseCodeUnknownField = "unknown_field"
+	ParseCodeUnknownField Code = "unknown_field"
 	// ParseCodeWrongType: a value of the wrong JSON type (a string where a
 	// number belongs, an object where an array belongs, ...).
-	ParseCodeWrongType = "wrong_type"
+	ParseCodeWrongType Code = "wrong_type"
 )
 
 // Error implements error.
@@ -151,7 +151,7 @@ func (e *ParseError) Error() string {
 	var b strings.Builder
 	b.WriteString("capability: parse")
 	if e.Code != "" {
-		b.WriteString(" [" + e.Code + "]")
+		b.WriteString(" [" + string(e.Code) + "]")
 	}
 	if e.Path != "" {
 		b.WriteString(" at " + e.Path)

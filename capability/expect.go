@@ -50,22 +50,22 @@ const (
 	// an equals_input of another type, or an
 	// expectation on a download_set or record output (records declare
 	// expectations per field).
-	CodeInvalidExpectation = "invalid_expectation"
+	CodeInvalidExpectation Code = "invalid_expectation"
 	// CodeInvalidPattern: an expectation's pattern is not an RE2 regular
 	// expression.
-	CodeInvalidPattern = "invalid_pattern"
+	CodeInvalidPattern Code = "invalid_pattern"
 	// CodeUnknownOutcome: an expectation names a business outcome the
 	// capability does not declare.
-	CodeUnknownOutcome = "unknown_outcome"
+	CodeUnknownOutcome Code = "unknown_outcome"
 	// CodeInvalidJSONPointer: a field's json_pointer is not an RFC 6901
 	// JSON pointer, or is used with read: value.
-	CodeInvalidJSONPointer = "invalid_json_pointer"
+	CodeInvalidJSONPointer Code = "invalid_json_pointer"
 	// CodeUnknownAfterAction: a detect rule's after_action names no
 	// action of the capability.
-	CodeUnknownAfterAction = "unknown_after_action"
+	CodeUnknownAfterAction Code = "unknown_after_action"
 	// CodeDetectScopeUnused: a detect rule's scope with neither
 	// visible_text nor locator_candidates to search in it.
-	CodeDetectScopeUnused = "detect_scope_unused"
+	CodeDetectScopeUnused Code = "detect_scope_unused"
 )
 
 // CompileExpectPattern compiles an expectation's pattern (RE2).
@@ -186,7 +186,7 @@ func (v *validation) detectWhere() {
 					pp = pp.f(seg)
 				}
 			}
-			v.add(pp, pr.Code, pr.Detail, d.Scope.Value())
+			v.add(pp, Code(pr.Code), pr.Detail, d.Scope.Value())
 		}
 		if d.Scope.Note != "" {
 			v.add(sp.f("note"), locator.CodeScopeNote, "a note belongs to a candidate, not to a scope", "")

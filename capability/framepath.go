@@ -6,10 +6,10 @@ package capability
 // paths (each milestone in its own frame, or the top-level document when
 // it declares none), so that an absent milestone member always means the
 // same thing.
-const CodeFramePathMixed = "frame_path_mixed"
+const CodeFramePathMixed Code = "frame_path_mixed"
 
 // framePathCodes are the codes of this file, for [Codes].
-var framePathCodes = []string{CodeFramePathMixed}
+var framePathCodes = []Code{CodeFramePathMixed}
 
 // FramePath returns the frame path milestone m acts in, outermost first:
 // the runtime-wide runtime.frame_selectors when the capability declares

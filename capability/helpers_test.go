@@ -82,7 +82,7 @@ func in(t testing.TB, c *Capability, name string) *Input {
 }
 
 // codeSet returns the distinct codes of l, sorted.
-func codeSet(l ErrorList) []string {
+func codeSet(l ErrorList) []Code {
 	cs := l.Codes()
 	slices.Sort(cs)
 	return slices.Compact(cs)

@@ -7,9 +7,9 @@ import (
 )
 
 // CodeInvalidKey: a press action's key is not a key of the key grammar
-// ([ValidKey]); reported at validation time, not first refused by the
+// ([validKey]); reported at validation time, not first refused by the
 // driver at run time.
-const CodeInvalidKey = "invalid_key"
+const CodeInvalidKey Code = "invalid_key"
 
 // namedKeys are the key names a press may send besides F1 to F12 and a
 // single character (the rod driver's key table).
@@ -22,7 +22,7 @@ var namedKeys = map[string]bool{
 // keyModifiers are the modifiers a key may carry, joined by "+".
 var keyModifiers = map[string]bool{"Alt": true, "Control": true, "Ctrl": true, "Meta": true, "Command": true, "Shift": true}
 
-// ValidKey reports whether s is a key a press action may send: zero or
+// validKey reports whether s is a key a press action may send: zero or
 // more modifiers (Alt, Control or Ctrl, Meta or Command, Shift), each
 // followed by "+", then one key: a named key (Enter, Tab, Escape,
 // Backspace, Delete, Space, ArrowUp, ArrowDown, ArrowLeft, ArrowRight,
@@ -30,7 +30,7 @@ var keyModifiers = map[string]bool{"Alt": true, "Control": true, "Ctrl": true, "
 // character that is not a control or white space ("a", "+", "/"). A key
 // is never a template: "{{key}}" is not a key. Names match exactly, case
 // included.
-func ValidKey(s string) bool {
+func validKey(s string) bool {
 	if s == "" || len(s) > 32 {
 		return false
 	}

@@ -1,5 +1,7 @@
 package capability
 
+import "github.com/vera-run/vera/internal/ident"
+
 // Documented bounds enforced by [Capability.Validate]. Durations are in
 // milliseconds, as in the document. A zero timeout or limit means "use the
 // runtime default" and is always accepted.
@@ -33,7 +35,7 @@ const (
 	MaxSubresourceOrigins = 32
 	// MaxIDLen bounds ids (capability, milestone, action) and names (inputs,
 	// outputs, fields, outcome codes, data classes), in bytes.
-	MaxIDLen = 64
+	MaxIDLen = ident.MaxLen
 	// MaxNameLen bounds short human-readable strings (name, site name,
 	// reviewer, model, run id), in runes.
 	MaxNameLen = 200

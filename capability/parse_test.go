@@ -14,7 +14,7 @@ func TestParseErrors(t *testing.T) {
 	tests := []struct {
 		name string
 		doc  string
-		code string
+		code Code
 		path string
 		is   error
 	}{

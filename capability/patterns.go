@@ -3,10 +3,10 @@ package capability
 import (
 	"github.com/vera-run/vera/internal/timestamp"
 	"regexp"
-	"strings"
 	"time"
 
 	"github.com/vera-run/vera/internal/canonjson"
+	"github.com/vera-run/vera/internal/ident"
 	"github.com/vera-run/vera/internal/origin"
 )
 
@@ -40,41 +40,10 @@ const MaxVersionLen = 128
 var semverRE = regexp.MustCompile(SemverPattern)
 
 // validID reports whether s matches [IDPattern] within [MaxIDLen].
-func validID(s string) bool { return matchWords(s, "._-") }
-
-// ValidID reports whether s is a valid capability, milestone or action id:
-// [IDPattern] within [MaxIDLen] bytes.
-func ValidID(s string) bool { return validID(s) }
-
-// ValidName reports whether s is a valid input, output, field, outcome or
-// data-class name: [NamePattern] within [MaxIDLen] bytes.
-func ValidName(s string) bool { return validName(s) }
+func validID(s string) bool { return ident.ValidID(s) }
 
 // validName reports whether s matches [NamePattern] within [MaxIDLen].
-func validName(s string) bool { return matchWords(s, "_") }
-
-// matchWords matches ^[a-z][a-z0-9]*([seps][a-z0-9]+)*$ up to MaxIDLen.
-func matchWords(s, seps string) bool {
-	if len(s) == 0 || len(s) > MaxIDLen || s[0] < 'a' || s[0] > 'z' {
-		return false
-	}
-	prevSep := false
-	for i := 1; i < len(s); i++ {
-		c := s[i]
-		switch {
-		case c >= 'a' && c <= 'z', c >= '0' && c <= '9':
-			prevSep = false
-		case strings.IndexByte(seps, c) >= 0:
-			if prevSep {
-				return false
-			}
-			prevSep = true
-		default:
-			return false
-		}
-	}
-	return !prevSep
-}
+func validName(s string) bool { return ident.ValidName(s) }
 
 func validSemver(s string) bool { return len(s) <= MaxVersionLen && semverRE.MatchString(s) }
 

@@ -26,7 +26,7 @@ func TestProvenanceKinds(t *testing.T) {
 		name string
 		base string
 		edit func(c *Capability)
-		want []string // Validate codes; nil = valid
+		want []Code // Validate codes; nil = valid
 	}{
 		{name: "hand authored", base: "mail"},
 		{name: "hand authored explicit discovery kind on teller", base: "teller",
@@ -44,36 +44,36 @@ func TestProvenanceKinds(t *testing.T) {
 			*c = *handAuthoredRisky(t)
 		}},
 		{name: "authored without provenance", base: "mail", edit: func(c *Capability) { c.Provenance = nil },
-			want: []string{CodeProvenanceRequired}},
+			want: []Code{CodeProvenanceRequired}},
 		{name: "authored over discovery", base: "teller", edit: func(c *Capability) { c.State = StateAuthored },
-			want: []string{CodeProvenanceKindMismatch}},
+			want: []Code{CodeProvenanceKindMismatch}},
 		{name: "draft hand authored", base: "mail", edit: func(c *Capability) { c.State = StateDraft },
-			want: []string{CodeProvenanceKindMismatch}},
+			want: []Code{CodeProvenanceKindMismatch}},
 		{name: "discovered hand authored", base: "mail", edit: func(c *Capability) { c.State = StateDiscovered },
-			want: []string{CodeProvenanceKindMismatch}},
+			want: []Code{CodeProvenanceKindMismatch}},
 		{name: "forged discovery members", base: "mail", edit: func(c *Capability) {
 			p := c.Provenance
 			p.DiscoveryHash, p.DiscoveryModel, p.DiscoveryRunID, p.DiscoveryMode = someDigest, "m", "run", "guided"
 			p.Review.RecordHash, p.Review.ReviewHash = someDigest, someDigest
-		}, want: []string{CodeProvenanceKindMismatch}},
+		}, want: []Code{CodeProvenanceKindMismatch}},
 		{name: "hand authored validated_local without review", base: "mail", edit: func(c *Capability) {
 			c.State = StateValidatedLocal
 			c.Validation = &Validation{Receipts: []string{"sha256:" + strings.Repeat("1", 64), "sha256:" + strings.Repeat("2", 64)},
 				ExecutionMode: "live_connected_chrome", FinalizedAt: "2026-04-03T10:00:00Z"}
 			c.Provenance.Review = nil
-		}, want: []string{CodeReviewRequired}},
+		}, want: []Code{CodeReviewRequired}},
 		{name: "hand authored not approved", base: "mail", edit: func(c *Capability) { c.Provenance.Review.AuthoringApproved = false },
-			want: []string{CodeAuthoringNotApproved}},
+			want: []Code{CodeAuthoringNotApproved}},
 		{name: "hand authored blank reason", base: "mail", edit: func(c *Capability) { c.Provenance.Reason = "  " },
-			want: []string{CodeProvenanceIncomplete}},
+			want: []Code{CodeProvenanceIncomplete}},
 		{name: "discovery with author", base: "teller", edit: func(c *Capability) { c.Provenance.Author, c.Provenance.Reason = "a", "b" },
-			want: []string{CodeProvenanceKindMismatch}},
+			want: []Code{CodeProvenanceKindMismatch}},
 		{name: "discovery without hash", base: "teller", edit: func(c *Capability) { c.Provenance.DiscoveryHash = "" },
-			want: []string{CodeRequired}},
+			want: []Code{CodeRequired}},
 		{name: "discovery review without record hash", base: "teller", edit: func(c *Capability) { c.Provenance.Review.RecordHash = "" },
-			want: []string{CodeRequired}},
+			want: []Code{CodeRequired}},
 		{name: "unknown kind", base: "mail", edit: func(c *Capability) { c.Provenance.Kind = "Hand_Authored" },
-			want: []string{CodeUnknownProvenanceKind}},
+			want: []Code{CodeUnknownProvenanceKind}},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -108,7 +108,7 @@ func TestAuthoredExecutable(t *testing.T) {
 		t.Fatal("the author is not covered by the execution hash")
 	}
 	c.State = StateScaffold
-	if got := codeSet(c.ValidateForExecution()); !slices.Equal(got, []string{CodeRiskyBelowDiscovered}) {
+	if got := codeSet(c.ValidateForExecution()); !slices.Equal(got, []Code{CodeRiskyBelowDiscovered}) {
 		t.Fatalf("hand-authored risky scaffold: %v", got)
 	}
 }
@@ -119,18 +119,18 @@ func TestCSSOnlyReason(t *testing.T) {
 		name   string
 		reason string
 		cands  []locator.Candidate
-		want   []string // sorted; an invalid reason waives nothing
+		want   []Code // sorted; an invalid reason waives nothing
 	}{
-		{name: "css only without reason", cands: cssOnly, want: []string{locator.CodeNoSemantic}},
+		{name: "css only without reason", cands: cssOnly, want: []Code{locator.CodeNoSemantic}},
 		{name: "css only with reason", reason: "the balance <dd> has no role, label or text handle", cands: cssOnly},
-		{name: "blank", reason: " \t", cands: cssOnly, want: []string{CodeCSSOnlyReasonInvalid, locator.CodeNoSemantic}},
-		{name: "control character", reason: "no handle\x07", cands: cssOnly, want: []string{CodeControlCharacter, CodeCSSOnlyReasonInvalid, locator.CodeNoSemantic}},
-		{name: "newline", reason: "no\nhandle", cands: cssOnly, want: []string{CodeCSSOnlyReasonInvalid, locator.CodeNoSemantic}},
-		{name: "too long", reason: strings.Repeat("é", MaxCSSOnlyReasonRunes+1), cands: cssOnly, want: []string{CodeCSSOnlyReasonInvalid, locator.CodeNoSemantic}},
+		{name: "blank", reason: " \t", cands: cssOnly, want: []Code{CodeCSSOnlyReasonInvalid, locator.CodeNoSemantic}},
+		{name: "control character", reason: "no handle\x07", cands: cssOnly, want: []Code{CodeControlCharacter, CodeCSSOnlyReasonInvalid, locator.CodeNoSemantic}},
+		{name: "newline", reason: "no\nhandle", cands: cssOnly, want: []Code{CodeCSSOnlyReasonInvalid, locator.CodeNoSemantic}},
+		{name: "too long", reason: strings.Repeat("é", MaxCSSOnlyReasonRunes+1), cands: cssOnly, want: []Code{CodeCSSOnlyReasonInvalid, locator.CodeNoSemantic}},
 		{name: "at the bound", reason: strings.Repeat("é", MaxCSSOnlyReasonRunes), cands: cssOnly},
 		{name: "with a semantic candidate", reason: "x", cands: []locator.Candidate{role("definition", ""), css("dd#saldo")},
-			want: []string{CodeCSSOnlyReasonMisplaced}},
-		{name: "credential-shaped reason", reason: "password=hunter2hunter2", cands: cssOnly, want: []string{CodeCredentialLiteral}},
+			want: []Code{CodeCSSOnlyReasonMisplaced}},
+		{name: "credential-shaped reason", reason: "password=hunter2hunter2", cands: cssOnly, want: []Code{CodeCredentialLiteral}},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {

@@ -39,24 +39,24 @@ type QueryEntry struct {
 
 // CodeInvalidQueryEntry: a query entry's name is templated or holds
 // control characters (a blank name is [CodeRequired]).
-const CodeInvalidQueryEntry = "invalid_query_entry"
+const CodeInvalidQueryEntry Code = "invalid_query_entry"
 
 // CodeDuplicateQueryName: two entries of one target's query share a name.
-const CodeDuplicateQueryName = "duplicate_query_name"
+const CodeDuplicateQueryName Code = "duplicate_query_name"
 
 // CodeCredentialQueryName: a query entry's name is a credential-carrying
 // parameter name (token, session_id, sig, ...): a capability never holds
 // credentials, not even as a template.
-const CodeCredentialQueryName = "credential_query_name"
+const CodeCredentialQueryName Code = "credential_query_name"
 
 // CodeFrameScope: a URL condition scoped to "frame" in a milestone that
 // acts in the top-level document (no runtime.frame_selectors and no
 // milestone frame_selectors), or a scope on a condition kind that reads no
 // URL.
-const CodeFrameScope = "url_frame_scope"
+const CodeFrameScope Code = "url_frame_scope"
 
 // queryCodes are the codes of this file, for [Codes].
-var queryCodes = []string{CodeInvalidQueryEntry, CodeDuplicateQueryName, CodeCredentialQueryName, CodeFrameScope}
+var queryCodes = []Code{CodeInvalidQueryEntry, CodeDuplicateQueryName, CodeCredentialQueryName, CodeFrameScope}
 
 // ConditionScope says which document's URL a URL condition reads.
 type ConditionScope string

@@ -55,7 +55,7 @@ func TestQueryEntriesInvalid(t *testing.T) {
 	tests := []struct {
 		name  string
 		query []QueryEntry
-		code  string
+		code  Code
 		path  string
 	}{
 		{"secret", []QueryEntry{{Name: "u", Value: "x{{password}}"}}, CodeSecretInputExposed, "milestones[0].actions[0].query[0].value"},

@@ -11,7 +11,7 @@ func TestIssue14Rules(t *testing.T) {
 		name string
 		base string
 		edit func(t *testing.T, c *Capability)
-		want string // "" for valid
+		want Code // "" for valid
 	}{
 		{"press Enter", "mail", func(t *testing.T, c *Capability) { act(t, c, "submit-query").Key = "Enter" }, ""},
 		{"press Control+a", "mail", func(t *testing.T, c *Capability) { act(t, c, "submit-query").Key = "Control+a" }, ""},

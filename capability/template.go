@@ -133,7 +133,7 @@ func jsonPlaceholder(i int) string { return fmt.Sprintf("\x00vera-template-%d\x0
 
 // templateContext checks the templates of a fill or select value against
 // the literal they sit in and returns a problem code and message, or "".
-func templateContext(s string) (code, msg string) {
+func templateContext(s string) (code Code, msg string) {
 	refs, ok := ParseTemplates(s)
 	if !ok || len(refs) == 0 {
 		return "", ""

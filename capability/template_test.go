@@ -38,7 +38,7 @@ func TestTemplateEncodingParse(t *testing.T) {
 func TestTemplateEncodingValidation(t *testing.T) {
 	tests := []struct {
 		value string
-		want  string // "" means valid
+		want  Code // "" means valid
 	}{
 		// Plain text: any encoding.
 		{"Member {{member_id}}", ""},
@@ -71,7 +71,7 @@ func TestTemplateEncodingValidation(t *testing.T) {
 		a := act(t, c, "fill-member-id")
 		a.Input, a.Value = "", tt.value
 		l := c.Validate()
-		var got []string
+		var got []Code
 		for _, e := range l {
 			if e.Code == CodeTemplateEncodingRequired || e.Code == CodeTemplateEncodingContext {
 				got = append(got, e.Code)
@@ -80,7 +80,7 @@ func TestTemplateEncodingValidation(t *testing.T) {
 		switch {
 		case tt.want == "" && len(l) > 0:
 			t.Errorf("%s: want valid, got %v", tt.value, l)
-		case tt.want != "" && !slices.Equal(got, []string{tt.want}):
+		case tt.want != "" && !slices.Equal(got, []Code{tt.want}):
 			t.Errorf("%s: codes %v, want [%s] (all: %v)", tt.value, got, tt.want, l)
 		case tt.want != "" && len(l) != 1:
 			t.Errorf("%s: want exactly one problem, got %v", tt.value, l)

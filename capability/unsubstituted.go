@@ -7,13 +7,13 @@ import "regexp"
 // attribute name, a business outcome's url_pattern). It would be matched
 // literally, which is never what the author meant; a press key is
 // covered by [CodeInvalidKey].
-const CodeTemplateNotSubstituted = "template_not_substituted"
+const CodeTemplateNotSubstituted Code = "template_not_substituted"
 
 // CodeSecretEnum: a secret input of type enum. Its values are listed in
 // the capability, so the secret would be one of a few public strings
 // (and usable only by a fill, which an enum never needs): a secret is a
 // string.
-const CodeSecretEnum = "secret_enum"
+const CodeSecretEnum Code = "secret_enum"
 
 // secretEnums reports secret enum inputs.
 func (v *validation) secretEnums() {

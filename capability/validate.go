@@ -73,7 +73,7 @@ func (c *Capability) ValidateForExecution() ErrorList {
 // errList accumulates problems.
 type errList struct{ errs ErrorList }
 
-func (l *errList) add(path pth, code, msg, bad string) {
+func (l *errList) add(path pth, code Code, msg, bad string) {
 	l.errs = append(l.errs, &Error{Path: path.String(), Code: code, Message: safeMessage(msg), BadValue: safeBadValue(bad)})
 }
 
@@ -127,7 +127,7 @@ func (l *errList) sorted() ErrorList {
 		if c := slices.Compare(a.key, b.key); c != 0 {
 			return c
 		}
-		if c := strings.Compare(a.e.Code, b.e.Code); c != 0 {
+		if c := strings.Compare(string(a.e.Code), string(b.e.Code)); c != 0 {
 			return c
 		}
 		return strings.Compare(a.e.Message, b.e.Message)
@@ -265,7 +265,7 @@ func goField(seg string) string {
 	return seg
 }
 
-func translateFieldError(fe validator.FieldError) (code, msg string) {
+func translateFieldError(fe validator.FieldError) (code Code, msg string) {
 	field := goField(fe.StructField())
 	elem := strings.HasSuffix(fe.StructField(), "]")
 	parent := ""

@@ -288,7 +288,7 @@ func (v *validation) locators(path pth, cs []locator.Candidate, ctx locator.List
 				bad = sc.Value()
 			}
 		}
-		v.add(pp, p.Code, p.Detail, bad)
+		v.add(pp, Code(p.Code), p.Detail, bad)
 	}
 	for i := range cs {
 		if val := cs[i].Value(); val != "" {

@@ -156,7 +156,7 @@ func (v *validation) action(p pth, a *Action) {
 		}
 	case OpPress:
 		need("key", strings.TrimSpace(a.Key) != "")
-		if strings.TrimSpace(a.Key) != "" && !ValidKey(a.Key) {
+		if strings.TrimSpace(a.Key) != "" && !validKey(a.Key) {
 			v.add(p.f("key"), CodeInvalidKey, "not a key: a named key (Enter, Tab, ArrowDown, ...), F1 to F12 or one character, after optional modifiers such as Control+; never a template", a.Key)
 		}
 		forbid("url", "query", "input", "value", "output", "extract")

@@ -25,8 +25,8 @@ func TestRules(t *testing.T) {
 		name     string
 		base     string
 		edit     func(t *testing.T, c *Capability)
-		want     []string // distinct codes, sorted; nil means valid
-		wantPath string   // path of the first problem, when set
+		want     []Code // distinct codes, sorted; nil means valid
+		wantPath string // path of the first problem, when set
 	}{
 		// Valid variants.
 		{name: "valid teller", base: "teller"},
@@ -92,9 +92,9 @@ func TestRules(t *testing.T) {
 		}},
 
 		// Identity and schema.
-		{name: "unsupported schema", base: "teller", want: []string{CodeUnsupportedSchema}, wantPath: "schema",
+		{name: "unsupported schema", base: "teller", want: []Code{CodeUnsupportedSchema}, wantPath: "schema",
 			edit: func(t *testing.T, c *Capability) { c.Schema = "browser-capability/v0" }},
-		{name: "id with double separator", base: "teller", want: []string{CodeInvalidID}, wantPath: "id",
+		{name: "id with double separator", base: "teller", want: []Code{CodeInvalidID}, wantPath: "id",
 			edit: func(t *testing.T, c *Capability) { c.ID = "teller..balances" }},
 		{name: "semver with build metadata is valid", base: "teller",
 			edit: func(t *testing.T, c *Capability) { c.Version = "1.2.1-rc.1+build.5" }},
@@ -102,83 +102,83 @@ func TestRules(t *testing.T) {
 			edit: func(t *testing.T, c *Capability) { c.State, c.Validation = StateScaffold, nil }},
 
 		// Origins and URLs.
-		{name: "non-canonical IPv4 host", base: "teller", want: []string{CodeInvalidOrigin}, wantPath: "site.allowed_origins[0]",
+		{name: "non-canonical IPv4 host", base: "teller", want: []Code{CodeInvalidOrigin}, wantPath: "site.allowed_origins[0]",
 			edit: func(t *testing.T, c *Capability) { c.Site.AllowedOrigins[0] = "http://127.000.0.1:4010" }},
-		{name: "localhost without port", base: "teller", want: []string{CodeInsecureOrigin},
+		{name: "localhost without port", base: "teller", want: []Code{CodeInsecureOrigin},
 			edit: func(t *testing.T, c *Capability) { c.Site.AllowedOrigins[0] = "http://localhost" }},
-		{name: "port zero", base: "teller", want: []string{CodeInvalidOrigin},
+		{name: "port zero", base: "teller", want: []Code{CodeInvalidOrigin},
 			edit: func(t *testing.T, c *Capability) { c.Site.AllowedOrigins[0] = "http://127.0.0.1:0" }},
-		{name: "ftp origin", base: "teller", want: []string{CodeInvalidOrigin},
+		{name: "ftp origin", base: "teller", want: []Code{CodeInvalidOrigin},
 			edit: func(t *testing.T, c *Capability) { c.Site.AllowedOrigins[0] = "ftp://127.0.0.1:21" }},
-		{name: "navigate with a query", base: "mail", want: []string{CodeURLQuery}, wantPath: "milestones[0].actions[2].url",
+		{name: "navigate with a query", base: "mail", want: []Code{CodeURLQuery}, wantPath: "milestones[0].actions[2].url",
 			edit: func(t *testing.T, c *Capability) {
 				m := ms(t, c, "search")
 				m.Actions = append(m.Actions, nav("open-search", "/mail?tab=all"))
 			}},
-		{name: "navigate to a foreign origin", base: "mail", want: []string{CodeOriginNotAllowed},
+		{name: "navigate to a foreign origin", base: "mail", want: []Code{CodeOriginNotAllowed},
 			edit: func(t *testing.T, c *Capability) {
 				m := ms(t, c, "search")
 				m.Actions = append(m.Actions, nav("open-search", "https://mail.example.com/mail"))
 			}},
-		{name: "protocol-relative navigate", base: "mail", want: []string{CodeInvalidURL},
+		{name: "protocol-relative navigate", base: "mail", want: []Code{CodeInvalidURL},
 			edit: func(t *testing.T, c *Capability) {
 				m := ms(t, c, "search")
 				m.Actions = append(m.Actions, nav("open-search", "//127.0.0.1:4020/mail"))
 			}},
-		{name: "template in the origin", base: "mail", want: []string{CodeTemplateInPath},
+		{name: "template in the origin", base: "mail", want: []Code{CodeTemplateInPath},
 			edit: func(t *testing.T, c *Capability) { c.Runtime.Start = "http://{{query}}:4020/mail" }},
 
 		// Inputs.
 		{name: "undeclared limit input also leaves its input unused", base: "mail",
-			want: []string{CodeUndeclaredInput, CodeUnusedInput}, wantPath: "inputs[1].name",
+			want: []Code{CodeUndeclaredInput, CodeUnusedInput}, wantPath: "inputs[1].name",
 			edit: func(t *testing.T, c *Capability) { act(t, c, "extract-messages").Extract.LimitInput = "limit" }},
-		{name: "secret input read by a select", base: "teller", want: []string{CodeSecretInputExposed}, wantPath: "milestones[0].actions[1].input",
+		{name: "secret input read by a select", base: "teller", want: []Code{CodeSecretInputExposed}, wantPath: "milestones[0].actions[1].input",
 			edit: func(t *testing.T, c *Capability) { act(t, c, "fill-password").Operation = OpSelect }},
-		{name: "secret input as a limit", base: "mail", want: []string{CodeSecretInputExposed},
+		{name: "secret input as a limit", base: "mail", want: []Code{CodeSecretInputExposed},
 			edit: func(t *testing.T, c *Capability) {
 				in(t, c, "max_results").Secret, in(t, c, "max_results").Default = true, nil
 			}},
-		{name: "integer bound that is not an integer", base: "mail", want: []string{CodeInvalidBounds},
+		{name: "integer bound that is not an integer", base: "mail", want: []Code{CodeInvalidBounds},
 			edit: func(t *testing.T, c *Capability) { in(t, c, "max_results").Maximum = ptr(50.5) }},
-		{name: "date default", base: "mail", want: []string{CodeInvalidDefault},
+		{name: "date default", base: "mail", want: []Code{CodeInvalidDefault},
 			edit: func(t *testing.T, c *Capability) {
 				c.Inputs = append(c.Inputs, Input{Name: "since", Type: InputDate, Default: json.RawMessage(`"2026-02-30"`)})
 				act(t, c, "fill-query").Postcondition = &Condition{Kind: CondTextVisible, Text: "{{since}}"}
 			}},
-		{name: "template name with a space is malformed", base: "teller", want: []string{CodeInvalidTemplate},
+		{name: "template name with a space is malformed", base: "teller", want: []Code{CodeInvalidTemplate},
 			edit: func(t *testing.T, c *Capability) {
 				c.BusinessOutcomes[0].Detect.VisibleText = "No member {{ member_id }}"
 			}},
 
 		// Outputs and extraction.
-		{name: "extract without output", base: "teller", want: []string{CodeMissingField, CodeOutputNotProduced},
+		{name: "extract without output", base: "teller", want: []Code{CodeMissingField, CodeOutputNotProduced},
 			edit: func(t *testing.T, c *Capability) { act(t, c, "extract-balances").Output = "" }},
-		{name: "extract into an undeclared output", base: "teller", want: []string{CodeOutputNotProduced, CodeUndeclaredOutput},
+		{name: "extract into an undeclared output", base: "teller", want: []Code{CodeOutputNotProduced, CodeUndeclaredOutput},
 			edit: func(t *testing.T, c *Capability) {
 				a := act(t, c, "extract-balances")
 				a.Output, a.Postcondition.Output = "member", "member"
 			}},
-		{name: "required output skipped by a branch", base: "teller", want: []string{CodeRequiredOutputNotGuaranteed}, wantPath: "outputs[0].required",
+		{name: "required output skipped by a branch", base: "teller", want: []Code{CodeRequiredOutputNotGuaranteed}, wantPath: "outputs[0].required",
 			edit: func(t *testing.T, c *Capability) {
 				m := ms(t, c, "search")
 				m.Transitions = append(m.Transitions, Transition{When: Condition{Kind: CondAlways}, To: TerminalCompleted})
 			}},
-		{name: "dedupe keys on a single extraction", base: "teller", want: []string{CodeUnexpectedField},
+		{name: "dedupe keys on a single extraction", base: "teller", want: []Code{CodeUnexpectedField},
 			edit: func(t *testing.T, c *Capability) {
 				act(t, c, "extract-balances").Extract.DedupeKeys = []string{"savings"}
 			}},
-		{name: "limit input on a single extraction", base: "teller", want: []string{CodeUnexpectedField},
+		{name: "limit input on a single extraction", base: "teller", want: []Code{CodeUnexpectedField},
 			edit: func(t *testing.T, c *Capability) {
 				act(t, c, "extract-balances").Extract.LimitInput = "member_id"
 			}},
-		{name: "attribute set without attribute read", base: "teller", want: []string{CodeUnexpectedField},
+		{name: "attribute set without attribute read", base: "teller", want: []Code{CodeUnexpectedField},
 			edit: func(t *testing.T, c *Capability) { act(t, c, "extract-balances").Extract.Fields[0].Attribute = "title" }},
 		{name: "attribute read", base: "teller",
 			edit: func(t *testing.T, c *Capability) {
 				f := &act(t, c, "extract-balances").Extract.Fields[0]
 				f.Read, f.Attribute = ReadAttribute, "title"
 			}},
-		{name: "field repeating the root with a different note", base: "mail", want: []string{CodeFieldRepeatsActionRoot},
+		{name: "field repeating the root with a different note", base: "mail", want: []Code{CodeFieldRepeatsActionRoot},
 			edit: func(t *testing.T, c *Capability) {
 				a := act(t, c, "extract-messages")
 				root := a.LocatorCandidates[0]
@@ -187,55 +187,55 @@ func TestRules(t *testing.T) {
 			}},
 
 		// Locators.
-		{name: "too many candidates", base: "teller", want: []string{locator.CodeTooMany},
+		{name: "too many candidates", base: "teller", want: []Code{locator.CodeTooMany},
 			edit: func(t *testing.T, c *Capability) {
 				a := act(t, c, "sign-in")
 				for i := range 8 {
 					a.LocatorCandidates = append(a.LocatorCandidates, css(fmt.Sprintf("button.b%d", i)))
 				}
 			}},
-		{name: "order problem path", base: "teller", want: []string{locator.CodeOrder}, wantPath: "milestones[1].actions[1].locator_candidates[1].strategy",
+		{name: "order problem path", base: "teller", want: []Code{locator.CodeOrder}, wantPath: "milestones[1].actions[1].locator_candidates[1].strategy",
 			edit: func(t *testing.T, c *Capability) {
 				cs := act(t, c, "submit-search").LocatorCandidates
 				cs[0], cs[1] = cs[1], cs[0]
 			}},
-		{name: "css-only interactive locator path", base: "teller", want: []string{locator.CodeNoSemantic}, wantPath: "milestones[0].actions[2].locator_candidates",
+		{name: "css-only interactive locator path", base: "teller", want: []Code{locator.CodeNoSemantic}, wantPath: "milestones[0].actions[2].locator_candidates",
 			edit: func(t *testing.T, c *Capability) {
 				act(t, c, "sign-in").LocatorCandidates = []locator.Candidate{css("button")}
 			}},
-		{name: "outcome locator needs a semantic candidate", base: "teller", want: []string{locator.CodeNoSemantic},
+		{name: "outcome locator needs a semantic candidate", base: "teller", want: []Code{locator.CodeNoSemantic},
 			edit: func(t *testing.T, c *Capability) {
 				c.BusinessOutcomes[0].Detect.LocatorCandidates = []locator.Candidate{css("p.status:visible")}
 			}},
-		{name: "locator_hidden needs a semantic candidate", base: "teller", want: []string{locator.CodeNoSemantic},
+		{name: "locator_hidden needs a semantic candidate", base: "teller", want: []Code{locator.CodeNoSemantic},
 			edit: func(t *testing.T, c *Capability) {
 				ms(t, c, "search").Transitions[0].When = Condition{Kind: CondLocatorHidden, LocatorCandidates: []locator.Candidate{css("form:visible")}}
 			}},
 
 		// Milestones.
-		{name: "unbounded two-milestone cycle", base: "invoice", want: []string{CodeUnboundedCycle}, wantPath: "milestones[0].max_visits",
+		{name: "unbounded two-milestone cycle", base: "invoice", want: []Code{CodeUnboundedCycle}, wantPath: "milestones[0].max_visits",
 			edit: func(t *testing.T, c *Capability) { ms(t, c, "read_page").MaxVisits = 0 }},
-		{name: "self loop without max_visits", base: "teller", want: []string{CodeUnboundedCycle},
+		{name: "self loop without max_visits", base: "teller", want: []Code{CodeUnboundedCycle},
 			edit: func(t *testing.T, c *Capability) {
 				m := ms(t, c, "search")
 				m.Transitions = append(m.Transitions, Transition{When: Condition{Kind: CondTextVisible, Text: "Try again"}, To: "search"})
 			}},
-		{name: "first milestone completes at once", base: "teller", want: []string{CodeRequiredOutputNotGuaranteed, CodeUnreachableMilestone},
+		{name: "first milestone completes at once", base: "teller", want: []Code{CodeRequiredOutputNotGuaranteed, CodeUnreachableMilestone},
 			edit: func(t *testing.T, c *Capability) {
 				ms(t, c, "login").Transitions = []Transition{{When: Condition{Kind: CondAlways}, To: TerminalCompleted}}
 			}},
-		{name: "no milestones", base: "teller", want: []string{CodeRequired, CodeUnusedInput, CodeOutputNotProduced}, wantPath: "inputs[0].name",
+		{name: "no milestones", base: "teller", want: []Code{CodeRequired, CodeUnusedInput, CodeOutputNotProduced}, wantPath: "inputs[0].name",
 			edit: func(t *testing.T, c *Capability) { c.Milestones = nil }},
 
 		// Generic bounds.
-		{name: "too many outcomes", base: "teller", want: []string{CodeTooMany}, wantPath: "business_outcomes",
+		{name: "too many outcomes", base: "teller", want: []Code{CodeTooMany}, wantPath: "business_outcomes",
 			edit: func(t *testing.T, c *Capability) {
 				for i := range 100 {
 					c.BusinessOutcomes = append(c.BusinessOutcomes, BusinessOutcome{Code: fmt.Sprintf("outcome_%d", i),
 						Detect: OutcomeDetect{VisibleText: "x"}})
 				}
 			}},
-		{name: "intent too long", base: "teller", want: []string{CodeTooLong}, wantPath: "milestones[0].intent",
+		{name: "intent too long", base: "teller", want: []Code{CodeTooLong}, wantPath: "milestones[0].intent",
 			edit: func(t *testing.T, c *Capability) { ms(t, c, "login").Intent = strings.Repeat("sign in ", 70) }},
 	}
 	for _, tc := range tests {
@@ -326,7 +326,7 @@ func TestRedactionMarkerAnywhere(t *testing.T) {
 	c.Goal = "Search mail for " + redact.Marker
 	act(t, c, "fill-query").LocatorCandidates[1].Placeholder = redact.Marker
 	errs := c.Validate()
-	want := []string{locator.CodeRedactedMarker, CodeRedactionMarker}
+	want := []Code{locator.CodeRedactedMarker, CodeRedactionMarker}
 	slices.Sort(want)
 	if got := codeSet(errs); !slices.Equal(got, want) {
 		t.Fatalf("codes = %v, want %v", got, want)
@@ -344,15 +344,15 @@ func TestValidateForExecution(t *testing.T) {
 		base  string
 		state State
 		drop  bool // drop validation metadata
-		want  []string
+		want  []Code
 	}{
 		{name: "discovered safe", base: "teller", state: StateDiscovered},
-		{name: "scaffold safe", base: "mail", state: StateScaffold, want: []string{CodeStateNotExecutable}},
+		{name: "scaffold safe", base: "mail", state: StateScaffold, want: []Code{CodeStateNotExecutable}},
 		{name: "validated risky", base: "invoice", state: StateValidatedLocal},
 		{name: "discovered risky", base: "invoice", state: StateDiscovered, drop: true},
-		{name: "draft safe", base: "teller", state: StateDraft, want: []string{CodeStateNotExecutable}},
-		{name: "scaffold risky", base: "invoice", state: StateScaffold, drop: true, want: []string{CodeRiskyBelowDiscovered}},
-		{name: "draft risky", base: "invoice", state: StateDraft, drop: true, want: []string{CodeRiskyBelowDiscovered}},
+		{name: "draft safe", base: "teller", state: StateDraft, want: []Code{CodeStateNotExecutable}},
+		{name: "scaffold risky", base: "invoice", state: StateScaffold, drop: true, want: []Code{CodeRiskyBelowDiscovered}},
+		{name: "draft risky", base: "invoice", state: StateDraft, drop: true, want: []Code{CodeRiskyBelowDiscovered}},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -393,7 +393,7 @@ func TestStateExecutable(t *testing.T) {
 func TestCheckOrigin(t *testing.T) {
 	tests := []struct {
 		origin string
-		code   string // "" = acceptable
+		code   Code // "" = acceptable
 	}{
 		{"https://example.com", ""},
 		{"https://sub.example.co.uk:8443", ""},
@@ -494,24 +494,24 @@ func TestPatterns(t *testing.T) {
 }
 
 func TestCodesDocumentedAndCovered(t *testing.T) {
-	covered := map[string]bool{}
+	covered := map[Code]bool{}
 	for _, e := range readExpected(t) {
 		if e.Stage != stageParse {
 			covered[e.Code] = true
 		}
 	}
 	// Codes only reachable through cascades or bounds covered by TestRules.
-	for _, c := range []string{CodeTooMany, CodeUnsupportedSchema, locator.CodeTooMany} {
+	for _, c := range []Code{CodeTooMany, CodeUnsupportedSchema, locator.CodeTooMany} {
 		covered[c] = true
 	}
-	var missing []string
+	var missing []Code
 	for _, c := range Codes() {
 		if !covered[c] {
 			missing = append(missing, c)
 		}
 	}
 	// Locator codes of malformed candidates are covered by package locator.
-	missing = slices.DeleteFunc(missing, func(c string) bool {
+	missing = slices.DeleteFunc(missing, func(c Code) bool {
 		switch c {
 		case locator.CodeUnknownStrategy, locator.CodeMissingValue, locator.CodeForeignField,
 			locator.CodeUnknownRole, locator.CodeTooLong, locator.CodeInvalidUTF8,

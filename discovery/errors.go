@@ -38,7 +38,7 @@ type Problem struct {
 	// Path is the JSON path, such as "observations[2].controls[0].name".
 	Path string `json:"path"`
 	// Code is a stable machine-readable rule name.
-	Code string `json:"code"`
+	Code Code `json:"code"`
 	// Detail explains the problem. It never echoes a secret or an
 	// identifier.
 	Detail string `json:"detail"`
@@ -47,26 +47,30 @@ type Problem struct {
 // String renders the problem as "path: detail [code]".
 func (p Problem) String() string {
 	if p.Path == "" {
-		return p.Detail + " [" + p.Code + "]"
+		return p.Detail + " [" + string(p.Code) + "]"
 	}
-	return p.Path + ": " + p.Detail + " [" + p.Code + "]"
+	return p.Path + ": " + p.Detail + " [" + string(p.Code) + "]"
 }
+
+// Code is a stable machine-readable rule name of a [Problem] or a
+// [PromotionError].
+type Code string
 
 // Problem codes shared by the document validators and VerifyPack.
 const (
-	CodeSchema       = "schema"        // wrong or missing schema string
-	CodeRequired     = "required"      // a required value is missing or blank
-	CodeRange        = "range"         // a number or length out of bounds
-	CodeFormat       = "format"        // a value has the wrong shape
-	CodeUnknown      = "unknown_value" // a value outside a closed set
-	CodeDuplicate    = "duplicate"     // a value repeated where it must be unique
-	CodeReference    = "reference"     // a reference that resolves to nothing
-	CodeIdentifier   = "identifier"    // an identifier-shaped substring survived
-	CodeSecret       = "secret"        // a secret-shaped string
-	CodeOrigin       = "origin"        // an origin that breaks the origin rule
-	CodeOrder        = "order"         // values out of their required order
-	CodeNotObserved  = "not_observed"  // a record claims what the evidence does not hold
-	CodeLinkMismatch = "link_mismatch" // a hash link does not match
+	CodeSchema       Code = "schema"        // wrong or missing schema string
+	CodeRequired     Code = "required"      // a required value is missing or blank
+	CodeRange        Code = "range"         // a number or length out of bounds
+	CodeFormat       Code = "format"        // a value has the wrong shape
+	CodeUnknown      Code = "unknown_value" // a value outside a closed set
+	CodeDuplicate    Code = "duplicate"     // a value repeated where it must be unique
+	CodeReference    Code = "reference"     // a reference that resolves to nothing
+	CodeIdentifier   Code = "identifier"    // an identifier-shaped substring survived
+	CodeSecret       Code = "secret"        // a secret-shaped string
+	CodeOrigin       Code = "origin"        // an origin that breaks the origin rule
+	CodeOrder        Code = "order"         // values out of their required order
+	CodeNotObserved  Code = "not_observed"  // a record claims what the evidence does not hold
+	CodeLinkMismatch Code = "link_mismatch" // a hash link does not match
 )
 
 // ValidationError lists every problem of a document. It wraps [ErrInvalid].
@@ -97,7 +101,7 @@ func (e *ValidationError) Unwrap() error { return ErrInvalid }
 // problems accumulates validation problems.
 type problems []Problem
 
-func (ps *problems) add(path, code, format string, args ...any) {
+func (ps *problems) add(path string, code Code, format string, args ...any) {
 	*ps = append(*ps, Problem{Path: path, Code: code, Detail: fmt.Sprintf(format, args...)})
 }
 

@@ -34,24 +34,27 @@ const (
 	KindExplore ObservationKind = "explore"
 )
 
+// EndReason is why a discovery session ended ([Evidence.EndReason]).
+type EndReason string
+
 // The end reasons of a session.
 const (
-	EndStopped        = "stopped"              // the operator's stop channel closed
-	EndMaxSnapshots   = "max_snapshots"        // the guided snapshot budget was spent
-	EndMaxDuration    = "max_duration"         // the session bound elapsed
-	EndMaxEvidence    = "max_evidence_bytes"   // the next observation would exceed the size bound
-	EndExplorerDone   = "explorer_done"        // the explorer returned StepDone
-	EndMaxSteps       = "max_steps"            // the step budget was spent
-	EndMaxRefusals    = "max_refusals"         // too many refused steps
-	EndLeftOrigins    = "left_allowed_origins" // an exploration step left the allowed origins
-	EndCanceled       = "canceled"             // ctx ended
-	EndSnapshotFailed = "snapshot_failed"      // too many snapshot failures in a row
-	EndExplorerFailed = "explorer_failed"      // the explorer returned an error
+	EndStopped        EndReason = "stopped"              // the operator's stop channel closed
+	EndMaxSnapshots   EndReason = "max_snapshots"        // the guided snapshot budget was spent
+	EndMaxDuration    EndReason = "max_duration"         // the session bound elapsed
+	EndMaxEvidence    EndReason = "max_evidence_bytes"   // the next observation would exceed the size bound
+	EndExplorerDone   EndReason = "explorer_done"        // the explorer returned StepDone
+	EndMaxSteps       EndReason = "max_steps"            // the step budget was spent
+	EndMaxRefusals    EndReason = "max_refusals"         // too many refused steps
+	EndLeftOrigins    EndReason = "left_allowed_origins" // an exploration step left the allowed origins
+	EndCanceled       EndReason = "canceled"             // ctx ended
+	EndSnapshotFailed EndReason = "snapshot_failed"      // too many snapshot failures in a row
+	EndExplorerFailed EndReason = "explorer_failed"      // the explorer returned an error
 )
 
 // EndReasons returns every end reason.
-func EndReasons() []string {
-	return []string{EndStopped, EndMaxSnapshots, EndMaxDuration, EndMaxEvidence, EndExplorerDone,
+func EndReasons() []EndReason {
+	return []EndReason{EndStopped, EndMaxSnapshots, EndMaxDuration, EndMaxEvidence, EndExplorerDone,
 		EndMaxSteps, EndMaxRefusals, EndLeftOrigins, EndCanceled, EndSnapshotFailed, EndExplorerFailed}
 }
 
@@ -66,7 +69,7 @@ type Evidence struct {
 	StartedAt string `json:"started_at"`
 	EndedAt   string `json:"ended_at"`
 	// EndReason is one of the End constants.
-	EndReason string         `json:"end_reason"`
+	EndReason EndReason      `json:"end_reason"`
 	Limits    EvidenceLimits `json:"limits"`
 	Site      EvidenceSite   `json:"site"`
 	// Snapshots counts snapshots taken; SnapshotErrors those that failed.

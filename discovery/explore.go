@@ -95,34 +95,37 @@ type Refusal struct {
 	// none).
 	After string `json:"after,omitempty"`
 	// Reason is a stable code (the Reason constants).
-	Reason string `json:"reason"`
+	Reason RefusalReason `json:"reason"`
 	// Detail explains the refusal without page text beyond redacted names.
 	Detail string     `json:"detail"`
 	Step   StepRecord `json:"step"`
 }
 
+// RefusalReason is the stable code of a [Refusal].
+type RefusalReason string
+
 // The refusal reasons.
 const (
-	ReasonUnknownStep          = "unknown_step"
-	ReasonUnsupportedAct       = "unsupported_act"
-	ReasonUnknownEffect        = "unknown_effect"
-	ReasonConsequential        = "consequential_effect"
-	ReasonConsequentialControl = "consequential_control"
-	ReasonLocator              = "invalid_locator"
-	ReasonNotSemantic          = "non_semantic_locator"
-	ReasonFrame                = "frame_not_observed"
-	ReasonOrigin               = "origin_not_allowed"
-	ReasonNotObserved          = "control_not_observed"
-	ReasonAmbiguous            = "control_ambiguous"
-	ReasonNotInteractable      = "control_not_interactable"
-	ReasonValue                = "value_not_allowed"
-	ReasonNoActor              = "page_cannot_act"
-	ReasonActFailed            = "act_failed"
+	ReasonUnknownStep          RefusalReason = "unknown_step"
+	ReasonUnsupportedAct       RefusalReason = "unsupported_act"
+	ReasonUnknownEffect        RefusalReason = "unknown_effect"
+	ReasonConsequential        RefusalReason = "consequential_effect"
+	ReasonConsequentialControl RefusalReason = "consequential_control"
+	ReasonLocator              RefusalReason = "invalid_locator"
+	ReasonNotSemantic          RefusalReason = "non_semantic_locator"
+	ReasonFrame                RefusalReason = "frame_not_observed"
+	ReasonOrigin               RefusalReason = "origin_not_allowed"
+	ReasonNotObserved          RefusalReason = "control_not_observed"
+	ReasonAmbiguous            RefusalReason = "control_ambiguous"
+	ReasonNotInteractable      RefusalReason = "control_not_interactable"
+	ReasonValue                RefusalReason = "value_not_allowed"
+	ReasonNoActor              RefusalReason = "page_cannot_act"
+	ReasonActFailed            RefusalReason = "act_failed"
 )
 
 // RefusalReasons returns every refusal reason.
-func RefusalReasons() []string {
-	return []string{ReasonUnknownStep, ReasonUnsupportedAct, ReasonUnknownEffect, ReasonConsequential,
+func RefusalReasons() []RefusalReason {
+	return []RefusalReason{ReasonUnknownStep, ReasonUnsupportedAct, ReasonUnknownEffect, ReasonConsequential,
 		ReasonConsequentialControl, ReasonLocator, ReasonNotSemantic, ReasonFrame, ReasonOrigin,
 		ReasonNotObserved, ReasonAmbiguous, ReasonNotInteractable, ReasonValue, ReasonNoActor, ReasonActFailed}
 }
@@ -134,7 +137,7 @@ type RefusalError struct {
 
 // Error names the refusal reason and its detail.
 func (e *RefusalError) Error() string {
-	return "discovery: step refused: " + e.Refusal.Reason + ": " + e.Refusal.Detail
+	return "discovery: step refused: " + string(e.Refusal.Reason) + ": " + e.Refusal.Detail
 }
 
 // Unwrap returns [ErrRefused].
@@ -178,7 +181,7 @@ const maxStepValue = 200
 // secret-shaped (other actions carry none).
 func CheckStep(snap *Snapshot, step Step, p Policy) error {
 	rec := stepRecord(step, p.MaxStringLen)
-	refuse := func(reason, format string, args ...any) error {
+	refuse := func(reason RefusalReason, format string, args ...any) error {
 		return &RefusalError{Refusal: Refusal{Reason: reason, Detail: fmt.Sprintf(format, args...), Step: rec}}
 	}
 	switch step.Kind {

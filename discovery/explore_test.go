@@ -44,7 +44,7 @@ func TestCheckStep(t *testing.T) {
 		name   string
 		step   Step
 		pol    *Policy
-		reason string // "" when accepted
+		reason RefusalReason // "" when accepted
 	}{
 		{"next page", act(ActClick, ro, ledger, roleCand("button", "Next page"), ""), nil, ""},
 		{"wait", Step{Kind: StepWait}, nil, ""},

@@ -71,18 +71,18 @@ func fileLimit(name string) int64 {
 
 // Pack problem codes (with the shared codes of [Problem]).
 const (
-	CodeMissingFile  = "missing_file"
-	CodeUnlistedFile = "unlisted_file"
-	CodeSymlink      = "symlink"
-	CodeNotRegular   = "not_regular"
-	CodeTooLarge     = "too_large"
-	CodeHashMismatch = "hash_mismatch"
-	CodeSizeMismatch = "size_mismatch"
-	CodeLock         = "lock_invalid"
-	CodeDocument     = "document_invalid"
-	CodeNotDraft     = "not_a_draft"
-	CodeUnreviewed   = "record_unreviewed"
-	CodeApproval     = "transfer_approval_invalid"
+	CodeMissingFile  Code = "missing_file"
+	CodeUnlistedFile Code = "unlisted_file"
+	CodeSymlink      Code = "symlink"
+	CodeNotRegular   Code = "not_regular"
+	CodeTooLarge     Code = "too_large"
+	CodeHashMismatch Code = "hash_mismatch"
+	CodeSizeMismatch Code = "size_mismatch"
+	CodeLock         Code = "lock_invalid"
+	CodeDocument     Code = "document_invalid"
+	CodeNotDraft     Code = "not_a_draft"
+	CodeUnreviewed   Code = "record_unreviewed"
+	CodeApproval     Code = "transfer_approval_invalid"
 )
 
 // PackLock is pack.lock.json (browser-developer-pack-lock/v1). It is
@@ -250,7 +250,7 @@ type PackFile struct {
 // OK reports whether verification found no problem.
 func (r *PackReport) OK() bool { return len(r.Problems) == 0 }
 
-func (r *PackReport) add(path, code, format string, args ...any) {
+func (r *PackReport) add(path string, code Code, format string, args ...any) {
 	r.Problems = append(r.Problems, Problem{Path: path, Code: code, Detail: fmt.Sprintf(format, args...)})
 }
 
@@ -750,7 +750,7 @@ func ApproveTransfer(ctx context.Context, dir, approver string, at time.Time, op
 }
 
 // fsCode maps a safefs error to a problem code.
-func fsCode(err error) string {
+func fsCode(err error) Code {
 	switch {
 	case errors.Is(err, safefs.ErrSymlink):
 		return CodeSymlink

@@ -31,7 +31,7 @@ func sealed(t *testing.T) (string, *Evidence, *Record, *capability.Capability) {
 	return dir, ev, rec, draft
 }
 
-func hasProblem(rep *PackReport, path, code string) bool {
+func hasProblem(rep *PackReport, path string, code Code) bool {
 	return slices.ContainsFunc(rep.Problems, func(p Problem) bool { return p.Path == path && p.Code == code })
 }
 
@@ -95,7 +95,7 @@ func TestSealPackRefuses(t *testing.T) {
 		name  string
 		setup func() (*Evidence, *Record, *capability.Capability)
 		path  string
-		code  string
+		code  Code
 	}{
 		{"unreviewed record", func() (*Evidence, *Record, *capability.Capability) {
 			r := rec.Clone()
@@ -181,7 +181,7 @@ func TestVerifyPackDetectsTampering(t *testing.T) {
 		name   string
 		tamper func(d string)
 		path   string
-		code   string
+		code   Code
 	}{
 		{"edited evidence", func(d string) {
 			write(d, EvidenceFile, bytes.Replace(read(d, EvidenceFile), []byte("Next page"), []byte("Next pag3"), 1))

@@ -11,54 +11,57 @@ import (
 	"github.com/vera-run/vera/locator"
 )
 
+// Boundary names what a promotion refusal concerns ([PromotionError.Boundary]).
+type Boundary string
+
 // The boundaries a promotion refusal names.
 const (
-	BoundaryInput       = "input"       // a nil draft or record
-	BoundaryRecord      = "record"      // the reviewed record is invalid
-	BoundaryReview      = "review"      // the record is unreviewed, or the review does not cover it or approve authoring
-	BoundaryState       = "state"       // the capability is not a draft
-	BoundaryProvenance  = "provenance"  // discovery hash, mode, model or run id differ
-	BoundarySite        = "site"        // site name or origins differ
-	BoundaryProcess     = "process"     // process name or goal differ
-	BoundaryRuntime     = "runtime"     // start or frame selectors differ
-	BoundaryAuthority   = "authority"   // max effect, operator authentication, or an action beyond the reviewed authority
-	BoundaryPrivacy     = "privacy"     // data classes or download retention differ
-	BoundaryObservation = "observation" // an executable milestone, control or path the discovery never observed
-	BoundaryCapability  = "capability"  // the promoted capability breaks a capability rule
+	BoundaryInput       Boundary = "input"       // a nil draft or record
+	BoundaryRecord      Boundary = "record"      // the reviewed record is invalid
+	BoundaryReview      Boundary = "review"      // the record is unreviewed, or the review does not cover it or approve authoring
+	BoundaryState       Boundary = "state"       // the capability is not a draft
+	BoundaryProvenance  Boundary = "provenance"  // discovery hash, mode, model or run id differ
+	BoundarySite        Boundary = "site"        // site name or origins differ
+	BoundaryProcess     Boundary = "process"     // process name or goal differ
+	BoundaryRuntime     Boundary = "runtime"     // start or frame selectors differ
+	BoundaryAuthority   Boundary = "authority"   // max effect, operator authentication, or an action beyond the reviewed authority
+	BoundaryPrivacy     Boundary = "privacy"     // data classes or download retention differ
+	BoundaryObservation Boundary = "observation" // an executable milestone, control or path the discovery never observed
+	BoundaryCapability  Boundary = "capability"  // the promoted capability breaks a capability rule
 )
 
 // Stable codes of the review refusals ([PromotionError.Code]).
 const (
 	// PromotionUnreviewed: the record carries no operator review.
-	PromotionUnreviewed = "review_missing"
+	PromotionUnreviewed Code = "review_missing"
 	// PromotionReviewRecord: review.record_hash is not the record's hash.
-	PromotionReviewRecord = "review_record_mismatch"
+	PromotionReviewRecord Code = "review_record_mismatch"
 	// PromotionReviewSwapped: the review's reviewer or time is not the
 	// record's own review (a record whose review member was replaced).
-	PromotionReviewSwapped = "review_mismatch"
+	PromotionReviewSwapped Code = "review_mismatch"
 	// PromotionReviewHash: review.review_hash is not [ReviewHash] of the
 	// record.
-	PromotionReviewHash = "review_hash_mismatch"
+	PromotionReviewHash Code = "review_hash_mismatch"
 	// PromotionReviewIncomplete: the review names no reviewer, has no RFC
 	// 3339 time, or does not approve authoring.
-	PromotionReviewIncomplete = "review_incomplete"
+	PromotionReviewIncomplete Code = "review_incomplete"
 )
 
 // PromotionError is one reason a draft cannot be promoted: the boundary
 // that differs from the reviewed record and how. It matches
 // [ErrPromotion].
 type PromotionError struct {
-	Boundary string
+	Boundary Boundary
 	// Code is a stable code for the review boundary's refusals
 	// (Promotion* constants); empty for the other boundaries, whose
 	// Boundary is their code.
-	Code   string
+	Code   Code
 	Detail string
 }
 
 // Error names the boundary and how it differs.
 func (e *PromotionError) Error() string {
-	return "discovery: promotion refused: " + e.Boundary + ": " + e.Detail
+	return "discovery: promotion refused: " + string(e.Boundary) + ": " + e.Detail
 }
 
 // Is makes every *PromotionError match [ErrPromotion].
@@ -74,7 +77,7 @@ func (l PromotionErrors) Error() string {
 	fmt.Fprintf(&b, "discovery: promotion refused: %d reason(s)", len(l))
 	for _, e := range l {
 		b.WriteString("\n  ")
-		b.WriteString(e.Boundary)
+		b.WriteString(string(e.Boundary))
 		b.WriteString(": ")
 		b.WriteString(e.Detail)
 	}
@@ -94,8 +97,8 @@ func (l PromotionErrors) Unwrap() []error {
 }
 
 // Boundaries returns the distinct boundaries named, in order.
-func (l PromotionErrors) Boundaries() []string {
-	var out []string
+func (l PromotionErrors) Boundaries() []Boundary {
+	var out []Boundary
 	for _, e := range l {
 		if !slices.Contains(out, e.Boundary) {
 			out = append(out, e.Boundary)
@@ -105,7 +108,7 @@ func (l PromotionErrors) Boundaries() []string {
 }
 
 // HasCode reports whether a refusal carries the code.
-func (l PromotionErrors) HasCode(code string) bool {
+func (l PromotionErrors) HasCode(code Code) bool {
 	return slices.ContainsFunc(l, func(e *PromotionError) bool { return e.Code == code })
 }
 
@@ -127,7 +130,7 @@ func ReviewHash(r *Record) (string, error) {
 }
 
 // Has reports whether a refusal names the boundary.
-func (l PromotionErrors) Has(boundary string) bool {
+func (l PromotionErrors) Has(boundary Boundary) bool {
 	return slices.ContainsFunc(l, func(e *PromotionError) bool { return e.Boundary == boundary })
 }
 
@@ -212,11 +215,11 @@ func Promote(draft *capability.Capability, reviewed *Record, review capability.R
 // promotion collects the refusals of one Promote call.
 type promotion struct{ errs PromotionErrors }
 
-func (pr *promotion) refuse(boundary, format string, args ...any) {
+func (pr *promotion) refuse(boundary Boundary, format string, args ...any) {
 	pr.errs = append(pr.errs, &PromotionError{Boundary: boundary, Detail: fmt.Sprintf(format, args...)})
 }
 
-func (pr *promotion) refuseReview(code, format string, args ...any) {
+func (pr *promotion) refuseReview(code Code, format string, args ...any) {
 	pr.errs = append(pr.errs, &PromotionError{Boundary: BoundaryReview, Code: code, Detail: fmt.Sprintf(format, args...)})
 }
 

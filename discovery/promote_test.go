@@ -71,7 +71,7 @@ func TestPromoteRefusesEveryBoundary(t *testing.T) {
 		cap      func(c *capability.Capability)
 		rec      func(r *Record)
 		review   func(rv *capability.Review)
-		boundary string
+		boundary Boundary
 	}{
 		{name: "unreviewed record", rec: func(r *Record) { r.Review = nil }, boundary: BoundaryReview},
 		{name: "review of another record", review: func(rv *capability.Review) { rv.RecordHash = "sha256:" + fill64('1') }, boundary: BoundaryReview},
@@ -260,7 +260,7 @@ func TestPromoteBindsTheRecordReview(t *testing.T) {
 		name   string
 		rec    *Record
 		review capability.Review
-		code   string
+		code   Code
 	}{
 		{"the approved review against a swapped record", swapped, approval(t, rec), PromotionReviewSwapped},
 		{"bound to the original, fields and record swapped", swapped, withHash(asSwapped, bound), PromotionReviewHash},

@@ -13,6 +13,7 @@ import (
 
 	"github.com/vera-run/vera/capability"
 	"github.com/vera-run/vera/internal/canonjson"
+	"github.com/vera-run/vera/internal/ident"
 	"github.com/vera-run/vera/internal/redact"
 )
 
@@ -367,7 +368,7 @@ func (r *Record) validate(ps *problems) {
 	}
 	for i, d := range r.Privacy.DataClasses {
 		p := fmt.Sprintf("privacy.data_classes[%d]", i)
-		if !capability.ValidName(d) {
+		if !ident.ValidName(d) {
 			ps.add(p, CodeFormat, "snake_case of at most %d bytes", capability.MaxIDLen)
 		}
 		if i > 0 && r.Privacy.DataClasses[i-1] >= d {
@@ -381,7 +382,7 @@ func (r *Record) validate(ps *problems) {
 	for i := range r.Milestones {
 		m := &r.Milestones[i]
 		p := "milestones[" + strconv.Itoa(i) + "]"
-		if !capability.ValidID(m.ID) || m.ID == capability.TerminalCompleted {
+		if !ident.ValidID(m.ID) || m.ID == capability.TerminalCompleted {
 			ps.add(p+".id", CodeFormat, "a lowercase id of at most %d bytes, not %q", capability.MaxIDLen, capability.TerminalCompleted)
 		}
 		if ids[m.ID] {

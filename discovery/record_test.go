@@ -72,7 +72,7 @@ func TestRecordCheckEvidence(t *testing.T) {
 		name   string
 		mutate func(r *Record)
 		path   string
-		code   string
+		code   Code
 	}{
 		{"evidence hash", func(r *Record) { r.EvidenceHash = "sha256:" + strings.Repeat("0", 64) }, "evidence_hash", CodeLinkMismatch},
 		{"run id", func(r *Record) { r.Discovery.RunID = "run-other-abcd" }, "discovery.run_id", CodeLinkMismatch},
@@ -108,7 +108,7 @@ func TestRecordValidate(t *testing.T) {
 		name   string
 		mutate func(r *Record)
 		path   string
-		code   string
+		code   Code
 	}{
 		{"schema", func(r *Record) { r.Schema = "browser-discovery/v1" }, "schema", CodeSchema},
 		{"http origin", func(r *Record) { r.Site.AllowedOrigins = []string{"http://example.com"} }, "site.allowed_origins[0]", CodeOrigin},
@@ -201,7 +201,7 @@ func TestEvidenceValidate(t *testing.T) {
 		name   string
 		mutate func(e *Evidence)
 		path   string
-		code   string
+		code   Code
 	}{
 		{"schema", func(e *Evidence) { e.Schema = "x" }, "schema", CodeSchema},
 		{"mode", func(e *Evidence) { e.Mode = "x" }, "mode", CodeUnknown},

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"github.com/vera-run/vera/internal/runwrite"
 	"slices"
 	"strings"
 	"testing"
@@ -136,7 +137,7 @@ func endAt(t *testing.T, rf *runFiles, id string, state receipt.TerminalState, f
 		}
 		o := &rf.o.Outputs[i]
 		o.Value, o.Files, o.Produced = nil, nil, false
-		r.Outputs[i].Count = receipt.OutputCount(o)
+		r.Outputs[i].Count = runwrite.OutputCount(o)
 		h, err := receipt.OutputHash(o)
 		if err != nil {
 			t.Fatal(err)
@@ -152,7 +153,7 @@ func outputOf(action string) string {
 
 func failedDownload() receipt.Failure {
 	return receipt.Failure{Category: receipt.CategoryDownloadFailed, Reason: "download_timeout",
-		DetailHash: receipt.DetailHash("no settled new file")}
+		DetailHash: runwrite.DetailHash("no settled new file")}
 }
 
 // proposalsFor returns a rejected recovery proposal for action look-up of

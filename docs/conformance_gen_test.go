@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"github.com/vera-run/vera/internal/runwrite"
 	"os"
 	"path/filepath"
 	"slices"
@@ -21,7 +22,7 @@ import (
 
 // This file builds docs/conformance from real Vera output: the worked
 // pipeline of FORMAT.md (generateExamples: discovery, promotion, a run of
-// the fake driver), receipt.WriteRun, receipt.Finalize and bundle.Seal.
+// the fake driver), runwrite.WriteRun, receipt.Finalize and bundle.Seal.
 // Every invalid case is a tampered copy of one of those outputs; the
 // tables of conformance_cases_test.go say what each tamper is and which
 // codes Vera must report, and generation fails when Vera disagrees. Only
@@ -214,8 +215,8 @@ func buildBase(t *testing.T) *confBase {
 	normalizeRun(r, o, confRunID)
 	b.run = &runFiles{r: r, o: o}
 
-	// The encoder must write exactly what receipt.WriteRun writes.
-	dir, _, err := receipt.WriteRun(filepath.Join(tmp, "written"), &receipt.Run{Receipt: cloneJSON(t, r), Outputs: cloneJSON(t, o)})
+	// The encoder must write exactly what runwrite.WriteRun writes.
+	dir, _, err := runwrite.WriteRun(filepath.Join(tmp, "written"), &runwrite.Run{Receipt: cloneJSON(t, r), Outputs: cloneJSON(t, o)})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -226,10 +227,10 @@ func buildBase(t *testing.T) *confBase {
 			t.Fatal(err)
 		}
 		if !bytes.Equal(got, enc[name]) {
-			t.Fatalf("the conformance encoder differs from receipt.WriteRun on %s", name)
+			t.Fatalf("the conformance encoder differs from runwrite.WriteRun on %s", name)
 		}
 	}
-	if rep, err := receipt.VerifyRun(dir, b.discovered); err != nil {
+	if rep, err := receipt.VerifyRun(context.Background(), dir, b.discovered); err != nil {
 		t.Fatalf("the normalized run does not verify: %v %+v", err, rep)
 	}
 
@@ -240,13 +241,13 @@ func buildBase(t *testing.T) *confBase {
 		lr, lo := cloneJSON(t, r), cloneJSON(t, o)
 		normalizeRun(lr, lo, id)
 		lr.ExecutionMode = receipt.ModeLiveConnected
-		d, _, err := receipt.WriteRun(filepath.Join(tmp, "live"), &receipt.Run{Receipt: lr, Outputs: lo})
+		d, _, err := runwrite.WriteRun(filepath.Join(tmp, "live"), &runwrite.Run{Receipt: lr, Outputs: lo})
 		if err != nil {
 			t.Fatal(err)
 		}
 		live = append(live, d)
 	}
-	if b.validated, err = receipt.Finalize(b.discovered, live, receipt.WithClock(func() time.Time { return confFinalizedAt })); err != nil {
+	if b.validated, err = receipt.Finalize(context.Background(), b.discovered, live, receipt.WithClock(func() time.Time { return confFinalizedAt })); err != nil {
 		t.Fatal(err)
 	}
 	vj, err := b.validated.Marshal()

@@ -115,7 +115,7 @@ func capabilityCodes(p string) (stage string, codes []string, err error) {
 		if !errors.As(err, &pe) {
 			return "", nil, fmt.Errorf("parse error without a code: %v", err)
 		}
-		return stageParse, []string{pe.Code}, nil
+		return stageParse, []string{string(pe.Code)}, nil
 	}
 	if errs := c.Validate(); len(errs) > 0 {
 		return stageValidate, errorCodes(errs), nil
@@ -126,7 +126,7 @@ func capabilityCodes(p string) (stage string, codes []string, err error) {
 func errorCodes(errs capability.ErrorList) []string {
 	var out []string
 	for _, e := range errs {
-		out = append(out, e.Code)
+		out = append(out, string(e.Code))
 	}
 	return sortedUnique(out)
 }
@@ -141,10 +141,10 @@ func runCodes(dir, cp string) ([]string, error) {
 	if err != nil {
 		return nil, err
 	}
-	rep, _ := receipt.VerifyRun(dir, c)
+	rep, _ := receipt.VerifyRun(context.Background(), dir, c)
 	var out []string
 	for _, p := range rep.Problems {
-		out = append(out, p.Code)
+		out = append(out, string(p.Code))
 	}
 	return sortedUnique(out), nil
 }
@@ -158,7 +158,7 @@ func bundleCodes(dir string) ([]string, error) {
 	var out []string
 	for _, g := range [][]bundle.FileProblem{rep.Mismatched, rep.Unsafe, rep.Forbidden, rep.LockProblems, rep.Limits} {
 		for _, p := range g {
-			out = append(out, p.Code)
+			out = append(out, string(p.Code))
 		}
 	}
 	if len(rep.Missing) > 0 {
@@ -364,10 +364,10 @@ func TestConformanceCoverage(t *testing.T) {
 	}
 	want(kindRun, tableCodes(t, string(page), "8.7"), codes[kindRun], exemptRunCodes)
 	want(kindBundle, tableCodes(t, string(page), "8.8"), codes[kindBundle], exemptBundleCodes)
-	want(kindCapability, capability.Codes(), codes[kindCapability], exemptCapabilityCodes)
-	want("parse", []string{capability.ParseCodeDuplicateKey, capability.ParseCodeSyntax, capability.ParseCodeTooLarge,
+	want(kindCapability, strs(capability.Codes()), codes[kindCapability], exemptCapabilityCodes)
+	want("parse", strs([]capability.Code{capability.ParseCodeDuplicateKey, capability.ParseCodeSyntax, capability.ParseCodeTooLarge,
 		capability.ParseCodeTrailingData, capability.ParseCodeUnknownField, capability.ParseCodeUnsupportedSchema,
-		capability.ParseCodeWrongType, capability.ParseCodeRead}, parseCodes, exemptParseCodes)
+		capability.ParseCodeWrongType, capability.ParseCodeRead}), parseCodes, exemptParseCodes)
 	ids := ruleIDs(string(page))
 	if len(ids) < 30 {
 		t.Fatalf("FORMAT.md section 10 names %d rule ids, want the rules of 10.2 to 10.5", len(ids))

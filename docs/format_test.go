@@ -390,7 +390,7 @@ func checkCrossLinks(t *testing.T, byName map[string]*block) {
 		receipt.FileReceipt: mustBytes(t, byName, "run/run.receipt.json"),
 		receipt.FileLock:    mustBytes(t, byName, "run/run.lock.json"),
 	})
-	if rep, err := receipt.VerifyRun(runDir, c); err != nil {
+	if rep, err := receipt.VerifyRun(context.Background(), runDir, c); err != nil {
 		t.Errorf("the worked run does not verify: %v (report %+v)", err, rep)
 	}
 	rc, err := receipt.LoadReceipt(mustBytes(t, byName, "run/run.receipt.json"))

@@ -201,15 +201,15 @@ func TestFormatVocabulary(t *testing.T) {
 		"download evidence and mechanisms":   constValues(t, "../download", prefix("Evidence", "Mechanism")),
 		"capability schema":                  {capability.SchemaV1},
 		"capability parse codes":             constValues(t, "../capability", prefix("ParseCode")),
-		"capability validation codes":        capability.Codes(),
+		"capability validation codes":        strs(capability.Codes()),
 		"capability enumerations": constValues(t, "../capability", typed("State", "Effect", "Confirmation", "Operation",
 			"InputType", "OutputKind", "Exposure", "FieldType", "ConditionKind", "ExtractMode", "ReadKind")),
 		"locator strategies and codes":     append(constValues(t, "../locator", typed("Strategy")), constValues(t, "../locator", prefix("Code"))...),
 		"discovery schemas and files":      append(constValues(t, "../discovery", suffix("Schema")), constValues(t, "../discovery", suffix("File"))...),
 		"discovery codes":                  constValues(t, "../discovery", prefix("Code")),
 		"discovery enumerations":           constValues(t, "../discovery", typed("ObservationKind", "Mode", "StepKind", "ActKind")),
-		"discovery end reasons":            discovery.EndReasons(),
-		"discovery refusal reasons":        discovery.RefusalReasons(),
+		"discovery end reasons":            strs(discovery.EndReasons()),
+		"discovery refusal reasons":        strs(discovery.RefusalReasons()),
 		"runtime reason codes":             runtimeReasons(t),
 		"computer-use provider vocabulary": constValues(t, "../runtime/provider", prefix("Schema", "Code", "Effect", "Stop", "Gate", "Support", "HandleKind", "ProviderID")),
 	}
@@ -269,4 +269,13 @@ func TestFormatRuntimeReasonTable(t *testing.T) {
 	if !slices.Equal(got, want) {
 		t.Errorf("the reason table of 8.3 is stale:\n got  %q\n want %q", got, want)
 	}
+}
+
+// strs returns the values of a typed string set as strings.
+func strs[S ~string](vs []S) []string {
+	out := make([]string, len(vs))
+	for i, v := range vs {
+		out[i] = string(v)
+	}
+	return out
 }

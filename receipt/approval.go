@@ -7,26 +7,30 @@ import (
 	"github.com/vera-run/vera/internal/canonjson"
 )
 
+// ShownSource is how an input shown to an approver was shown
+// ([ShownInput.Source]).
+type ShownSource string
+
 // How an input shown to an approver was shown ([ShownInput.Source]).
 const (
 	// ShownSupplied: a supplied public value, shown as is; hashed as its
 	// input record is ([HashInput]).
-	ShownSupplied = "supplied"
+	ShownSupplied ShownSource = "supplied"
 	// ShownDefault: the declared default (pinned by the execution hash).
-	ShownDefault = "default"
+	ShownDefault ShownSource = "default"
 	// ShownSecret: a supplied secret, shown only as a redacted reference.
-	ShownSecret = "secret"
+	ShownSecret ShownSource = "secret"
 	// ShownAbsent: an optional input neither supplied nor defaulted.
-	ShownAbsent = "absent"
+	ShownAbsent ShownSource = "absent"
 )
 
 // ShownInput is one input as an approver saw it, in hashed form: its name,
 // how it was shown and, for a supplied public value, the input hash of
 // that value (the same hash as the receipt's input record).
 type ShownInput struct {
-	Name   string `json:"name"`
-	Source string `json:"source"`
-	Hash   string `json:"hash,omitempty"`
+	Name   string      `json:"name"`
+	Source ShownSource `json:"source"`
+	Hash   string      `json:"hash,omitempty"`
 }
 
 // ApprovalShownHash is the digest an [ApprovalProof] records of what its

@@ -1,8 +1,10 @@
 package receipt_test
 
 import (
+	"context"
 	"testing"
 
+	"github.com/vera-run/vera/internal/runwrite"
 	"github.com/vera-run/vera/receipt"
 )
 
@@ -23,7 +25,7 @@ func BenchmarkVerifyRun(b *testing.B) {
 	dir := writeRun(b, cleanRun(b, c, nil))
 	b.ReportAllocs()
 	for b.Loop() {
-		if _, err := receipt.VerifyRun(dir, c); err != nil {
+		if _, err := receipt.VerifyRun(context.Background(), dir, c); err != nil {
 			b.Fatal(err)
 		}
 	}
@@ -32,7 +34,7 @@ func BenchmarkVerifyRun(b *testing.B) {
 func BenchmarkCompare(b *testing.B) {
 	c := testCapability()
 	x := cleanRun(b, c, nil).Receipt
-	y := cleanRun(b, c, func(r *receipt.Run) { r.Outputs.Outputs[2].Value = "changed" }).Receipt
+	y := cleanRun(b, c, func(r *runwrite.Run) { r.Outputs.Outputs[2].Value = "changed" }).Receipt
 	rule := receipt.WithRule(receipt.Rule{Kind: receipt.ArtifactEnvironment, Find: "Chrome/", Replace: "Browser/"})
 	b.ReportAllocs()
 	for b.Loop() {

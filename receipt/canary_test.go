@@ -178,7 +178,7 @@ func checkEvidence(t *testing.T, res *runtime.Result, c *capability.Capability) 
 	if len(files) < 3 {
 		t.Errorf("run files %v", files)
 	}
-	rep, err := receipt.VerifyRun(res.RunDir, c)
+	rep, err := receipt.VerifyRun(context.Background(), res.RunDir, c)
 	if err != nil || !rep.Complete {
 		t.Fatalf("VerifyRun of a runtime-written run: %v", err)
 	}
@@ -249,7 +249,7 @@ func TestSecretCanaryFake(t *testing.T) {
 	}
 
 	// Simulated runs verify, but never finalize.
-	_, err := receipt.Finalize(c, []string{completed[0].RunDir, completed[1].RunDir})
+	_, err := receipt.Finalize(context.Background(), c, []string{completed[0].RunDir, completed[1].RunDir})
 	var fe receipt.FinalizeErrors
 	if !errors.As(err, &fe) || !fe.Has(completed[0].RunDir, receipt.CheckMode) {
 		t.Errorf("simulated runs: %v", err)
@@ -357,12 +357,12 @@ func TestSecretCanaryChromium(t *testing.T) {
 	}
 	t.Run("finalize launched runs", func(t *testing.T) {
 		dirs := []string{done[0].RunDir, done[1].RunDir}
-		_, err := receipt.Finalize(teller, dirs)
+		_, err := receipt.Finalize(context.Background(), teller, dirs)
 		var fe receipt.FinalizeErrors
 		if !errors.As(err, &fe) || !fe.Has("", receipt.CheckMode) {
 			t.Fatalf("launched runs without the policy: %v", err)
 		}
-		v, err := receipt.Finalize(teller, dirs, receipt.AllowLaunchedBrowser())
+		v, err := receipt.Finalize(context.Background(), teller, dirs, receipt.WithAllowLaunchedBrowser())
 		if err != nil {
 			t.Fatalf("launched runs with the policy: %v", err)
 		}
@@ -374,7 +374,7 @@ func TestSecretCanaryChromium(t *testing.T) {
 			raw := readFile(t, d, receipt.FileReceipt)
 			m[sum(raw)] = raw
 		}
-		if err := receipt.CheckClaim(v, m, receipt.AllowLaunchedBrowser()); err != nil {
+		if err := receipt.CheckClaim(context.Background(), v, m, receipt.WithAllowLaunchedBrowser()); err != nil {
 			t.Errorf("CheckClaim: %v", err)
 		}
 	})

@@ -12,7 +12,9 @@ import (
 	"github.com/vera-run/vera/capability"
 	"github.com/vera-run/vera/download"
 	"github.com/vera-run/vera/internal/canonjson"
+	"github.com/vera-run/vera/internal/ident"
 	"github.com/vera-run/vera/internal/redact"
+	"github.com/vera-run/vera/internal/runrule"
 )
 
 // The closed sets of the documents.
@@ -82,18 +84,7 @@ func set[T ~string](vs ...T) map[T]bool {
 }
 
 // validRunID: 1 to MaxRunIDLen bytes of [A-Za-z0-9._-].
-func validRunID(s string) bool {
-	if s == "" || len(s) > MaxRunIDLen {
-		return false
-	}
-	for i := 0; i < len(s); i++ {
-		c := s[i]
-		if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '.' || c == '_' || c == '-') {
-			return false
-		}
-	}
-	return true
-}
+func validRunID(s string) bool { return runrule.ValidRunID(s) }
 
 // validCode: 1 to MaxCodeLen bytes of [a-z0-9_] (and '-' when dash).
 func validCode(s string, dash bool) bool {
@@ -110,8 +101,8 @@ func validCode(s string, dash bool) bool {
 }
 
 // validID and validName are the capability's id and name patterns.
-func validID(s string) bool   { return capability.ValidID(s) }
-func validName(s string) bool { return capability.ValidName(s) }
+func validID(s string) bool   { return ident.ValidID(s) }
+func validName(s string) bool { return ident.ValidName(s) }
 
 // validLabel: valid UTF-8 without control characters, at most max bytes;
 // empty only when allowEmpty.
@@ -175,10 +166,25 @@ func checkFailure(file, path string, f *Failure, ps *problems) {
 }
 
 // checkReceipt applies the receipt's schema rules and internal
-// consistency rules (no capability needed).
+// consistency rules (no capability needed), one rule step after another.
 func checkReceipt(r *Receipt) problems {
-	const f = FileReceipt
 	var ps problems
+	checkReceiptHeader(r, &ps)
+	checkInputRecords(r, &ps)
+	checkMilestoneRecords(r, &ps)
+	checkActionRecords(r, &ps)
+	checkOutputRecordSchema(r, &ps)
+	checkTerminal(r, &ps)
+	checkEnvironment(r, &ps)
+	checkOriginSchema(r, &ps)
+	checkRunFlags(r, &ps)
+	checkReceiptRules(r, &ps)
+	return ps
+}
+
+// checkReceiptHeader checks the schema, run id, capability reference, mode, times and counters.
+func checkReceiptHeader(r *Receipt, ps *problems) {
+	const f = FileReceipt
 	if r.Schema != SchemaReceipt {
 		ps.add(f, ErrSchema, "schema is not %s", SchemaReceipt)
 	}
@@ -213,7 +219,11 @@ func checkReceipt(r *Receipt) problems {
 	if r.BlockedRequests < 0 {
 		ps.add(f, ErrSchema, "blocked_requests is negative")
 	}
+}
 
+// checkInputRecords checks the input records: names unique, hashes only for supplied public values.
+func checkInputRecords(r *Receipt, ps *problems) {
+	const f = FileReceipt
 	seenIn := map[string]bool{}
 	for i, in := range r.Inputs {
 		p := "inputs[" + strconv.Itoa(i) + "]"
@@ -232,7 +242,11 @@ func checkReceipt(r *Receipt) problems {
 			ps.add(f, ErrSchema, "%s: supplied input %s has no sha256 hash", p, in.Name)
 		}
 	}
+}
 
+// checkMilestoneRecords checks the milestone records: ids, visits, statuses and next.
+func checkMilestoneRecords(r *Receipt, ps *problems) {
+	const f = FileReceipt
 	for i, m := range r.Milestones {
 		p := "milestones[" + strconv.Itoa(i) + "]"
 		if !validID(m.ID) {
@@ -248,8 +262,11 @@ func checkReceipt(r *Receipt) problems {
 			ps.add(f, ErrSchema, "%s.next is not a milestone id or %q", p, capability.TerminalCompleted)
 		}
 	}
+}
 
-	anyRecovered := false
+// checkActionRecords checks the action records: each one's members and the evidence it may carry.
+func checkActionRecords(r *Receipt, ps *problems) {
+	const f = FileReceipt
 	for i, a := range r.Actions {
 		p := "actions[" + strconv.Itoa(i) + "]"
 		if !validID(a.ID) {
@@ -273,14 +290,14 @@ func checkReceipt(r *Receipt) problems {
 		if a.LocatorIndex != nil && *a.LocatorIndex < 0 {
 			ps.add(f, ErrSchema, "%s.locator_index is negative", p)
 		}
-		checkLocatorMatches(f, p, &a, &ps) // locatorevidence.go
+		checkLocatorMatches(f, p, &a, ps) // locatorevidence.go
 		if !postconditions[a.Postcondition] {
 			ps.add(f, ErrSchema, "%s.postcondition is not verified or failed", p)
 		}
 		if a.DurationMS < 0 {
 			ps.add(f, ErrSchema, "%s.duration_ms is negative", p)
 		}
-		checkFailure(f, p+".failure", a.Failure, &ps)
+		checkFailure(f, p+".failure", a.Failure, ps)
 		if a.Status == ActionPassed && a.Failure != nil {
 			ps.add(f, ErrInconsistent, "%s passed but carries a failure", p)
 		}
@@ -328,9 +345,6 @@ func checkReceipt(r *Receipt) problems {
 				ps.add(f, ErrSchema, "%s.records is negative", p)
 			}
 		}
-		if a.Recovered {
-			anyRecovered = true
-		}
 		if a.Dispatched {
 			if a.Effect != string(capability.EffectConsequential) || !dispatchingOps[a.Operation] {
 				ps.add(f, ErrInconsistent, "%s is dispatched but is not a consequential click, press, check, uncheck or download", p)
@@ -343,11 +357,15 @@ func checkReceipt(r *Receipt) problems {
 			ps.add(f, ErrInconsistent, "%s has an unconfirmed effect but was not dispatched", p)
 		}
 	}
+}
 
+// checkOutputRecordSchema checks the output records: headers, download exposure, counts and hashes.
+func checkOutputRecordSchema(r *Receipt, ps *problems) {
+	const f = FileReceipt
 	seenOut := map[string]bool{}
 	for i, o := range r.Outputs {
 		p := "outputs[" + strconv.Itoa(i) + "]"
-		checkOutputHeader(&ps, f, p, "recorded", o.Name, o.Kind, o.Exposure, seenOut)
+		checkOutputHeader(ps, f, p, "recorded", o.Name, o.Kind, o.Exposure, seenOut)
 		if o.Kind == string(capability.OutputDownloadSet) && o.Exposure != string(capability.ExposureArtifactOnly) {
 			ps.add(f, ErrSchema, "%s: a download_set is always artifact_only", p)
 		}
@@ -358,12 +376,16 @@ func checkReceipt(r *Receipt) problems {
 			ps.add(f, ErrSchema, "%s.hash is not a sha256 digest", p)
 		}
 	}
+}
 
+// checkTerminal checks the terminal: state, failure, outcome and their pairing.
+func checkTerminal(r *Receipt, ps *problems) {
+	const f = FileReceipt
 	t := r.Terminal
 	if !terminalStates[t.State] {
 		ps.add(f, ErrSchema, "terminal.state %s is not a known terminal state", short(string(t.State)))
 	}
-	checkFailure(f, "terminal.failure", t.Failure, &ps)
+	checkFailure(f, "terminal.failure", t.Failure, ps)
 	if t.Action != "" && !validID(t.Action) {
 		ps.add(f, ErrSchema, "terminal.action is not an action id")
 	}
@@ -395,7 +417,11 @@ func checkReceipt(r *Receipt) problems {
 	if t.State != TerminalBusinessOutcome && t.Outcome != "" {
 		ps.add(f, ErrInconsistent, "terminal.outcome is set but the state is not business_outcome")
 	}
+}
 
+// checkEnvironment checks the environment labels.
+func checkEnvironment(r *Receipt, ps *problems) {
+	const f = FileReceipt
 	e := r.Environment
 	for _, fld := range []struct {
 		name, v  string
@@ -406,7 +432,11 @@ func checkReceipt(r *Receipt) problems {
 			ps.add(f, ErrSchema, "environment.%s is not a non-empty bounded label", fld.name)
 		}
 	}
+}
 
+// checkOriginSchema checks the reached origins: each an origin, sorted and unique.
+func checkOriginSchema(r *Receipt, ps *problems) {
+	const f = FileReceipt
 	for i, o := range r.Origins {
 		if err := capability.CheckOrigin(o); err != nil {
 			ps.add(f, ErrSchema, "origins[%d] is not an origin", i)
@@ -415,7 +445,13 @@ func checkReceipt(r *Receipt) problems {
 			ps.add(f, ErrSchema, "origins are not sorted and unique at index %d", i)
 		}
 	}
+}
 
+// checkRunFlags checks clean, recovered and locator changes against each other and the terminal.
+func checkRunFlags(r *Receipt, ps *problems) {
+	const f = FileReceipt
+	t := r.Terminal
+	anyRecovered := slices.ContainsFunc(r.Actions, func(a ActionRecord) bool { return a.Recovered })
 	if anyRecovered && !r.Recovered {
 		ps.add(f, ErrInconsistent, "an action is recovered but the run is not")
 	}
@@ -433,8 +469,6 @@ func checkReceipt(r *Receipt) problems {
 			ps.add(f, ErrInconsistent, "clean but %d requests were blocked", r.BlockedRequests)
 		}
 	}
-	checkReceiptRules(r, &ps)
-	return ps
 }
 
 // checkOutputs applies outputs.json's schema rules.

@@ -1,6 +1,7 @@
 package receipt
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"github.com/vera-run/vera/internal/timestamp"
@@ -25,70 +26,73 @@ var ErrFinalize = errors.New("receipt: finalize refused")
 // ErrClaim is matched by every error [CheckClaim] returns.
 var ErrClaim = errors.New("receipt: validation claim not supported")
 
+// Check names one check of [Finalize] and [CheckClaim] ([FinalizeError.Check]).
+type Check string
+
 // The checks of [Finalize] and [CheckClaim], named in [FinalizeError.Check].
 const (
 	// CheckCapability: the capability is missing, invalid or cannot be
 	// hashed.
-	CheckCapability = "capability"
+	CheckCapability Check = "capability"
 	// CheckState: Finalize needs a discovered or authored capability;
 	// CheckClaim a validated_local one.
-	CheckState = "state"
+	CheckState Check = "state"
 	// CheckRuns: not exactly two runs (run directories or claimed
 	// receipts).
-	CheckRuns = "runs"
+	CheckRuns Check = "runs"
 	// CheckVerify: the run directory does not pass [VerifyRun], or (in
 	// [CheckClaim]) a claimed receipt fails the run-level checks of
 	// VerifyRun that need the receipt alone; Err wraps its *VerifyError.
-	CheckVerify = "verify"
+	CheckVerify Check = "verify"
 	// CheckReceipt: a receipt does not load ([LoadReceipt]); Err wraps its
 	// *VerifyError.
-	CheckReceipt = "receipt"
+	CheckReceipt Check = "receipt"
 	// CheckClaimed: the validation metadata is malformed or names other
 	// receipts than those supplied.
-	CheckClaimed = "claim"
+	CheckClaimed Check = "claim"
 	// CheckReceiptHash: a receipt's bytes do not hash to the name it is
 	// claimed under.
-	CheckReceiptHash = "receipt_hash"
+	CheckReceiptHash Check = "receipt_hash"
 	// CheckUnique: both runs are the same run (same directory, receipt hash
 	// or run id).
-	CheckUnique = "unique"
+	CheckUnique Check = "unique"
 	// CheckMode: the execution mode is not live_connected_chrome (or
-	// live_launched_browser under [AllowLaunchedBrowser]), differs between
+	// live_launched_browser under [WithAllowLaunchedBrowser]), differs between
 	// the runs or from the claim. simulated and unverified (omitted) never
 	// count.
-	CheckMode = "execution_mode"
+	CheckMode Check = "execution_mode"
 	// CheckCapabilityID: the receipt names another capability id.
-	CheckCapabilityID = "capability_id"
+	CheckCapabilityID Check = "capability_id"
 	// CheckExecutionHash: the receipt's execution hash is not the
 	// capability's.
-	CheckExecutionHash = "execution_hash"
+	CheckExecutionHash Check = "execution_hash"
 	// CheckDiscoveryHash: the receipt's discovery hash is not the
 	// capability's (or differs between the runs).
-	CheckDiscoveryHash = "discovery_hash"
+	CheckDiscoveryHash Check = "discovery_hash"
 	// CheckVersion: the receipt's capability version is not the
 	// capability's.
-	CheckVersion = "version"
+	CheckVersion Check = "version"
 	// CheckTerminal: the run did not complete, or the terminals differ.
-	CheckTerminal = "terminal"
+	CheckTerminal Check = "terminal"
 	// CheckClean: the receipt does not declare a clean run.
-	CheckClean = "clean"
+	CheckClean Check = "clean"
 	// CheckRecovered: the run used a recovery proposal.
-	CheckRecovered = "recovered"
+	CheckRecovered Check = "recovered"
 	// CheckHandedOff: a person took over the page during the run.
-	CheckHandedOff = "handed_off"
+	CheckHandedOff Check = "handed_off"
 	// CheckLocatorChanges: a locator changed during the run.
-	CheckLocatorChanges = "locator_changes"
+	CheckLocatorChanges Check = "locator_changes"
 	// CheckOutputs: the runs' outputs (names, kinds, exposures, counts and
 	// hashes; for download sets the byte-length and SHA-256 evidence)
 	// differ.
-	CheckOutputs = "outputs"
+	CheckOutputs Check = "outputs"
 	// CheckEnvironment: the runs' declared environments differ.
-	CheckEnvironment = "environment"
+	CheckEnvironment Check = "environment"
 	// CheckDecoyCandidate: an action's locator candidate matched several
 	// elements every time it was tried in the counted runs and never won:
 	// a decoy that satisfies the semantic-first rule without ever
 	// identifying the target (see [FinalizeReport]).
-	CheckDecoyCandidate = "decoy_candidate"
+	CheckDecoyCandidate Check = "decoy_candidate"
 )
 
 // FinalizeError is one failed check: which run (its directory for
@@ -97,7 +101,7 @@ const (
 // [ErrFinalize] with errors.Is and unwraps to Err.
 type FinalizeError struct {
 	Run   string
-	Check string
+	Check Check
 	Err   error
 }
 
@@ -144,7 +148,7 @@ func (l FinalizeErrors) Unwrap() []error {
 
 // Has reports whether some error is of the given check, for any run ("")
 // or the named run.
-func (l FinalizeErrors) Has(run, check string) bool {
+func (l FinalizeErrors) Has(run string, check Check) bool {
 	for _, e := range l {
 		if e.Check == check && (run == "" || e.Run == run) {
 			return true
@@ -155,8 +159,8 @@ func (l FinalizeErrors) Has(run, check string) bool {
 
 // Checks returns the distinct checks that failed, in order of first
 // failure.
-func (l FinalizeErrors) Checks() []string {
-	var out []string
+func (l FinalizeErrors) Checks() []Check {
+	var out []Check
 	for _, e := range l {
 		if !slices.Contains(out, e.Check) {
 			out = append(out, e.Check)
@@ -201,11 +205,11 @@ func newPolicy(opts []FinalizeOption) policy {
 	return p
 }
 
-// AllowLaunchedBrowser lets runs in a provider-launched browser
+// WithAllowLaunchedBrowser lets runs in a provider-launched browser
 // (live_launched_browser) count, as an explicit policy: by default only
 // runs in the operator's connected Chrome (live_connected_chrome) do. Both
 // runs must still share one mode.
-func AllowLaunchedBrowser() FinalizeOption { return func(p *policy) { p.allowLaunched = true } }
+func WithAllowLaunchedBrowser() FinalizeOption { return func(p *policy) { p.allowLaunched = true } }
 
 // WithClock sets the clock [Finalize] takes validation.finalized_at from
 // (default time.Now); for tests. A nil clock is ignored.
@@ -220,11 +224,11 @@ func WithClock(now func() time.Time) FinalizeOption {
 // checker accumulates failed checks.
 type checker struct{ errs FinalizeErrors }
 
-func (c *checker) fail(run, check string, format string, args ...any) {
+func (c *checker) fail(run string, check Check, format string, args ...any) {
 	c.errs = append(c.errs, &FinalizeError{Run: run, Check: check, Err: fmt.Errorf(format, args...)})
 }
 
-func (c *checker) wrap(run, check string, err error) {
+func (c *checker) wrap(run string, check Check, err error) {
 	c.errs = append(c.errs, &FinalizeError{Run: run, Check: check, Err: err})
 }
 
@@ -254,7 +258,7 @@ func (pol policy) modeAllowed(m ExecutionMode) error {
 		if pol.allowLaunched {
 			return nil
 		}
-		return errors.New("execution mode live_launched_browser counts only under the AllowLaunchedBrowser policy")
+		return errors.New("execution mode live_launched_browser counts only under the WithAllowLaunchedBrowser policy")
 	case "", ModeUnverified:
 		return errors.New("execution mode omitted: the run is unverified and never counts")
 	case ModeSimulated:
@@ -397,7 +401,7 @@ func envDiff(a, b Environment) string {
 // its name and loading strictly ([LoadReceipt]: canonical, schema-valid,
 // consistent); and each passing the receipt-only checks of [Finalize]: the
 // claimed live mode (live_launched_browser only under
-// [AllowLaunchedBrowser]), the capability's id, version, execution hash and
+// [WithAllowLaunchedBrowser]), the capability's id, version, execution hash and
 // discovery hash, completed, clean, not recovered, not handed off, no
 // locator change; the run-level checks of [VerifyRun] that need the
 // receipt alone (inputs, output records, declaration order, origins in
@@ -405,7 +409,14 @@ func envDiff(a, b Environment) string {
 // record counts; check [CheckVerify], wrapping a *[VerifyError]); the two
 // differing in run id and matching in terminal, outputs and environment. Errors are a *[ClaimError] (matching [ErrClaim])
 // listing every failed check.
-func CheckClaim(c *capability.Capability, receipts map[string][]byte, opts ...FinalizeOption) error {
+//
+// ctx is checked before each receipt is loaded and checked: once it is
+// done, CheckClaim returns an error wrapping [ErrClaim] and ctx.Err(). A
+// nil ctx is refused with [ErrInvalidArgument] (and [ErrClaim]).
+func CheckClaim(ctx context.Context, c *capability.Capability, receipts map[string][]byte, opts ...FinalizeOption) error {
+	if ctx == nil {
+		return fmt.Errorf("%w: %w: nil context", ErrClaim, ErrInvalidArgument)
+	}
 	pol := newPolicy(opts)
 	var ck checker
 	if c == nil {
@@ -455,6 +466,9 @@ func CheckClaim(c *capability.Capability, receipts map[string][]byte, opts ...Fi
 	for i, name := range v.Receipts {
 		if i > 0 && name == v.Receipts[i-1] {
 			continue
+		}
+		if err := ctx.Err(); err != nil {
+			return fmt.Errorf("%w: %w", ErrClaim, err)
 		}
 		raw, ok := receipts[name]
 		if !ok {

@@ -1,6 +1,7 @@
 package receipt_test
 
 import (
+	"context"
 	"errors"
 	"testing"
 	"time"
@@ -18,7 +19,7 @@ func finalized(t *testing.T) (*capability.Capability, map[string][]byte) {
 	c := testCapability()
 	a := writeRun(t, cleanRun(t, c, nil))
 	b := writeRun(t, cleanRun(t, c, nil))
-	v, err := receipt.Finalize(c, []string{a, b}, fixedClock)
+	v, err := receipt.Finalize(context.Background(), c, []string{a, b}, fixedClock)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -32,7 +33,7 @@ func finalized(t *testing.T) (*capability.Capability, map[string][]byte) {
 
 func TestCheckClaimAccepts(t *testing.T) {
 	c, m := finalized(t)
-	if err := receipt.CheckClaim(c, m); err != nil {
+	if err := receipt.CheckClaim(context.Background(), c, m); err != nil {
 		t.Fatalf("CheckClaim: %v", err)
 	}
 }
@@ -41,7 +42,7 @@ func TestCheckClaimRejects(t *testing.T) {
 	tests := []struct {
 		name  string
 		edit  func(c *capability.Capability, m map[string][]byte)
-		check string
+		check receipt.Check
 	}{
 		{"not validated", func(c *capability.Capability, m map[string][]byte) { c.State = capability.StateDiscovered }, receipt.CheckState},
 		{"no validation", func(c *capability.Capability, m map[string][]byte) { c.Validation = nil }, receipt.CheckClaimed},
@@ -70,7 +71,7 @@ func TestCheckClaimRejects(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			c, m := finalized(t)
 			tt.edit(c, m)
-			err := receipt.CheckClaim(c, m)
+			err := receipt.CheckClaim(context.Background(), c, m)
 			if !errors.Is(err, receipt.ErrClaim) {
 				t.Fatalf("err = %v, want ErrClaim", err)
 			}

@@ -19,49 +19,53 @@ const (
 	SchemaComparisonPolicy = "browser-run-comparison-policy/v1"
 )
 
+// ArtifactKind names a kind of compared artifact ([ArtifactChange.Kind],
+// [Rule.Kind]).
+type ArtifactKind string
+
 // Artifact kinds a comparison reports and a [Rule] names. Step artifacts
 // belong to one aligned action; run artifacts to the whole run.
 const (
 	// ArtifactAction is a step's milestone, effect, status, winning locator
 	// index, postcondition and recovered flag.
-	ArtifactAction = "action"
+	ArtifactAction ArtifactKind = "action"
 	// ArtifactFailure is a step's failure (category, reason, detail hash),
 	// null when it passed.
-	ArtifactFailure = "failure"
+	ArtifactFailure ArtifactKind = "failure"
 	// ArtifactRecords is the record count of an extraction step.
-	ArtifactRecords = "records"
+	ArtifactRecords ArtifactKind = "records"
 	// ArtifactDownload is the download evidence of a download step.
-	ArtifactDownload = "download"
+	ArtifactDownload ArtifactKind = "download"
 	// ArtifactApproval is the approval of a consequential step.
-	ArtifactApproval = "approval"
+	ArtifactApproval ArtifactKind = "approval"
 	// ArtifactCapability is the capability reference (id, version,
 	// execution and discovery hashes).
-	ArtifactCapability = "capability"
+	ArtifactCapability ArtifactKind = "capability"
 	// ArtifactMode is the execution mode.
-	ArtifactMode = "execution_mode"
+	ArtifactMode ArtifactKind = "execution_mode"
 	// ArtifactEnvironment is the declared environment.
-	ArtifactEnvironment = "environment"
+	ArtifactEnvironment ArtifactKind = "environment"
 	// ArtifactInput is one input record: its value hash, or for a secret
 	// input (which has none) its reference and presence only.
-	ArtifactInput = "input"
+	ArtifactInput ArtifactKind = "input"
 	// ArtifactOutput is one output record (kind, exposure, count, hash).
-	ArtifactOutput = "output"
+	ArtifactOutput ArtifactKind = "output"
 	// ArtifactMilestones is the sequence of milestone visits.
-	ArtifactMilestones = "milestones"
+	ArtifactMilestones ArtifactKind = "milestones"
 	// ArtifactTerminal is the terminal state.
-	ArtifactTerminal = "terminal"
+	ArtifactTerminal ArtifactKind = "terminal"
 	// ArtifactOrigins is the set of origins reached.
-	ArtifactOrigins = "origins"
+	ArtifactOrigins ArtifactKind = "origins"
 	// ArtifactBlocked is the number of blocked requests.
-	ArtifactBlocked = "blocked_requests"
+	ArtifactBlocked ArtifactKind = "blocked_requests"
 	// ArtifactFlags are clean, recovered, handed_off and
 	// locator_changes_during_run.
-	ArtifactFlags = "flags"
+	ArtifactFlags ArtifactKind = "flags"
 )
 
-// ArtifactKinds returns every artifact kind, sorted.
-func ArtifactKinds() []string {
-	ks := []string{ArtifactAction, ArtifactFailure, ArtifactRecords, ArtifactDownload, ArtifactApproval,
+// artifactKinds returns every artifact kind, sorted.
+func artifactKinds() []ArtifactKind {
+	ks := []ArtifactKind{ArtifactAction, ArtifactFailure, ArtifactRecords, ArtifactDownload, ArtifactApproval,
 		ArtifactCapability, ArtifactMode, ArtifactEnvironment, ArtifactInput, ArtifactOutput,
 		ArtifactMilestones, ArtifactTerminal, ArtifactOrigins, ArtifactBlocked, ArtifactFlags}
 	slices.Sort(ks)
@@ -99,9 +103,9 @@ var ErrCompare = errors.New("receipt: compare")
 // (strings.ReplaceAll; no patterns). Rules apply only to the receipt's
 // already sanitized fields.
 type Rule struct {
-	Kind    string `json:"kind"`
-	Find    string `json:"find"`
-	Replace string `json:"replace"`
+	Kind    ArtifactKind `json:"kind"`
+	Find    string       `json:"find"`
+	Replace string       `json:"replace"`
 }
 
 // Policy is the normalization a comparison applied; the comparison commits
@@ -144,27 +148,38 @@ func WithMaxChanges(n int) CompareOption {
 	}
 }
 
+// ChangeStatus is the status of a step or an artifact, and the verdict of a
+// [Comparison].
+type ChangeStatus string
+
 // Step and artifact statuses, and the verdict values.
 const (
-	StatusUnchanged = "unchanged"
-	StatusChanged   = "changed"
-	StatusUnknown   = "unknown"
+	StatusUnchanged ChangeStatus = "unchanged"
+	StatusChanged   ChangeStatus = "changed"
+	StatusUnknown   ChangeStatus = "unknown"
 )
+
+// Presence is how one side of a compared artifact was captured
+// ([ArtifactState.State]).
+type Presence string
 
 // Artifact capture states.
 const (
-	StatePresent   = "present"
-	StateMissing   = "missing"
-	StateOverLimit = "over_limit"
+	StatePresent   Presence = "present"
+	StateMissing   Presence = "missing"
+	StateOverLimit Presence = "over_limit"
 )
+
+// AlignCode is the code of an [AlignmentFailure].
+type AlignCode string
 
 // Alignment failure codes.
 const (
-	AlignDuplicate          = "duplicate_step"
-	AlignMissingInA         = "missing_in_a"
-	AlignMissingInB         = "missing_in_b"
-	AlignKindChanged        = "action_kind_changed"
-	AlignCapabilityMismatch = "capability_mismatch"
+	AlignDuplicate          AlignCode = "duplicate_step"
+	AlignMissingInA         AlignCode = "missing_in_a"
+	AlignMissingInB         AlignCode = "missing_in_b"
+	AlignKindChanged        AlignCode = "action_kind_changed"
+	AlignCapabilityMismatch AlignCode = "capability_mismatch"
 )
 
 // RunRef identifies a compared run.
@@ -178,7 +193,7 @@ type RunRef struct {
 // AlignmentFailure is a step that could not be aligned, or an incompatible
 // context. Any alignment failure prevents an unchanged verdict.
 type AlignmentFailure struct {
-	Code string `json:"code"`
+	Code AlignCode `json:"code"`
 	// Action and Visit name the step; empty for a context failure.
 	Action string `json:"action,omitempty"`
 	Visit  int    `json:"visit,omitempty"`
@@ -194,12 +209,12 @@ type StepResult struct {
 	Operation string `json:"operation"`
 	// Status is changed when any of its artifacts changed, else unknown
 	// when any is unknown, else unchanged.
-	Status string `json:"status"`
+	Status ChangeStatus `json:"status"`
 }
 
 // ArtifactState is one side of a compared artifact.
 type ArtifactState struct {
-	State string `json:"state"`
+	State Presence `json:"state"`
 	// Digest is the sha256 of the canonical JSON of the normalized
 	// artifact, when present.
 	Digest string `json:"digest,omitempty"`
@@ -207,13 +222,13 @@ type ArtifactState struct {
 
 // ArtifactChange is a changed or unknown artifact.
 type ArtifactChange struct {
-	Kind string `json:"kind"`
+	Kind ArtifactKind `json:"kind"`
 	// Action and Visit name the step of a step artifact.
 	Action string `json:"action,omitempty"`
 	Visit  int    `json:"visit,omitempty"`
 	// Name is the input or output name of an input or output artifact.
 	Name   string        `json:"name,omitempty"`
-	Status string        `json:"status"`
+	Status ChangeStatus  `json:"status"`
 	Before ArtifactState `json:"before"`
 	After  ArtifactState `json:"after"`
 }
@@ -246,7 +261,7 @@ type Comparison struct {
 	// not hide an observed difference), unchanged only when every step
 	// aligned and every artifact is present and equal, and unknown
 	// otherwise.
-	Verdict           string             `json:"verdict"`
+	Verdict           ChangeStatus       `json:"verdict"`
 	AlignmentFailures []AlignmentFailure `json:"alignment_failures"`
 	Steps             []StepResult       `json:"steps"`
 	Changes           []ArtifactChange   `json:"changes"`
@@ -266,12 +281,12 @@ func NormalizationPolicy(rules ...Rule) (Policy, error) {
 	if len(rules) > MaxRules {
 		return Policy{}, fmt.Errorf("%w: %d rules, at most %d", ErrCompare, len(rules), MaxRules)
 	}
-	kinds := ArtifactKinds()
+	kinds := artifactKinds()
 	rs := slices.Clone(rules)
 	for i, r := range rs {
 		switch {
 		case !slices.Contains(kinds, r.Kind):
-			return Policy{}, fmt.Errorf("%w: rule %d: unknown artifact kind %s", ErrCompare, i, short(r.Kind))
+			return Policy{}, fmt.Errorf("%w: rule %d: unknown artifact kind %s", ErrCompare, i, short(string(r.Kind)))
 		case r.Find == "":
 			return Policy{}, fmt.Errorf("%w: rule %d: empty find", ErrCompare, i)
 		case len(r.Find) > MaxRuleLen || len(r.Replace) > MaxRuleLen:
@@ -281,7 +296,7 @@ func NormalizationPolicy(rules ...Rule) (Policy, error) {
 		}
 	}
 	slices.SortFunc(rs, func(x, y Rule) int {
-		if c := strings.Compare(x.Kind, y.Kind); c != 0 {
+		if c := strings.Compare(string(x.Kind), string(y.Kind)); c != 0 {
 			return c
 		}
 		if c := strings.Compare(x.Find, y.Find); c != 0 {
@@ -391,7 +406,7 @@ func indexSteps(r *Receipt) (map[stepKey]int, map[stepKey]bool) {
 	return idx, dup
 }
 
-func (c *comparer) align(code string, k stepKey, side, format string, args ...any) {
+func (c *comparer) align(code AlignCode, k stepKey, side, format string, args ...any) {
 	c.out.AlignmentFailures = append(c.out.AlignmentFailures, AlignmentFailure{
 		Code: code, Action: k.id, Visit: k.visit, Side: side, Message: fmt.Sprintf(format, args...)})
 }
@@ -448,7 +463,7 @@ func (c *comparer) steps(a, b *Receipt) {
 func (c *comparer) step(x, y *ActionRecord) {
 	k := stepKey{x.ID, x.Visit}
 	status := StatusUnchanged
-	merge := func(s string) {
+	merge := func(s ChangeStatus) {
 		switch {
 		case s == StatusChanged:
 			status = StatusChanged
@@ -542,7 +557,7 @@ func appendNew(xs []string, x string) []string {
 }
 
 // artifact compares one artifact and records it; it returns its status.
-func (c *comparer) artifact(kind string, k stepKey, name string, x any, okX bool, y any, okY bool) string {
+func (c *comparer) artifact(kind ArtifactKind, k stepKey, name string, x any, okX bool, y any, okY bool) ChangeStatus {
 	before := c.state(kind, x, okX)
 	after := c.state(kind, y, okY)
 	status := StatusUnknown
@@ -574,7 +589,7 @@ func (c *comparer) artifact(kind string, k stepKey, name string, x any, okX bool
 }
 
 // state normalizes one side of an artifact and digests it.
-func (c *comparer) state(kind string, v any, ok bool) ArtifactState {
+func (c *comparer) state(kind ArtifactKind, v any, ok bool) ArtifactState {
 	if !ok {
 		return ArtifactState{State: StateMissing}
 	}

@@ -8,34 +8,35 @@ import (
 	"testing"
 
 	"github.com/vera-run/vera/internal/canonjson"
+	"github.com/vera-run/vera/internal/runwrite"
 	"github.com/vera-run/vera/receipt"
 )
 
-func receiptOf(t *testing.T, mutate func(*receipt.Run)) *receipt.Receipt {
+func receiptOf(t *testing.T, mutate func(*runwrite.Run)) *receipt.Receipt {
 	t.Helper()
 	return cleanRun(t, testCapability(), mutate).Receipt
 }
 
-func hasChange(c *receipt.Comparison, kind, name, action, status string) bool {
+func hasChange(c *receipt.Comparison, kind receipt.ArtifactKind, name, action string, status receipt.ChangeStatus) bool {
 	return slices.ContainsFunc(c.Changes, func(x receipt.ArtifactChange) bool {
 		return x.Kind == kind && x.Name == name && x.Action == action && x.Status == status
 	})
 }
 
-func hasAlign(c *receipt.Comparison, code, action string) bool {
+func hasAlign(c *receipt.Comparison, code receipt.AlignCode, action string) bool {
 	return slices.ContainsFunc(c.AlignmentFailures, func(x receipt.AlignmentFailure) bool {
 		return x.Code == code && x.Action == action
 	})
 }
 
 func TestCompare(t *testing.T) {
-	slower := func(r *receipt.Run) {
+	slower := func(r *runwrite.Run) {
 		r.Receipt.StartedAt, r.Receipt.FinishedAt, r.Receipt.DurationMS = "2026-03-04T10:00:00Z", "2026-03-04T10:00:09Z", 9000
 		for i := range r.Receipt.Actions {
 			r.Receipt.Actions[i].DurationMS = 999
 		}
 	}
-	failLast := func(r *receipt.Run) {
+	failLast := func(r *runwrite.Run) {
 		rc := r.Receipt
 		rc.Actions = rc.Actions[:9]
 		rc.Actions[8].Status = receipt.ActionFailed
@@ -47,9 +48,9 @@ func TestCompare(t *testing.T) {
 	}
 	tests := []struct {
 		name    string
-		a, b    func(*receipt.Run)
+		a, b    func(*runwrite.Run)
 		opts    []receipt.CompareOption
-		verdict string
+		verdict receipt.ChangeStatus
 		check   func(t *testing.T, c *receipt.Comparison)
 	}{
 		{name: "timings and run ids ignored", b: slower, verdict: receipt.StatusUnchanged, check: func(t *testing.T, c *receipt.Comparison) {
@@ -57,26 +58,26 @@ func TestCompare(t *testing.T) {
 				t.Errorf("totals = %+v", c.Totals)
 			}
 		}},
-		{name: "output changed", b: func(r *receipt.Run) { r.Outputs.Outputs[2].Value = "regular" }, verdict: receipt.StatusChanged,
+		{name: "output changed", b: func(r *runwrite.Run) { r.Outputs.Outputs[2].Value = "regular" }, verdict: receipt.StatusChanged,
 			check: func(t *testing.T, c *receipt.Comparison) {
 				if !hasChange(c, receipt.ArtifactOutput, "note", "", receipt.StatusChanged) {
 					t.Errorf("changes = %+v", c.Changes)
 				}
 			}},
-		{name: "input value changed", b: func(r *receipt.Run) {
+		{name: "input value changed", b: func(r *runwrite.Run) {
 			r.Receipt.Inputs[0].Hash = fileA
 		}, verdict: receipt.StatusChanged, check: func(t *testing.T, c *receipt.Comparison) {
 			if !hasChange(c, receipt.ArtifactInput, "query", "", receipt.StatusChanged) {
 				t.Errorf("changes = %+v", c.Changes)
 			}
 		}},
-		{name: "secret input compares by reference", b: func(r *receipt.Run) { r.Receipt.Inputs[1].Present = false }, verdict: receipt.StatusChanged,
+		{name: "secret input compares by reference", b: func(r *runwrite.Run) { r.Receipt.Inputs[1].Present = false }, verdict: receipt.StatusChanged,
 			check: func(t *testing.T, c *receipt.Comparison) {
 				if !hasChange(c, receipt.ArtifactInput, "pin", "", receipt.StatusChanged) {
 					t.Errorf("changes = %+v", c.Changes)
 				}
 			}},
-		{name: "input recorded in one run only is unknown", b: func(r *receipt.Run) { r.Receipt.Inputs = r.Receipt.Inputs[:2] }, verdict: receipt.StatusUnknown,
+		{name: "input recorded in one run only is unknown", b: func(r *runwrite.Run) { r.Receipt.Inputs = r.Receipt.Inputs[:2] }, verdict: receipt.StatusUnknown,
 			check: func(t *testing.T, c *receipt.Comparison) {
 				if !hasChange(c, receipt.ArtifactInput, "limit", "", receipt.StatusUnknown) {
 					t.Errorf("changes = %+v", c.Changes)
@@ -95,46 +96,46 @@ func TestCompare(t *testing.T) {
 					t.Errorf("records not unknown: %+v", c.Changes)
 				}
 			}},
-		{name: "missing step alone is unknown, never unchanged", a: func(r *receipt.Run) {
+		{name: "missing step alone is unknown, never unchanged", a: func(r *runwrite.Run) {
 			r.Receipt.Actions = append(r.Receipt.Actions[:1:1], r.Receipt.Actions[2:]...) // fill-pin skipped
 		}, verdict: receipt.StatusUnknown, check: func(t *testing.T, c *receipt.Comparison) {
 			if !hasAlign(c, receipt.AlignMissingInA, "fill-pin") || c.Totals.Changed != 0 {
 				t.Errorf("alignment = %+v totals = %+v", c.AlignmentFailures, c.Totals)
 			}
 		}},
-		{name: "changed action kind", b: func(r *receipt.Run) { r.Receipt.Actions[2].Operation = "press" }, verdict: receipt.StatusUnknown,
+		{name: "changed action kind", b: func(r *runwrite.Run) { r.Receipt.Actions[2].Operation = "press" }, verdict: receipt.StatusUnknown,
 			check: func(t *testing.T, c *receipt.Comparison) {
 				if !hasAlign(c, receipt.AlignKindChanged, "submit") {
 					t.Errorf("alignment = %+v", c.AlignmentFailures)
 				}
 			}},
-		{name: "duplicate step", b: func(r *receipt.Run) {
+		{name: "duplicate step", b: func(r *runwrite.Run) {
 			r.Receipt.Actions = append(r.Receipt.Actions, r.Receipt.Actions[0])
 		}, verdict: receipt.StatusUnknown, check: func(t *testing.T, c *receipt.Comparison) {
 			if !hasAlign(c, receipt.AlignDuplicate, "fill-query") || c.Totals.Steps != 9 {
 				t.Errorf("alignment = %+v totals %+v", c.AlignmentFailures, c.Totals)
 			}
 		}},
-		{name: "other capability", b: func(r *receipt.Run) { r.Receipt.Capability.ID = "other" }, verdict: receipt.StatusChanged,
+		{name: "other capability", b: func(r *runwrite.Run) { r.Receipt.Capability.ID = "other" }, verdict: receipt.StatusChanged,
 			check: func(t *testing.T, c *receipt.Comparison) {
 				if !hasAlign(c, receipt.AlignCapabilityMismatch, "") {
 					t.Errorf("alignment = %+v", c.AlignmentFailures)
 				}
 			}},
-		{name: "missing download evidence is unknown", b: func(r *receipt.Run) { r.Receipt.Actions[5].Download = nil }, verdict: receipt.StatusUnknown,
+		{name: "missing download evidence is unknown", b: func(r *runwrite.Run) { r.Receipt.Actions[5].Download = nil }, verdict: receipt.StatusUnknown,
 			check: func(t *testing.T, c *receipt.Comparison) {
 				if !hasChange(c, receipt.ArtifactDownload, "", "download-statement", receipt.StatusUnknown) || c.Steps[5].Status != receipt.StatusUnknown {
 					t.Errorf("changes = %+v", c.Changes)
 				}
 			}},
-		{name: "locator fallback changed", b: func(r *receipt.Run) { r.Receipt.Actions[0].LocatorIndex = intp(0) }, verdict: receipt.StatusChanged,
+		{name: "locator fallback changed", b: func(r *runwrite.Run) { r.Receipt.Actions[0].LocatorIndex = intp(0) }, verdict: receipt.StatusChanged,
 			check: func(t *testing.T, c *receipt.Comparison) {
 				if !hasChange(c, receipt.ArtifactAction, "", "fill-query", receipt.StatusChanged) || c.Steps[0].Status != receipt.StatusChanged {
 					t.Errorf("changes = %+v", c.Changes)
 				}
 			}},
-		{name: "browser version differs", b: func(r *receipt.Run) { r.Receipt.Environment.Browser = "Chrome/157.0.1.2" }, verdict: receipt.StatusChanged},
-		{name: "browser version normalized by a rule", b: func(r *receipt.Run) { r.Receipt.Environment.Browser = "Chrome/157.0.1.2" },
+		{name: "browser version differs", b: func(r *runwrite.Run) { r.Receipt.Environment.Browser = "Chrome/157.0.1.2" }, verdict: receipt.StatusChanged},
+		{name: "browser version normalized by a rule", b: func(r *runwrite.Run) { r.Receipt.Environment.Browser = "Chrome/157.0.1.2" },
 			opts: []receipt.CompareOption{
 				receipt.WithRule(receipt.Rule{Kind: receipt.ArtifactEnvironment, Find: "Chrome/157.0.1.2", Replace: "Chrome/X"}),
 				receipt.WithRule(receipt.Rule{Kind: receipt.ArtifactEnvironment, Find: "Chrome/156.0.8078.73", Replace: "Chrome/X"}),
@@ -143,12 +144,12 @@ func TestCompare(t *testing.T) {
 					t.Errorf("rules not sorted: %+v", c.Policy.Rules)
 				}
 			}},
-		{name: "rule of another kind does not apply", b: func(r *receipt.Run) { r.Receipt.Environment.Browser = "Chrome/157.0.1.2" },
+		{name: "rule of another kind does not apply", b: func(r *runwrite.Run) { r.Receipt.Environment.Browser = "Chrome/157.0.1.2" },
 			opts: []receipt.CompareOption{
 				receipt.WithRule(receipt.Rule{Kind: receipt.ArtifactOrigins, Find: "Chrome/157.0.1.2", Replace: "Chrome/156.0.8078.73"}),
 			}, verdict: receipt.StatusChanged},
-		{name: "normalization beyond the limit is unknown", b: func(r *receipt.Run) { r.Receipt.Environment.OS = "1111" },
-			a: func(r *receipt.Run) { r.Receipt.Environment.OS = "1111" },
+		{name: "normalization beyond the limit is unknown", b: func(r *runwrite.Run) { r.Receipt.Environment.OS = "1111" },
+			a: func(r *runwrite.Run) { r.Receipt.Environment.OS = "1111" },
 			opts: []receipt.CompareOption{
 				receipt.WithRule(receipt.Rule{Kind: receipt.ArtifactEnvironment, Find: "1", Replace: strings.Repeat("2", 256)}),
 				receipt.WithRule(receipt.Rule{Kind: receipt.ArtifactEnvironment, Find: "2", Replace: strings.Repeat("3", 256)}),
@@ -159,7 +160,7 @@ func TestCompare(t *testing.T) {
 					t.Errorf("changes = %+v", c.Changes)
 				}
 			}},
-		{name: "max changes keeps totals", b: func(r *receipt.Run) {
+		{name: "max changes keeps totals", b: func(r *runwrite.Run) {
 			r.Receipt.Environment.Browser = "x"
 			r.Receipt.Origins = []string{"https://other.example"}
 			r.Receipt.BlockedRequests = 3

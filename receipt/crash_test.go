@@ -1,11 +1,13 @@
 package receipt_test
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"os"
 	"testing"
 
+	"github.com/vera-run/vera/internal/runwrite"
 	"github.com/vera-run/vera/internal/safefs"
 	"github.com/vera-run/vera/receipt"
 )
@@ -62,7 +64,7 @@ func TestCrashSafety(t *testing.T) {
 					if recovered {
 						makeRecovered(run)
 					}
-					restore := receipt.SetPutHook(func(root *os.Root, name string, data []byte) error {
+					restore := runwrite.SetPutHook(func(root *os.Root, name string, data []byte) error {
 						if name != file {
 							return nil
 						}
@@ -79,12 +81,12 @@ func TestCrashSafety(t *testing.T) {
 						}
 						return errCrash
 					})
-					dir, _, err := receipt.WriteRun(t.TempDir(), run)
+					dir, _, err := runwrite.WriteRun(t.TempDir(), run)
 					restore()
-					if !errors.Is(err, errCrash) || !errors.Is(err, receipt.ErrWrite) {
+					if !errors.Is(err, errCrash) || !errors.Is(err, runwrite.ErrWrite) {
 						t.Fatalf("WriteRun err = %v, want the simulated crash", err)
 					}
-					rep, err := receipt.VerifyRun(dir, c)
+					rep, err := receipt.VerifyRun(context.Background(), dir, c)
 					if !errors.Is(err, receipt.ErrIncomplete) || rep.Complete {
 						t.Fatalf("VerifyRun: complete=%t err=%v, want incomplete", rep.Complete, err)
 					}
@@ -93,7 +95,7 @@ func TestCrashSafety(t *testing.T) {
 							t.Errorf("problem %v is not an incompleteness", p)
 						}
 					}
-					if _, err := receipt.Load(dir); !errors.Is(err, receipt.ErrIncomplete) {
+					if _, err := receipt.Load(context.Background(), dir); !errors.Is(err, receipt.ErrIncomplete) {
 						t.Errorf("Load err = %v, want ErrIncomplete", err)
 					}
 				})
@@ -102,7 +104,7 @@ func TestCrashSafety(t *testing.T) {
 	}
 	t.Run("uninterrupted", func(t *testing.T) {
 		dir := writeRun(t, cleanRun(t, c, nil))
-		if rep, err := receipt.VerifyRun(dir, c); err != nil || !rep.Complete {
+		if rep, err := receipt.VerifyRun(context.Background(), dir, c); err != nil || !rep.Complete {
 			t.Fatalf("complete=%t err=%v", rep.Complete, err)
 		}
 	})
@@ -111,7 +113,7 @@ func TestCrashSafety(t *testing.T) {
 		if err := os.Remove(dir + "/" + receipt.FileOutputs); err != nil {
 			t.Fatal(err)
 		}
-		rep, err := receipt.VerifyRun(dir, c)
+		rep, err := receipt.VerifyRun(context.Background(), dir, c)
 		if !rep.Complete || errors.Is(err, receipt.ErrIncomplete) || !errors.Is(err, receipt.ErrMissingFile) {
 			t.Fatalf("complete=%t err=%v, want complete with a missing file", rep.Complete, err)
 		}

@@ -1,6 +1,5 @@
 // Package receipt holds a run's evidence: outputs.json, run.receipt.json,
-// run.lock.json and recovery.proposals.json; writing them ([WriteRun],
-// used by the runtime only), loading them strictly ([Load], [LoadReceipt],
+// run.lock.json and recovery.proposals.json; loading them strictly ([Load], [LoadReceipt],
 // [LoadLock], [LoadOutputs], [LoadProposals]), verifying a run directory
 // against its capability ([VerifyRun]), promoting a capability to
 // validated_local from two clean runs ([Finalize]), checking such a claim
@@ -9,7 +8,10 @@
 //
 // # Invariants
 //
-//   - Only the runtime writes receipts. A receipt holds hashes, counts,
+//   - Only the runtime writes receipts, through internal/runwrite, which
+//     is deliberately not public API (nothing outside the module writes a
+//     run; the run id, output count and detail hash are rules of
+//     FORMAT.md, not functions to call). A receipt holds hashes, counts,
 //     categories and ids, never an input value, an output value, raw error
 //     text, a URL query or page text. Secret inputs carry no hash at all.
 //     A local file path appears only in outputs.json, which is owner-only
@@ -47,7 +49,7 @@
 //     the execution hash. simulated and unverified (mode omitted) runs,
 //     recovered runs, runs with a recovery attempt, handed-off runs and
 //     runs with a locator change never count; live_launched_browser runs
-//     count only under [AllowLaunchedBrowser]. A validation claim states
+//     count only under [WithAllowLaunchedBrowser]. A validation claim states
 //     its limit ([ClaimText]): artifact consistency, not an attestation of
 //     a person, machine or website. The execution environment is a
 //     declaration by the host, not a cryptographic attestation.
@@ -89,9 +91,9 @@
 //     or no hash at all).
 //   - outputs[].count: the number of files of a download set, of records
 //     of a record set (0 when not produced), and 1 or 0 for a produced or
-//     missing text or record ([OutputCount]).
+//     missing text or record.
 //   - failure.detail_hash: file of the UTF-8 bytes of the local failure
-//     detail ([DetailHash]); the detail itself is only logged locally.
+//     detail; the detail itself is only logged locally.
 //   - proposals[].contract_hash: digest(the unchanged action exactly as in
 //     the capability, templates unsubstituted).
 //   - capability.execution_hash: the capability's execution hash (digest
@@ -104,6 +106,15 @@
 //
 // # Decisions where the contract is silent
 //
+//   - Every call that reads files or checks receipts takes ctx first
+//     ([Load], [VerifyRun], [Finalize], [CheckClaim]) and checks it per
+//     file, per run directory and per receipt. A done ctx is not a
+//     verification failure: its error does not match [ErrVerify] (it is
+//     wrapped with [ErrFinalize] or [ErrClaim] by those two).
+//   - Codes, checks, artifact kinds, statuses and presence are typed
+//     ([Code], [Check], [ArtifactKind], [ChangeStatus], [Presence],
+//     [AlignCode], [ShownSource]); the JSON is unchanged. The verification
+//     errors of this package and of bundle share internal/problem.
 //   - Finalize promotes discovered and authored (hand-written, provenance
 //     hand_authored) capabilities alike, through the same checks; a
 //     hand-authored capability's receipts pin no discovery hash, and
@@ -147,7 +158,7 @@
 //   - [CheckClaim] takes receipts keyed by their digests, requires the
 //     validation's receipts sorted and its claim text to be exactly
 //     [ClaimText], and applies the same execution-mode policy as
-//     [Finalize] ([AllowLaunchedBrowser]).
+//     [Finalize] ([WithAllowLaunchedBrowser]).
 //   - Closed sets are enforced on read: failure.reason is one of the
 //     runtime's reason codes or a download reason (a list written here
 //     once, since receipt cannot import runtime, and held equal to

@@ -3,7 +3,8 @@ package receipt
 import (
 	"errors"
 	"fmt"
-	"strings"
+
+	"github.com/vera-run/vera/internal/problem"
 )
 
 // ErrVerify is wrapped by every problem [Load], the Load* functions and
@@ -66,29 +67,32 @@ var (
 	ErrSequence = fmt.Errorf("%w: sequence does not follow the capability", ErrVerify)
 )
 
+// Code is the stable machine-readable code of a verification [Problem].
+type Code string
+
 // Problem codes, one per specific error. They are stable and appear in
 // [Problem.Code].
 const (
-	CodeIncomplete     = "incomplete"
-	CodeMissingFile    = "missing_file"
-	CodeUnexpectedFile = "unexpected_file"
-	CodeUnreadable     = "unreadable"
-	CodeTooLarge       = "too_large"
-	CodeMalformed      = "malformed"
-	CodeNotCanonical   = "not_canonical"
-	CodeSchema         = "schema"
-	CodeHashMismatch   = "hash_mismatch"
-	CodeLink           = "link"
-	CodeInconsistent   = "inconsistent"
-	CodeSecret         = "secret"
-	CodeCapability     = "capability"
-	CodeInputs         = "inputs"
-	CodeOutputs        = "outputs"
-	CodeOrigin         = "origin"
-	CodeSequence       = "sequence"
+	CodeIncomplete     Code = "incomplete"
+	CodeMissingFile    Code = "missing_file"
+	CodeUnexpectedFile Code = "unexpected_file"
+	CodeUnreadable     Code = "unreadable"
+	CodeTooLarge       Code = "too_large"
+	CodeMalformed      Code = "malformed"
+	CodeNotCanonical   Code = "not_canonical"
+	CodeSchema         Code = "schema"
+	CodeHashMismatch   Code = "hash_mismatch"
+	CodeLink           Code = "link"
+	CodeInconsistent   Code = "inconsistent"
+	CodeSecret         Code = "secret"
+	CodeCapability     Code = "capability"
+	CodeInputs         Code = "inputs"
+	CodeOutputs        Code = "outputs"
+	CodeOrigin         Code = "origin"
+	CodeSequence       Code = "sequence"
 )
 
-var codeOf = map[error]string{
+var codeOf = problem.Codes[Code]{
 	ErrIncomplete:     CodeIncomplete,
 	ErrMissingFile:    CodeMissingFile,
 	ErrUnexpectedFile: CodeUnexpectedFile,
@@ -115,7 +119,7 @@ var codeOf = map[error]string{
 // output value or raw error text.
 type Problem struct {
 	File    string `json:"file"`
-	Code    string `json:"code"`
+	Code    Code   `json:"code"`
 	Message string `json:"message"`
 	// Err is the specific sentinel ([ErrHashMismatch], ...); it wraps
 	// [ErrVerify].
@@ -125,16 +129,16 @@ type Problem struct {
 // Error implements error.
 func (p Problem) Error() string {
 	if p.File == "" {
-		return p.Message + " [" + p.Code + "]"
+		return p.Message + " [" + string(p.Code) + "]"
 	}
-	return p.File + ": " + p.Message + " [" + p.Code + "]"
+	return p.File + ": " + p.Message + " [" + string(p.Code) + "]"
 }
 
 // Unwrap returns the sentinel.
 func (p Problem) Unwrap() error { return p.Err }
 
 func newProblem(file string, sentinel error, format string, args ...any) Problem {
-	return Problem{File: file, Code: codeOf[sentinel], Message: fmt.Sprintf(format, args...), Err: sentinel}
+	return Problem{File: file, Code: codeOf.Of(sentinel), Message: fmt.Sprintf(format, args...), Err: sentinel}
 }
 
 // problems collects problems in order.
@@ -193,21 +197,11 @@ type VerifyError struct {
 
 // Error implements error, listing at most the first ten problems.
 func (e *VerifyError) Error() string {
-	var b strings.Builder
-	b.WriteString("receipt: verification failed")
+	header := "receipt: verification failed"
 	if e.Dir != "" {
-		b.WriteString(" for " + e.Dir)
+		header += " for " + e.Dir
 	}
-	fmt.Fprintf(&b, ": %d problem(s)", len(e.Problems))
-	for i, p := range e.Problems {
-		if i == 10 {
-			fmt.Fprintf(&b, "\n  ... and %d more", len(e.Problems)-10)
-			break
-		}
-		b.WriteString("\n  ")
-		b.WriteString(p.Error())
-	}
-	return b.String()
+	return problem.List(header, e.Problems, Problem.Error, problem.MaxListed)
 }
 
 // Unwrap returns the problems.

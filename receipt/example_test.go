@@ -2,12 +2,14 @@ package receipt_test
 
 import (
 	"bytes"
+	"context"
 	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
 	"time"
 
+	"github.com/vera-run/vera/internal/runwrite"
 	"github.com/vera-run/vera/receipt"
 )
 
@@ -20,7 +22,7 @@ func exampleRuns(n int) (dirs []string, cleanup func()) {
 	}
 	c := testCapability()
 	for range n {
-		dir, _, err := receipt.WriteRun(parent, cleanRun(exampleTB{}, c, nil))
+		dir, _, err := runwrite.WriteRun(parent, cleanRun(exampleTB{}, c, nil))
 		if err != nil {
 			panic(err)
 		}
@@ -34,14 +36,14 @@ func ExampleVerifyRun() {
 	dirs, cleanup := exampleRuns(1)
 	defer cleanup()
 
-	rep, err := receipt.VerifyRun(dirs[0], c)
+	rep, err := receipt.VerifyRun(context.Background(), dirs[0], c)
 	fmt.Println("complete:", rep.Complete, "problems:", len(rep.Problems), "err:", err)
 
 	// Tamper with the outputs: the lock no longer matches.
 	f := filepath.Join(dirs[0], receipt.FileOutputs)
 	b, _ := os.ReadFile(f)
 	_ = os.WriteFile(f, bytes.Replace(b, []byte("Mario"), []byte("Maria"), 1), 0o600)
-	rep, err = receipt.VerifyRun(dirs[0], c)
+	rep, err = receipt.VerifyRun(context.Background(), dirs[0], c)
 	fmt.Println("hash mismatch:", errors.Is(err, receipt.ErrHashMismatch))
 	for _, p := range rep.Problems {
 		fmt.Println(p.File, p.Code)
@@ -49,7 +51,7 @@ func ExampleVerifyRun() {
 
 	// An interrupted run (no lock) is incomplete, not tampered.
 	_ = os.Remove(filepath.Join(dirs[0], receipt.FileLock))
-	rep, err = receipt.VerifyRun(dirs[0], c)
+	rep, err = receipt.VerifyRun(context.Background(), dirs[0], c)
 	fmt.Println("complete:", rep.Complete, "incomplete:", errors.Is(err, receipt.ErrIncomplete))
 	// Output:
 	// complete: true problems: 0 err: <nil>
@@ -65,7 +67,7 @@ func ExampleFinalize() {
 	defer cleanup()
 
 	clock := receipt.WithClock(func() time.Time { return time.Date(2026, 3, 2, 8, 0, 0, 0, time.UTC) })
-	v, err := receipt.Finalize(c, dirs, clock)
+	v, err := receipt.Finalize(context.Background(), c, dirs, clock)
 	if err != nil {
 		fmt.Println(err)
 		return
@@ -78,7 +80,7 @@ func ExampleFinalize() {
 	fmt.Println("execution hash unchanged:", h1 == h2)
 
 	// The same run twice never counts.
-	_, err = receipt.Finalize(c, []string{dirs[0], dirs[0]}, clock)
+	_, err = receipt.Finalize(context.Background(), c, []string{dirs[0], dirs[0]}, clock)
 	var fe receipt.FinalizeErrors
 	fmt.Println(errors.As(err, &fe), fe.Checks())
 	// Output:
@@ -92,7 +94,7 @@ func ExampleFinalize() {
 func ExampleCompare() {
 	c := testCapability()
 	a := cleanRun(exampleTB{}, c, nil).Receipt
-	b := cleanRun(exampleTB{}, c, func(r *receipt.Run) {
+	b := cleanRun(exampleTB{}, c, func(r *runwrite.Run) {
 		r.Receipt.DurationMS = 9000                            // timings are ignored
 		r.Receipt.Environment.Browser = "Chrome/157.0.7000.10" // normalized by a rule below
 		r.Outputs.Outputs[2].Value = "regular member"          // a real change

@@ -1,19 +1,8 @@
 package receipt
 
 import (
-	"os"
-
 	"github.com/vera-run/vera/capability"
 )
-
-// SetPutHook installs a hook that runs before WriteRun writes each file and
-// returns a function restoring the previous one. An error from the hook
-// aborts the write there, as a crash would.
-func SetPutHook(h func(root *os.Root, name string, data []byte) error) (restore func()) {
-	prev := testHookPut
-	testHookPut = h
-	return func() { testHookPut = prev }
-}
 
 // ShownFromRecords exposes shownFromRecords: what an approver of action in
 // milestone m was shown, rebuilt from the receipt and the capability.

@@ -1,6 +1,7 @@
 package receipt
 
 import (
+	"context"
 	"fmt"
 	"path/filepath"
 	"slices"
@@ -18,7 +19,7 @@ import (
 // its verified outputs.json and run.lock.json, every cross-hash, input,
 // output, origin and sequence check) and the receipt-only checks: the
 // execution mode live_connected_chrome (live_launched_browser only under
-// [AllowLaunchedBrowser]; simulated and unverified never count), c's id,
+// [WithAllowLaunchedBrowser]; simulated and unverified never count), c's id,
 // version, execution hash and discovery hash, terminal completed, clean,
 // not recovered (no recovery proposals at all), not handed off, no locator
 // change. The two runs must be different runs (directory, receipt hash and
@@ -35,7 +36,15 @@ import (
 // one *[FinalizeError] per failed check naming the run directory and the
 // check ([CheckMode], [CheckEnvironment], ...); a failed [CheckVerify]
 // wraps the run's *[VerifyError].
-func Finalize(c *capability.Capability, runDirs []string, opts ...FinalizeOption) (*capability.Capability, error) {
+//
+// ctx is checked before each run directory is verified (and within, per
+// file; see [VerifyRun]): once it is done, Finalize returns an error
+// wrapping [ErrFinalize] and ctx.Err(). A nil ctx is refused with
+// [ErrInvalidArgument] (and [ErrFinalize]).
+func Finalize(ctx context.Context, c *capability.Capability, runDirs []string, opts ...FinalizeOption) (*capability.Capability, error) {
+	if ctx == nil {
+		return nil, fmt.Errorf("%w: %w: nil context", ErrFinalize, ErrInvalidArgument)
+	}
 	pol := newPolicy(opts)
 	var ck checker
 	if c == nil {
@@ -64,7 +73,10 @@ func Finalize(c *capability.Capability, runDirs []string, opts ...FinalizeOption
 	}
 	var runs []run
 	for _, dir := range runDirs {
-		rf, rep := verifyRun(dir, c)
+		rf, rep, err := verifyRun(ctx, dir, c)
+		if err != nil {
+			return nil, fmt.Errorf("%w: %w", ErrFinalize, err)
+		}
 		if err := rep.Err(); err != nil {
 			ck.wrap(dir, CheckVerify, err)
 		}

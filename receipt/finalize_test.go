@@ -2,6 +2,7 @@ package receipt_test
 
 import (
 	"bytes"
+	"context"
 	"errors"
 	"os"
 	"path/filepath"
@@ -9,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/vera-run/vera/capability"
+	"github.com/vera-run/vera/internal/runwrite"
 	"github.com/vera-run/vera/receipt"
 )
 
@@ -20,7 +22,7 @@ func TestFinalize(t *testing.T) {
 	}
 	a := writeRun(t, cleanRun(t, c, nil))
 	b := writeRun(t, cleanRun(t, c, nil))
-	v, err := receipt.Finalize(c, []string{a, b}, fixedClock)
+	v, err := receipt.Finalize(context.Background(), c, []string{a, b}, fixedClock)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -54,11 +56,11 @@ func TestFinalize(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := receipt.CheckClaim(back, map[string][]byte{sum(ha): ha, sum(hb): hb}); err != nil {
+	if err := receipt.CheckClaim(context.Background(), back, map[string][]byte{sum(ha): ha, sum(hb): hb}); err != nil {
 		t.Errorf("CheckClaim of the promoted capability: %v", err)
 	}
 	// Order of the run directories does not matter.
-	v2, err := receipt.Finalize(c, []string{b, a}, fixedClock)
+	v2, err := receipt.Finalize(context.Background(), c, []string{b, a}, fixedClock)
 	if err != nil || !slices.Equal(v2.Validation.Receipts, val.Receipts) {
 		t.Errorf("reversed order: %v %v", err, v2)
 	}
@@ -66,15 +68,15 @@ func TestFinalize(t *testing.T) {
 
 func TestFinalizeLaunchedPolicy(t *testing.T) {
 	c := testCapability()
-	launched := func(r *receipt.Run) { r.Receipt.ExecutionMode = receipt.ModeLiveLaunched }
+	launched := func(r *runwrite.Run) { r.Receipt.ExecutionMode = receipt.ModeLiveLaunched }
 	a := writeRun(t, cleanRun(t, c, launched))
 	b := writeRun(t, cleanRun(t, c, launched))
-	_, err := receipt.Finalize(c, []string{a, b})
+	_, err := receipt.Finalize(context.Background(), c, []string{a, b})
 	var fe receipt.FinalizeErrors
 	if !errors.As(err, &fe) || !fe.Has(a, receipt.CheckMode) || !fe.Has(b, receipt.CheckMode) {
 		t.Fatalf("launched without policy: %v", err)
 	}
-	v, err := receipt.Finalize(c, []string{a, b}, receipt.AllowLaunchedBrowser(), fixedClock)
+	v, err := receipt.Finalize(context.Background(), c, []string{a, b}, receipt.WithAllowLaunchedBrowser(), fixedClock)
 	if err != nil {
 		t.Fatalf("launched with policy: %v", err)
 	}
@@ -82,15 +84,15 @@ func TestFinalizeLaunchedPolicy(t *testing.T) {
 		t.Errorf("mode = %s", v.Validation.ExecutionMode)
 	}
 	m := map[string][]byte{sum(readFile(t, a, receipt.FileReceipt)): readFile(t, a, receipt.FileReceipt), sum(readFile(t, b, receipt.FileReceipt)): readFile(t, b, receipt.FileReceipt)}
-	if err := receipt.CheckClaim(v, m); !errors.Is(err, receipt.ErrClaim) {
+	if err := receipt.CheckClaim(context.Background(), v, m); !errors.Is(err, receipt.ErrClaim) {
 		t.Errorf("CheckClaim of a launched claim without policy: %v", err)
 	}
-	if err := receipt.CheckClaim(v, m, receipt.AllowLaunchedBrowser()); err != nil {
+	if err := receipt.CheckClaim(context.Background(), v, m, receipt.WithAllowLaunchedBrowser()); err != nil {
 		t.Errorf("CheckClaim of a launched claim with policy: %v", err)
 	}
 	// Mixed modes never finalize, even under the policy.
 	m1 := writeRun(t, cleanRun(t, c, nil))
-	_, err = receipt.Finalize(c, []string{m1, a}, receipt.AllowLaunchedBrowser())
+	_, err = receipt.Finalize(context.Background(), c, []string{m1, a}, receipt.WithAllowLaunchedBrowser())
 	if !errors.As(err, &fe) || !fe.Has(a, receipt.CheckMode) {
 		t.Errorf("mixed modes: %v", err)
 	}
@@ -100,7 +102,7 @@ func TestFinalizeRejects(t *testing.T) {
 	c := testCapability()
 	type setup func(t *testing.T) (cap *capability.Capability, dirs []string)
 	clean := func(t *testing.T) string { return writeRun(t, cleanRun(t, c, nil)) }
-	with := func(mutate func(*receipt.Run)) setup {
+	with := func(mutate func(*runwrite.Run)) setup {
 		return func(t *testing.T) (*capability.Capability, []string) {
 			return c, []string{clean(t), writeRun(t, cleanRun(t, c, mutate))}
 		}
@@ -108,7 +110,7 @@ func TestFinalizeRejects(t *testing.T) {
 	tests := []struct {
 		name  string
 		setup setup
-		check string
+		check receipt.Check
 		want  error // optional sentinel the error must also match
 	}{
 		{"same directory twice", func(t *testing.T) (*capability.Capability, []string) {
@@ -126,26 +128,26 @@ func TestFinalizeRejects(t *testing.T) {
 			}
 			return c, []string{d, d2}
 		}, receipt.CheckUnique, nil},
-		{"simulated run", with(func(r *receipt.Run) { r.Receipt.ExecutionMode = receipt.ModeSimulated }), receipt.CheckMode, nil},
-		{"receipt without mode", with(func(r *receipt.Run) { r.Receipt.ExecutionMode = "" }), receipt.CheckMode, nil},
-		{"launched without policy", with(func(r *receipt.Run) { r.Receipt.ExecutionMode = receipt.ModeLiveLaunched }), receipt.CheckMode, nil},
+		{"simulated run", with(func(r *runwrite.Run) { r.Receipt.ExecutionMode = receipt.ModeSimulated }), receipt.CheckMode, nil},
+		{"receipt without mode", with(func(r *runwrite.Run) { r.Receipt.ExecutionMode = "" }), receipt.CheckMode, nil},
+		{"launched without policy", with(func(r *runwrite.Run) { r.Receipt.ExecutionMode = receipt.ModeLiveLaunched }), receipt.CheckMode, nil},
 		{"recovered run", with(makeRecovered), receipt.CheckRecovered, nil},
-		{"recovery attempted but failed", with(func(r *receipt.Run) {
+		{"recovery attempted but failed", with(func(r *runwrite.Run) {
 			makeRecovered(r)
 			r.Proposals.Proposals[0].Outcome = "failed"
 			r.Receipt.Recovered = false
 			r.Receipt.Actions[0].Recovered = false
 		}), receipt.CheckRecovered, nil},
-		{"handed off", with(func(r *receipt.Run) { r.Receipt.HandedOff = true; r.Receipt.Clean = false }), receipt.CheckHandedOff, nil},
-		{"mismatched environment", with(func(r *receipt.Run) { r.Receipt.Environment.Browser = "Chrome/157.0.1.2" }), receipt.CheckEnvironment, nil},
-		{"different outputs", with(func(r *receipt.Run) { r.Outputs.Outputs[2].Value = "regular member" }), receipt.CheckOutputs, nil},
-		{"different download evidence", with(func(r *receipt.Run) {
+		{"handed off", with(func(r *runwrite.Run) { r.Receipt.HandedOff = true; r.Receipt.Clean = false }), receipt.CheckHandedOff, nil},
+		{"mismatched environment", with(func(r *runwrite.Run) { r.Receipt.Environment.Browser = "Chrome/157.0.1.2" }), receipt.CheckEnvironment, nil},
+		{"different outputs", with(func(r *runwrite.Run) { r.Outputs.Outputs[2].Value = "regular member" }), receipt.CheckOutputs, nil},
+		{"different download evidence", with(func(r *runwrite.Run) {
 			f := &r.Outputs.Outputs[3].Files[0]
 			f.Bytes, f.SHA256 = 99, fileA
 			d := r.Receipt.Actions[5].Download
 			d.Bytes, d.SHA256 = 99, fileA
 		}), receipt.CheckOutputs, nil},
-		{"failed run", with(func(r *receipt.Run) {
+		{"failed run", with(func(r *runwrite.Run) {
 			rc := r.Receipt
 			rc.Actions = rc.Actions[:9]
 			rc.Actions[8].Status = receipt.ActionFailed
@@ -154,10 +156,10 @@ func TestFinalizeRejects(t *testing.T) {
 			rc.Terminal = receipt.Terminal{State: receipt.TerminalFailed, Failure: rc.Actions[8].Failure, Action: "read-movements"}
 			rc.Clean = false
 		}), receipt.CheckTerminal, nil},
-		{"not clean", with(func(r *receipt.Run) { r.Receipt.Clean = false }), receipt.CheckClean, nil},
-		{"other version", with(func(r *receipt.Run) { r.Receipt.Capability.Version = "1.2.1" }), receipt.CheckVersion, nil},
-		{"other discovery", with(func(r *receipt.Run) { r.Receipt.Capability.DiscoveryHash = fileA }), receipt.CheckDiscoveryHash, nil},
-		{"other execution hash", with(func(r *receipt.Run) { r.Receipt.Capability.ExecutionHash = fileA }), receipt.CheckExecutionHash, nil},
+		{"not clean", with(func(r *runwrite.Run) { r.Receipt.Clean = false }), receipt.CheckClean, nil},
+		{"other version", with(func(r *runwrite.Run) { r.Receipt.Capability.Version = "1.2.1" }), receipt.CheckVersion, nil},
+		{"other discovery", with(func(r *runwrite.Run) { r.Receipt.Capability.DiscoveryHash = fileA }), receipt.CheckDiscoveryHash, nil},
+		{"other execution hash", with(func(r *runwrite.Run) { r.Receipt.Capability.ExecutionHash = fileA }), receipt.CheckExecutionHash, nil},
 		{"flipped byte", func(t *testing.T) (*capability.Capability, []string) {
 			d := clean(t)
 			flipIn(t, d, receipt.FileReceipt, `"arch":"amd64"`, `"arch":"amd65"`)
@@ -200,7 +202,7 @@ func TestFinalizeRejects(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			cp, dirs := tt.setup(t)
-			v, err := receipt.Finalize(cp, dirs, fixedClock)
+			v, err := receipt.Finalize(context.Background(), cp, dirs, fixedClock)
 			t.Log(err)
 			if v != nil || !errors.Is(err, receipt.ErrFinalize) {
 				t.Fatalf("Finalize = %v, %v; want refusal", v, err)

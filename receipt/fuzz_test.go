@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/vera-run/vera/internal/canonjson"
+	"github.com/vera-run/vera/internal/runwrite"
 	"github.com/vera-run/vera/receipt"
 )
 
@@ -13,7 +14,7 @@ import (
 func seedRun(f *testing.F) map[string][]byte {
 	run := cleanRun(f, testCapability(), nil)
 	makeRecovered(run)
-	dir, _, err := receipt.WriteRun(f.TempDir(), run)
+	dir, _, err := runwrite.WriteRun(f.TempDir(), run)
 	if err != nil {
 		f.Fatal(err)
 	}
@@ -101,7 +102,7 @@ func FuzzCompare(f *testing.F) {
 			return
 		}
 		a, _ := receipt.LoadReceipt(files[receipt.FileReceipt])
-		opts := []receipt.CompareOption{receipt.WithRule(receipt.Rule{Kind: kind, Find: find, Replace: replace})}
+		opts := []receipt.CompareOption{receipt.WithRule(receipt.Rule{Kind: receipt.ArtifactKind(kind), Find: find, Replace: replace})}
 		c, err := receipt.Compare(a, b, opts...)
 		if err != nil {
 			if !errors.Is(err, receipt.ErrCompare) {

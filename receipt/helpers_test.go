@@ -10,6 +10,7 @@ import (
 
 	"github.com/vera-run/vera/capability"
 	"github.com/vera-run/vera/internal/canonjson"
+	"github.com/vera-run/vera/internal/runwrite"
 	"github.com/vera-run/vera/locator"
 	"github.com/vera-run/vera/receipt"
 )
@@ -176,7 +177,7 @@ var statementBytes = []byte("%PDF-1.7 statement\n")
 // cleanRun builds the evidence of a clean live connected run of
 // testCapability: two pages of movements, every output produced. mutate,
 // when set, changes it before the receipt's output records are computed.
-func cleanRun(t tb, c *capability.Capability, mutate func(*receipt.Run)) *receipt.Run {
+func cleanRun(t tb, c *capability.Capability, mutate func(*runwrite.Run)) *runwrite.Run {
 	t.Helper()
 	eh := execHash(t, c)
 	qh, err := receipt.HashInput(eh, "query", "Rossi")
@@ -216,9 +217,9 @@ func cleanRun(t tb, c *capability.Capability, mutate func(*receipt.Run)) *receip
 	actions[6].Records = intp(1)
 	actions[8].Records = intp(1)
 	actions[5].Download = &receipt.DownloadProof{Mechanism: "directory", Evidence: "download-directory-bytes-verified", Bytes: n, SHA256: fileHash}
-	run := &receipt.Run{
+	run := &runwrite.Run{
 		Receipt: &receipt.Receipt{
-			RunID:         receipt.NewRunID(),
+			RunID:         runwrite.NewRunID(),
 			Capability:    receipt.CapabilityRef{ID: c.ID, Version: c.Version, ExecutionHash: eh, DiscoveryHash: discoveryHash},
 			ExecutionMode: receipt.ModeLiveConnected,
 			StartedAt:     "2026-03-01T10:00:00Z",
@@ -252,7 +253,7 @@ func cleanRun(t tb, c *capability.Capability, mutate func(*receipt.Run)) *receip
 
 // fillOutputRecords recomputes the receipt's output records from the
 // outputs (after a JSON round trip, as a loader sees them).
-func fillOutputRecords(t tb, run *receipt.Run) {
+func fillOutputRecords(t tb, run *runwrite.Run) {
 	t.Helper()
 	raw, err := json.Marshal(run.Outputs)
 	if err != nil {
@@ -272,15 +273,15 @@ func fillOutputRecords(t tb, run *receipt.Run) {
 			t.Fatal(err)
 		}
 		run.Receipt.Outputs = append(run.Receipt.Outputs, receipt.OutputRecord{
-			Name: v.Name, Kind: v.Kind, Exposure: v.Exposure, Count: receipt.OutputCount(v), Hash: h})
+			Name: v.Name, Kind: v.Kind, Exposure: v.Exposure, Count: runwrite.OutputCount(v), Hash: h})
 	}
 }
 
 // writeRun writes run under a fresh temporary parent and returns the run
 // directory.
-func writeRun(t testing.TB, run *receipt.Run) string {
+func writeRun(t testing.TB, run *runwrite.Run) string {
 	t.Helper()
-	dir, _, err := receipt.WriteRun(t.TempDir(), run)
+	dir, _, err := runwrite.WriteRun(t.TempDir(), run)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -344,7 +345,7 @@ func editReceipt(t testing.TB, dir string, edit func(*receipt.Receipt)) {
 
 // makeRecovered turns a clean run into one whose first action succeeded
 // only through a recovery proposal.
-func makeRecovered(run *receipt.Run) {
+func makeRecovered(run *runwrite.Run) {
 	c := testCapability()
 	a, _, _, _ := c.Action("fill-query")
 	ch, _ := canonjson.Digest(a)

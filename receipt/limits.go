@@ -1,5 +1,7 @@
 package receipt
 
+import "github.com/vera-run/vera/internal/runrule"
+
 // Size limits of the run files. [Load] and the Load* functions refuse a
 // larger file with [ErrTooLarge] before decoding it; reads never take more
 // than the limit plus one byte.
@@ -18,7 +20,7 @@ const (
 // Bounds on individual members, checked by the schema checks.
 const (
 	// MaxRunIDLen bounds a run id, in bytes.
-	MaxRunIDLen = 128
+	MaxRunIDLen = runrule.MaxRunIDLen
 	// MaxCodeLen bounds reason codes, mechanism and evidence codes, in
 	// bytes.
 	MaxCodeLen = 64

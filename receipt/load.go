@@ -2,6 +2,7 @@ package receipt
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -64,13 +65,27 @@ var (
 // Any other entry in the directory is reported with [ErrUnexpectedFile].
 // Load returns what it could read together with an error (a *[VerifyError])
 // listing every problem.
-func Load(dir string) (*RunFiles, error) {
-	rf, rep := load(dir)
+//
+// ctx is checked before each file is read: once it is done, Load stops
+// and returns what it read with an error wrapping ctx.Err() (not a
+// verification failure: it does not match [ErrVerify]). A nil ctx is
+// refused with [ErrInvalidArgument].
+func Load(ctx context.Context, dir string) (*RunFiles, error) {
+	if ctx == nil {
+		return nil, fmt.Errorf("%w: nil context", ErrInvalidArgument)
+	}
+	rf, rep, err := load(ctx, dir)
+	if err != nil {
+		return rf, err
+	}
 	return rf, rep.Err()
 }
 
 // load is Load returning the report.
-func load(dir string) (*RunFiles, *Report) {
+//
+// It returns a non-nil error only when ctx ended before every file was
+// read; the report then holds the problems found so far.
+func load(ctx context.Context, dir string) (_ *RunFiles, _ *Report, ctxErr error) {
 	rf := &RunFiles{Dir: dir, Raw: map[string][]byte{}, Hashes: map[string]string{}}
 	rep := &Report{Dir: dir, Complete: true}
 	var ps problems
@@ -84,14 +99,14 @@ func load(dir string) (*RunFiles, *Report) {
 		} else {
 			ps.add("", ErrUnreadable, "cannot open the run directory: %s", errText(err))
 		}
-		return rf, rep
+		return rf, rep, ctxErr
 	}
 	defer root.Close()
 
 	present, err := listRunDir(root)
 	if err != nil {
 		ps.add("", ErrUnreadable, "cannot list the run directory: %s", errText(err))
-		return rf, rep
+		return rf, rep, ctxErr
 	}
 	var names []string
 	for name := range present {
@@ -118,6 +133,13 @@ func load(dir string) (*RunFiles, *Report) {
 	}
 
 	read := func(spec docSpec, v any) bool {
+		if ctxErr != nil {
+			return false
+		}
+		if err := ctx.Err(); err != nil {
+			ctxErr = fmt.Errorf("receipt: load %s: %w", dir, err)
+			return false
+		}
 		raw, err := safefs.ReadFileLimited(root, spec.name, int64(spec.limit))
 		if err != nil {
 			switch {
@@ -183,7 +205,7 @@ func load(dir string) (*RunFiles, *Report) {
 	if raw, ok := rf.Raw[FileLock]; ok {
 		ps = append(ps, scanSecrets(FileLock, raw)...)
 	}
-	return rf, rep
+	return rf, rep, ctxErr
 }
 
 // tooManyEntries is the pseudo-name listRunDir reports for an overfull

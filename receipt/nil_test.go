@@ -1,9 +1,11 @@
 package receipt_test
 
 import (
+	"context"
 	"errors"
 	"testing"
 
+	"github.com/vera-run/vera/internal/runwrite"
 	"github.com/vera-run/vera/receipt"
 )
 
@@ -16,14 +18,14 @@ func TestNilArguments(t *testing.T) {
 		want error
 	}{
 		{"OutputHash(nil)", func() error { _, err := receipt.OutputHash(nil); return err }, receipt.ErrInvalidArgument},
-		{"WriteRun(nil run)", func() error { _, _, err := receipt.WriteRun(t.TempDir(), nil); return err }, receipt.ErrWrite},
-		{"WriteReserved(nil run)", func() error { _, err := receipt.WriteReserved(t.TempDir(), nil); return err }, receipt.ErrWrite},
+		{"WriteRun(nil run)", func() error { _, _, err := runwrite.WriteRun(t.TempDir(), nil); return err }, runwrite.ErrWrite},
+		{"WriteReserved(nil run)", func() error { _, err := runwrite.WriteReserved(t.TempDir(), nil); return err }, runwrite.ErrWrite},
 		{"Compare(nil, nil)", func() error { _, err := receipt.Compare(nil, nil); return err }, receipt.ErrCompare},
-		{"Finalize(nil capability)", func() error { _, err := receipt.Finalize(nil, []string{"a", "b"}); return err }, receipt.ErrFinalize},
-		{"CheckClaim(nil capability)", func() error { return receipt.CheckClaim(nil, nil) }, receipt.ErrClaim},
-		{"VerifyRun(nil capability)", func() error { _, err := receipt.VerifyRun(t.TempDir(), nil); return err }, receipt.ErrVerify},
+		{"Finalize(nil capability)", func() error { _, err := receipt.Finalize(context.Background(), nil, []string{"a", "b"}); return err }, receipt.ErrFinalize},
+		{"CheckClaim(nil capability)", func() error { return receipt.CheckClaim(context.Background(), nil, nil) }, receipt.ErrClaim},
+		{"VerifyRun(nil capability)", func() error { _, err := receipt.VerifyRun(context.Background(), t.TempDir(), nil); return err }, receipt.ErrVerify},
 		{"nil WriteOption", func() error {
-			_, err := receipt.ReserveRunDir(t.TempDir(), nil)
+			_, err := runwrite.ReserveRunDir(t.TempDir(), nil)
 			return err
 		}, nil},
 	}
@@ -35,7 +37,7 @@ func TestNilArguments(t *testing.T) {
 			}
 		})
 	}
-	if n := receipt.OutputCount(nil); n != 0 {
+	if n := runwrite.OutputCount(nil); n != 0 {
 		t.Errorf("OutputCount(nil) = %d", n)
 	}
 }

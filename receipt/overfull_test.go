@@ -1,6 +1,7 @@
 package receipt_test
 
 import (
+	"context"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -25,7 +26,7 @@ func TestOverfullRunDirIsOrderFree(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(dir, ".run.receipt.json.tmp-0123456789abcdef"), nil, 0o600); err != nil {
 		t.Fatal(err)
 	}
-	rep, err := receipt.VerifyRun(dir, c)
+	rep, err := receipt.VerifyRun(context.Background(), dir, c)
 	if err == nil {
 		t.Fatal("an overfull run directory verified")
 	}

@@ -1,11 +1,13 @@
 package receipt_test
 
 import (
+	"context"
 	"errors"
 	"slices"
 	"testing"
 
 	"github.com/vera-run/vera/capability"
+	"github.com/vera-run/vera/internal/runwrite"
 	"github.com/vera-run/vera/locator"
 	"github.com/vera-run/vera/receipt"
 )
@@ -23,9 +25,9 @@ func handAuthored() *capability.Capability {
 
 // handRun is a clean run of a hand-authored capability: it pins no
 // discovery hash.
-func handRun(t *testing.T, c *capability.Capability, mutate func(*receipt.Run)) string {
+func handRun(t *testing.T, c *capability.Capability, mutate func(*runwrite.Run)) string {
 	t.Helper()
-	return writeRun(t, cleanRun(t, c, func(r *receipt.Run) {
+	return writeRun(t, cleanRun(t, c, func(r *runwrite.Run) {
 		r.Receipt.Capability.DiscoveryHash = ""
 		if mutate != nil {
 			mutate(r)
@@ -39,7 +41,7 @@ func TestFinalizeHandAuthored(t *testing.T) {
 		t.Fatal(err)
 	}
 	a, b := handRun(t, c, nil), handRun(t, c, nil)
-	v, err := receipt.Finalize(c, []string{a, b}, fixedClock)
+	v, err := receipt.Finalize(context.Background(), c, []string{a, b}, fixedClock)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -50,28 +52,28 @@ func TestFinalizeHandAuthored(t *testing.T) {
 		t.Fatalf("the promoted hand-authored capability is invalid: %v", err)
 	}
 	ha, hb := readFile(t, a, receipt.FileReceipt), readFile(t, b, receipt.FileReceipt)
-	if err := receipt.CheckClaim(v, map[string][]byte{sum(ha): ha, sum(hb): hb}); err != nil {
+	if err := receipt.CheckClaim(context.Background(), v, map[string][]byte{sum(ha): ha, sum(hb): hb}); err != nil {
 		t.Fatalf("CheckClaim: %v", err)
 	}
 
 	// One clean run does not promote.
-	_, err = receipt.Finalize(c, []string{a}, fixedClock)
+	_, err = receipt.Finalize(context.Background(), c, []string{a}, fixedClock)
 	var fe receipt.FinalizeErrors
 	if !errors.As(err, &fe) || !fe.Has("", receipt.CheckRuns) {
 		t.Fatalf("one run: %v", err)
 	}
 	// The same run twice does not either.
-	if _, err := receipt.Finalize(c, []string{a, a}, fixedClock); !errors.As(err, &fe) || !fe.Has(a, receipt.CheckUnique) {
+	if _, err := receipt.Finalize(context.Background(), c, []string{a, a}, fixedClock); !errors.As(err, &fe) || !fe.Has(a, receipt.CheckUnique) {
 		t.Fatalf("one run twice: %v", err)
 	}
 	// A receipt that pins a (forged) discovery hash is not a run of this
 	// hand-authored capability.
 	forged := writeRun(t, cleanRun(t, c, nil)) // cleanRun pins the helper's discovery hash
-	if _, err := receipt.Finalize(c, []string{a, forged}, fixedClock); !errors.As(err, &fe) || !fe.Has(forged, receipt.CheckDiscoveryHash) {
+	if _, err := receipt.Finalize(context.Background(), c, []string{a, forged}, fixedClock); !errors.As(err, &fe) || !fe.Has(forged, receipt.CheckDiscoveryHash) {
 		t.Fatalf("forged discovery hash: %v", err)
 	}
 	// Promoting an already validated capability, or a draft, is refused.
-	if _, err := receipt.Finalize(v, []string{a, b}, fixedClock); !errors.As(err, &fe) || !fe.Has("", receipt.CheckState) {
+	if _, err := receipt.Finalize(context.Background(), v, []string{a, b}, fixedClock); !errors.As(err, &fe) || !fe.Has("", receipt.CheckState) {
 		t.Fatalf("validated_local again: %v", err)
 	}
 }
@@ -94,12 +96,12 @@ func TestFinalizeHandAuthoredForgedCombinations(t *testing.T) {
 			c := handAuthored()
 			tc.edit(c)
 			a, b := handRun(t, c, nil), handRun(t, c, nil)
-			_, err := receipt.Finalize(c, []string{a, b}, fixedClock)
+			_, err := receipt.Finalize(context.Background(), c, []string{a, b}, fixedClock)
 			var fe receipt.FinalizeErrors
 			if !errors.As(err, &fe) || !fe.Has("", receipt.CheckCapability) {
 				t.Fatalf("err = %v", err)
 			}
-			if _, err := receipt.VerifyRun(a, c); err == nil {
+			if _, err := receipt.VerifyRun(context.Background(), a, c); err == nil {
 				t.Fatal("VerifyRun accepted a run of a forged capability")
 			}
 		})
@@ -116,8 +118,8 @@ func TestFinalizeHandAuthoredConsequential(t *testing.T) {
 	if err := c.ValidateForExecution().Err(); err != nil {
 		t.Fatal(err)
 	}
-	consequential := func(approved bool) func(*receipt.Run) {
-		return func(r *receipt.Run) {
+	consequential := func(approved bool) func(*runwrite.Run) {
+		return func(r *runwrite.Run) {
 			a := &r.Receipt.Actions[2]
 			a.Effect, a.Dispatched = "consequential", true
 			if approved {
@@ -132,11 +134,11 @@ func TestFinalizeHandAuthoredConsequential(t *testing.T) {
 		}
 	}
 	a, b := handRun(t, c, consequential(true)), handRun(t, c, consequential(true))
-	if _, err := receipt.Finalize(c, []string{a, b}, fixedClock); err != nil {
+	if _, err := receipt.Finalize(context.Background(), c, []string{a, b}, fixedClock); err != nil {
 		t.Fatalf("approved runs: %v", err)
 	}
 	unapproved := handRun(t, c, consequential(false))
-	_, err := receipt.Finalize(c, []string{a, unapproved}, fixedClock)
+	_, err := receipt.Finalize(context.Background(), c, []string{a, unapproved}, fixedClock)
 	var fe receipt.FinalizeErrors
 	if !errors.As(err, &fe) || !fe.Has(unapproved, receipt.CheckVerify) || !errors.Is(err, receipt.ErrSequence) {
 		t.Fatalf("unapproved consequential run: %v", err)
@@ -157,8 +159,8 @@ func TestFinalizeDecoyCandidate(t *testing.T) {
 	if err := c.Validate().Err(); err != nil {
 		t.Fatal(err)
 	}
-	withMatches := func(first int) func(*receipt.Run) {
-		return func(r *receipt.Run) {
+	withMatches := func(first int) func(*runwrite.Run) {
+		return func(r *runwrite.Run) {
 			a := &r.Receipt.Actions[3]
 			a.LocatorIndex, a.LocatorMatches = intp(1), []int{first, 1}
 			// fill-query won at 1 after the role matched nothing: stale.
@@ -167,7 +169,7 @@ func TestFinalizeDecoyCandidate(t *testing.T) {
 	}
 	a, b := handRun(t, c, withMatches(3)), handRun(t, c, withMatches(3))
 	var rep receipt.FinalizeReport
-	_, err := receipt.Finalize(c, []string{a, b}, fixedClock, receipt.WithReport(&rep))
+	_, err := receipt.Finalize(context.Background(), c, []string{a, b}, fixedClock, receipt.WithReport(&rep))
 	var fe receipt.FinalizeErrors
 	if !errors.As(err, &fe) || !fe.Has("", receipt.CheckDecoyCandidate) || len(fe) != 1 {
 		t.Fatalf("decoy: %v", err)
@@ -186,19 +188,19 @@ func TestFinalizeDecoyCandidate(t *testing.T) {
 	// the other is reported, not a decoy: promotion goes ahead.
 	a2 := handRun(t, c, withMatches(0))
 	rep = receipt.FinalizeReport{}
-	if _, err := receipt.Finalize(c, []string{a, a2}, fixedClock, receipt.WithReport(&rep)); err != nil {
+	if _, err := receipt.Finalize(context.Background(), c, []string{a, a2}, fixedClock, receipt.WithReport(&rep)); err != nil {
 		t.Fatalf("mixed: %v", err)
 	}
 	if len(rep.Candidates) != 2 || rep.Candidates[1].Decoy {
 		t.Fatalf("mixed report = %+v", rep.Candidates)
 	}
 	// A candidate that won in one of the runs is not reported.
-	won := handRun(t, c, func(r *receipt.Run) {
+	won := handRun(t, c, func(r *runwrite.Run) {
 		a := &r.Receipt.Actions[3]
 		a.LocatorIndex, a.LocatorMatches = intp(0), []int{1}
 	})
 	rep = receipt.FinalizeReport{}
-	if _, err := receipt.Finalize(c, []string{a, won}, fixedClock, receipt.WithReport(&rep)); err != nil {
+	if _, err := receipt.Finalize(context.Background(), c, []string{a, won}, fixedClock, receipt.WithReport(&rep)); err != nil {
 		t.Fatalf("won once: %v", err)
 	}
 	for _, f := range rep.Candidates {
@@ -234,8 +236,8 @@ func TestVerifyRunLocatorMatches(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			dir := writeRun(t, cleanRun(t, c, func(r *receipt.Run) { tc.edit(r.Receipt) }))
-			_, err := receipt.VerifyRun(dir, c)
+			dir := writeRun(t, cleanRun(t, c, func(r *runwrite.Run) { tc.edit(r.Receipt) }))
+			_, err := receipt.VerifyRun(context.Background(), dir, c)
 			if tc.want == nil {
 				if err != nil {
 					t.Fatalf("VerifyRun: %v", err)
@@ -243,7 +245,7 @@ func TestVerifyRunLocatorMatches(t *testing.T) {
 				// Any edit after sealing breaks the lock.
 				editless := readFile(t, dir, receipt.FileReceipt)
 				rewrite(t, dir, receipt.FileReceipt, append(editless[:len(editless):len(editless)], ' '))
-				if _, err := receipt.VerifyRun(dir, c); !errors.Is(err, receipt.ErrVerify) {
+				if _, err := receipt.VerifyRun(context.Background(), dir, c); !errors.Is(err, receipt.ErrVerify) {
 					t.Fatalf("edited receipt verifies: %v", err)
 				}
 				return
@@ -255,9 +257,9 @@ func TestVerifyRunLocatorMatches(t *testing.T) {
 	}
 	// Re-locked edit of a sealed receipt: the verifier catches the
 	// inconsistency, not only the hash.
-	dir := writeRun(t, cleanRun(t, c, func(r *receipt.Run) { r.Receipt.Actions[0].LocatorMatches = []int{3, 1} }))
+	dir := writeRun(t, cleanRun(t, c, func(r *runwrite.Run) { r.Receipt.Actions[0].LocatorMatches = []int{3, 1} }))
 	editReceipt(t, dir, func(r *receipt.Receipt) { r.Actions[0].LocatorMatches = []int{1, 1} })
-	if _, err := receipt.VerifyRun(dir, c); !errors.Is(err, receipt.ErrInconsistent) {
+	if _, err := receipt.VerifyRun(context.Background(), dir, c); !errors.Is(err, receipt.ErrInconsistent) {
 		t.Fatalf("re-locked forged evidence: %v", err)
 	}
 }

@@ -1,6 +1,7 @@
 package receipt_test
 
 import (
+	"context"
 	"errors"
 	"maps"
 	"slices"
@@ -8,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/vera-run/vera/internal/canonjson"
+	"github.com/vera-run/vera/internal/runwrite"
 	"github.com/vera-run/vera/receipt"
 	"github.com/vera-run/vera/runtime"
 )
@@ -23,8 +25,8 @@ func TestReasonSetIsTheRuntimes(t *testing.T) {
 	}
 }
 
-func failedAt(state receipt.TerminalState, f *receipt.Failure) func(*receipt.Run) {
-	return func(run *receipt.Run) {
+func failedAt(state receipt.TerminalState, f *receipt.Failure) func(*runwrite.Run) {
+	return func(run *runwrite.Run) {
 		r := run.Receipt
 		r.Terminal = receipt.Terminal{State: state, Failure: f, Action: "next-page"}
 		r.Clean = false
@@ -42,7 +44,7 @@ func TestVerifyRunStatedRules(t *testing.T) {
 	}()
 	tests := []struct {
 		name   string
-		mutate func(*receipt.Run)
+		mutate func(*runwrite.Run)
 		edit   func(t *testing.T, dir string)
 		want   error
 		file   string
@@ -50,18 +52,18 @@ func TestVerifyRunStatedRules(t *testing.T) {
 		{name: "reason outside the closed set", mutate: failedAt(receipt.TerminalFailed,
 			&receipt.Failure{Category: receipt.CategoryInternal, Reason: "made_up_reason"}),
 			want: receipt.ErrSchema, file: receipt.FileReceipt},
-		{name: "action reason outside the closed set", mutate: func(run *receipt.Run) {
+		{name: "action reason outside the closed set", mutate: func(run *runwrite.Run) {
 			failedAt(receipt.TerminalFailed, &receipt.Failure{Category: receipt.CategoryInternal, Reason: "unsupported"})(run)
 			a := &run.Receipt.Actions[len(run.Receipt.Actions)-1]
 			a.Status, a.Failure = receipt.ActionFailed, &receipt.Failure{Category: receipt.CategoryInternal, Reason: "unsupported_blocked"}
 		}, want: receipt.ErrSchema, file: receipt.FileReceipt},
-		{name: "download mechanism outside the closed set", mutate: func(run *receipt.Run) {
+		{name: "download mechanism outside the closed set", mutate: func(run *runwrite.Run) {
 			run.Receipt.Actions[5].Download.Mechanism = "carrier_pigeon"
 		}, want: receipt.ErrSchema, file: receipt.FileReceipt},
-		{name: "download evidence outside the closed set", mutate: func(run *receipt.Run) {
+		{name: "download evidence outside the closed set", mutate: func(run *runwrite.Run) {
 			run.Receipt.Actions[5].Download.Evidence = "download-bytes-trusted"
 		}, want: receipt.ErrSchema, file: receipt.FileReceipt},
-		{name: "download evidence of the other mechanism", mutate: func(run *receipt.Run) {
+		{name: "download evidence of the other mechanism", mutate: func(run *runwrite.Run) {
 			run.Receipt.Actions[5].Download.Mechanism = "browser_path"
 		}, want: receipt.ErrSchema, file: receipt.FileReceipt},
 		{name: "stopped_at_gate without approval_refused", mutate: failedAt(receipt.TerminalStoppedAtGate,
@@ -75,21 +77,21 @@ func TestVerifyRunStatedRules(t *testing.T) {
 		{name: "native_gap with a failure", mutate: failedAt(receipt.TerminalNativeGap,
 			&receipt.Failure{Category: receipt.CategoryInternal}),
 			want: receipt.ErrInconsistent, file: receipt.FileReceipt},
-		{name: "business_outcome with a failure", mutate: func(run *receipt.Run) {
+		{name: "business_outcome with a failure", mutate: func(run *runwrite.Run) {
 			failedAt(receipt.TerminalBusinessOutcome, &receipt.Failure{Category: receipt.CategoryInternal})(run)
 			run.Receipt.Terminal.Outcome = "member_not_found"
 		}, want: receipt.ErrInconsistent, file: receipt.FileReceipt},
 		{name: "recovery_requested without failure", mutate: failedAt(receipt.TerminalRecoveryRequested, nil),
 			want: receipt.ErrInconsistent, file: receipt.FileReceipt},
-		{name: "finished_at before started_at", mutate: func(run *receipt.Run) {
+		{name: "finished_at before started_at", mutate: func(run *runwrite.Run) {
 			run.Receipt.FinishedAt = "2026-03-01T09:59:59.999Z"
 		}, want: receipt.ErrInconsistent, file: receipt.FileReceipt},
-		{name: "finished_at before started_at across zones", mutate: func(run *receipt.Run) {
+		{name: "finished_at before started_at across zones", mutate: func(run *runwrite.Run) {
 			run.Receipt.FinishedAt = "2026-03-01T10:30:00+01:00"
 		}, want: receipt.ErrInconsistent, file: receipt.FileReceipt},
-		{name: "null inputs", mutate: func(run *receipt.Run) { run.Receipt.Inputs = nil },
+		{name: "null inputs", mutate: func(run *runwrite.Run) { run.Receipt.Inputs = nil },
 			want: receipt.ErrSchema, file: receipt.FileReceipt},
-		{name: "null origins", mutate: func(run *receipt.Run) { run.Receipt.Origins = nil },
+		{name: "null origins", mutate: func(run *runwrite.Run) { run.Receipt.Origins = nil },
 			want: receipt.ErrSchema, file: receipt.FileReceipt},
 		{name: "null outputs in outputs.json", edit: func(t *testing.T, dir string) {
 			editOutputs(t, dir, false, func(o *receipt.Outputs) { o.Outputs = nil })
@@ -97,21 +99,21 @@ func TestVerifyRunStatedRules(t *testing.T) {
 		{name: "relative download path", edit: func(t *testing.T, dir string) {
 			editOutputs(t, dir, false, func(o *receipt.Outputs) { o.Outputs[3].Files[0].Path = "Downloads/statement.pdf" })
 		}, want: receipt.ErrSchema, file: receipt.FileOutputs},
-		{name: "inputs out of the capability's order", mutate: func(run *receipt.Run) {
+		{name: "inputs out of the capability's order", mutate: func(run *runwrite.Run) {
 			in := run.Receipt.Inputs
 			in[0], in[2] = in[2], in[0]
 		}, want: receipt.ErrInputs, file: receipt.FileReceipt},
-		{name: "outputs out of the capability's order", mutate: func(run *receipt.Run) {
+		{name: "outputs out of the capability's order", mutate: func(run *runwrite.Run) {
 			o := run.Outputs.Outputs
 			o[0], o[2] = o[2], o[0]
 		}, want: receipt.ErrOutputs, file: receipt.FileReceipt},
-		{name: "record_set count against its extract actions", mutate: func(run *receipt.Run) {
+		{name: "record_set count against its extract actions", mutate: func(run *runwrite.Run) {
 			run.Receipt.Actions[6].Records = intp(4)
 		}, want: receipt.ErrOutputs, file: receipt.FileReceipt},
-		{name: "single record extraction counting two", mutate: func(run *receipt.Run) {
+		{name: "single record extraction counting two", mutate: func(run *runwrite.Run) {
 			run.Receipt.Actions[3].Records = intp(2)
 		}, want: receipt.ErrOutputs, file: receipt.FileReceipt},
-		{name: "proposal contract hash of another action", mutate: func(run *receipt.Run) {
+		{name: "proposal contract hash of another action", mutate: func(run *runwrite.Run) {
 			makeRecovered(run)
 			run.Proposals.Proposals[0].ContractHash = otherHash
 		}, want: receipt.ErrHashMismatch, file: receipt.FileProposals},
@@ -122,7 +124,7 @@ func TestVerifyRunStatedRules(t *testing.T) {
 			if tt.edit != nil {
 				tt.edit(t, dir)
 			}
-			rep, err := receipt.VerifyRun(dir, c)
+			rep, err := receipt.VerifyRun(context.Background(), dir, c)
 			if !errors.Is(err, tt.want) {
 				t.Fatalf("err = %v, want %v", err, tt.want)
 			}
@@ -137,16 +139,16 @@ func TestVerifyRunStatedRules(t *testing.T) {
 // what the runtime writes.
 func TestVerifyRunStatedRulesAccept(t *testing.T) {
 	c := testCapability()
-	for name, mutate := range map[string]func(*receipt.Run){
-		"browser_path route": func(run *receipt.Run) {
+	for name, mutate := range map[string]func(*runwrite.Run){
+		"browser_path route": func(run *runwrite.Run) {
 			d := run.Receipt.Actions[5].Download
 			d.Mechanism, d.Evidence = "browser_path", "download-browser-path-bytes-verified"
 		},
-		"finished_at equal to started_at": func(run *receipt.Run) { run.Receipt.FinishedAt = run.Receipt.StartedAt },
+		"finished_at equal to started_at": func(run *runwrite.Run) { run.Receipt.FinishedAt = run.Receipt.StartedAt },
 		"recovered run":                   makeRecovered,
 	} {
 		t.Run(name, func(t *testing.T) {
-			if _, err := receipt.VerifyRun(writeRun(t, cleanRun(t, c, mutate)), c); err != nil {
+			if _, err := receipt.VerifyRun(context.Background(), writeRun(t, cleanRun(t, c, mutate)), c); err != nil {
 				t.Fatal(err)
 			}
 		})

@@ -1,12 +1,14 @@
 package receipt_test
 
 import (
+	"context"
 	"errors"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
+	"github.com/vera-run/vera/internal/runwrite"
 	"github.com/vera-run/vera/receipt"
 )
 
@@ -15,7 +17,7 @@ import (
 // run verifies.
 func TestReserveRunDir(t *testing.T) {
 	parent := filepath.Join(t.TempDir(), "a", "b")
-	dir, err := receipt.ReserveRunDir(parent)
+	dir, err := runwrite.ReserveRunDir(parent)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -30,18 +32,18 @@ func TestReserveRunDir(t *testing.T) {
 		t.Fatalf("the probe was left behind: %v", es)
 	}
 	c := testCapability()
-	h, err := receipt.WriteReserved(dir, cleanRun(t, c, nil))
+	h, err := runwrite.WriteReserved(dir, cleanRun(t, c, nil))
 	if err != nil || h == "" {
 		t.Fatalf("WriteReserved: %q %v", h, err)
 	}
-	if _, err := receipt.VerifyRun(dir, c); err != nil {
+	if _, err := receipt.VerifyRun(context.Background(), dir, c); err != nil {
 		t.Fatal(err)
 	}
 	// Twice into the same directory: refused, nothing replaced.
-	if _, err := receipt.WriteReserved(dir, cleanRun(t, c, nil)); !errors.Is(err, receipt.ErrWrite) {
+	if _, err := runwrite.WriteReserved(dir, cleanRun(t, c, nil)); !errors.Is(err, runwrite.ErrWrite) {
 		t.Fatalf("second write: %v", err)
 	}
-	if _, err := receipt.VerifyRun(dir, c); err != nil {
+	if _, err := receipt.VerifyRun(context.Background(), dir, c); err != nil {
 		t.Fatal(err)
 	}
 }
@@ -64,11 +66,11 @@ func TestWriteReservedRefuses(t *testing.T) {
 	}
 	c := testCapability()
 	for _, dir := range []string{link, file, filepath.Join(base, "missing")} {
-		if _, err := receipt.WriteReserved(dir, cleanRun(t, c, nil)); !errors.Is(err, receipt.ErrWrite) {
+		if _, err := runwrite.WriteReserved(dir, cleanRun(t, c, nil)); !errors.Is(err, runwrite.ErrWrite) {
 			t.Errorf("%s: %v", dir, err)
 		}
 	}
-	if _, err := receipt.WriteReserved(real, nil); !errors.Is(err, receipt.ErrWrite) {
+	if _, err := runwrite.WriteReserved(real, nil); !errors.Is(err, runwrite.ErrWrite) {
 		t.Errorf("nil run: %v", err)
 	}
 	if es, _ := os.ReadDir(real); len(es) != 0 {
@@ -83,7 +85,7 @@ func TestReserveRunDirUndo(t *testing.T) {
 	base := t.TempDir()
 	// "new" can be created, the over-long name below it cannot.
 	long := strings.Repeat("n", 300)
-	_, err := receipt.ReserveRunDir(filepath.Join(base, "new", long))
+	_, err := runwrite.ReserveRunDir(filepath.Join(base, "new", long))
 	var rde *receipt.RunDirError
 	if !errors.As(err, &rde) || rde.Check != receipt.RunDirReserve {
 		t.Fatalf("err %v", err)
@@ -95,14 +97,14 @@ func TestReserveRunDirUndo(t *testing.T) {
 	if err := os.MkdirAll(filepath.Join(repo, ".git"), 0o700); err != nil {
 		t.Fatal(err)
 	}
-	_, _, err = receipt.WriteRun(filepath.Join(repo, "runs"), cleanRun(t, testCapability(), nil))
-	if !errors.Is(err, receipt.ErrWrite) || !errors.Is(err, receipt.ErrRunDir) || !errors.As(err, &rde) || rde.Check != receipt.RunDirGitWorkTree {
+	_, _, err = runwrite.WriteRun(filepath.Join(repo, "runs"), cleanRun(t, testCapability(), nil))
+	if !errors.Is(err, runwrite.ErrWrite) || !errors.Is(err, receipt.ErrRunDir) || !errors.As(err, &rde) || rde.Check != receipt.RunDirGitWorkTree {
 		t.Fatalf("WriteRun in a work tree: %v", err)
 	}
 	if _, err := os.Lstat(filepath.Join(repo, "runs")); !errors.Is(err, os.ErrNotExist) {
 		t.Errorf("runs created in the work tree: %v", err)
 	}
-	if _, err := receipt.ReserveRunDir(""); !errors.As(err, &rde) || rde.Check != receipt.RunDirLocation {
+	if _, err := runwrite.ReserveRunDir(""); !errors.As(err, &rde) || rde.Check != receipt.RunDirLocation {
 		t.Errorf("empty: %v", err)
 	}
 }
@@ -112,8 +114,8 @@ func TestReserveRunDirUndo(t *testing.T) {
 // a run id (or only dots) are refused, never reused.
 func TestReserveRunDirNamed(t *testing.T) {
 	parent := t.TempDir()
-	id := receipt.NewRunID()
-	dir, err := receipt.ReserveRunDir(parent, receipt.RunDirName(id))
+	id := runwrite.NewRunID()
+	dir, err := runwrite.ReserveRunDir(parent, runwrite.WithRunDirName(id))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -121,7 +123,7 @@ func TestReserveRunDirNamed(t *testing.T) {
 		t.Fatalf("reserved %s, want %s", dir, filepath.Join(parent, id))
 	}
 	for _, name := range []string{id, "..", ".", "a/b", "x y"} {
-		_, err := receipt.ReserveRunDir(parent, receipt.RunDirName(name))
+		_, err := runwrite.ReserveRunDir(parent, runwrite.WithRunDirName(name))
 		var rde *receipt.RunDirError
 		if !errors.As(err, &rde) || rde.Check != receipt.RunDirReserve {
 			t.Errorf("RunDirName(%q): %v, want a reserve refusal", name, err)

@@ -2,6 +2,7 @@ package receipt_test
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"errors"
 	"os"
@@ -12,6 +13,7 @@ import (
 	"github.com/vera-run/vera/capability"
 	"github.com/vera-run/vera/download"
 	"github.com/vera-run/vera/internal/canonjson"
+	"github.com/vera-run/vera/internal/runwrite"
 	"github.com/vera-run/vera/receipt"
 )
 
@@ -43,7 +45,7 @@ func editOutputs(t *testing.T, dir string, fix bool, edit func(*receipt.Outputs)
 	rewrite(t, dir, receipt.FileOutputs, b)
 	if fix {
 		editReceipt(t, dir, func(r *receipt.Receipt) {
-			run := &receipt.Run{Receipt: r, Outputs: o}
+			run := &runwrite.Run{Receipt: r, Outputs: o}
 			fillOutputRecords(t, run)
 		})
 	}
@@ -274,7 +276,7 @@ func TestVerifyRunTamper(t *testing.T) {
 			return nil
 		}, receipt.ErrSecret, receipt.FileReceipt},
 		{"run id of another run", func(t *testing.T, dir string) *capability.Capability {
-			editReceipt(t, dir, func(r *receipt.Receipt) { r.RunID = receipt.NewRunID() })
+			editReceipt(t, dir, func(r *receipt.Receipt) { r.RunID = runwrite.NewRunID() })
 			return nil
 		}, receipt.ErrLink, receipt.FileReceipt},
 		{"proposals added to a v1 run", func(t *testing.T, dir string) *capability.Capability {
@@ -330,7 +332,7 @@ func TestVerifyRunTamper(t *testing.T) {
 			if tt.name == "no capability" {
 				verifyAgainst = nil
 			}
-			rep, err := receipt.VerifyRun(dir, verifyAgainst)
+			rep, err := receipt.VerifyRun(context.Background(), dir, verifyAgainst)
 			t.Log(err)
 			if !errors.Is(err, tt.want) || !errors.Is(err, receipt.ErrVerify) {
 				t.Fatalf("err = %v, want %v", err, tt.want)
@@ -362,7 +364,7 @@ func TestVerifyRunFlipEveryByte(t *testing.T) {
 	run := cleanRun(t, c, nil)
 	makeRecovered(run)
 	dir := writeRun(t, run)
-	if rep, err := receipt.VerifyRun(dir, c); err != nil {
+	if rep, err := receipt.VerifyRun(context.Background(), dir, c); err != nil {
 		t.Fatalf("recovered run does not verify: %v %+v", err, rep)
 	}
 	stride := 3
@@ -375,7 +377,7 @@ func TestVerifyRunFlipEveryByte(t *testing.T) {
 			b := bytes.Clone(orig)
 			b[i] ^= 0x01
 			rewrite(t, dir, name, b)
-			rep, err := receipt.VerifyRun(dir, c)
+			rep, err := receipt.VerifyRun(context.Background(), dir, c)
 			if err == nil {
 				t.Fatalf("%s: flip at byte %d not detected", name, i)
 			}
@@ -392,7 +394,7 @@ func TestLoad(t *testing.T) {
 	run := cleanRun(t, c, nil)
 	makeRecovered(run)
 	dir := writeRun(t, run)
-	rf, err := receipt.Load(dir)
+	rf, err := receipt.Load(context.Background(), dir)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -407,7 +409,7 @@ func TestLoad(t *testing.T) {
 	if rf.Lock.Receipt != rf.Hashes[receipt.FileReceipt] {
 		t.Error("lock does not hash the receipt")
 	}
-	if _, err := receipt.Load(filepath.Join(t.TempDir(), "absent")); !errors.Is(err, receipt.ErrMissingFile) {
+	if _, err := receipt.Load(context.Background(), filepath.Join(t.TempDir(), "absent")); !errors.Is(err, receipt.ErrMissingFile) {
 		t.Errorf("absent dir: %v", err)
 	}
 }
@@ -447,7 +449,7 @@ func TestRecoveredLocatorIndex(t *testing.T) {
 		rec := cleanRun(t, c, nil)
 		makeRecovered(rec)
 		rec.Receipt.Actions[0].LocatorIndex = intp(idx)
-		_, err := receipt.VerifyRun(writeRun(t, rec), c)
+		_, err := receipt.VerifyRun(context.Background(), writeRun(t, rec), c)
 		if ok && err != nil {
 			t.Errorf("index %d: %v", idx, err)
 		}
@@ -477,7 +479,7 @@ func TestDownloadBytesBeyondSafeRange(t *testing.T) {
 			}
 		}
 	})
-	rep, err := receipt.VerifyRun(dir, c)
+	rep, err := receipt.VerifyRun(context.Background(), dir, c)
 	if !errors.Is(err, receipt.ErrSchema) {
 		t.Fatalf("VerifyRun = %v, want ErrSchema", err)
 	}

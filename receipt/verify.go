@@ -1,6 +1,7 @@
 package receipt
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
 	"math"
@@ -10,6 +11,7 @@ import (
 
 	"github.com/vera-run/vera/capability"
 	"github.com/vera-run/vera/download"
+	"github.com/vera-run/vera/internal/runrule"
 )
 
 // VerifyRun verifies the run directory dir against the capability c and
@@ -26,7 +28,7 @@ import (
 //     every file carries the same run id;
 //   - outputs.json against the receipt: the same outputs in the same order
 //     with the same kind and exposure, each count and hash recomputed
-//     ([OutputCount], [OutputHash]);
+//     (the output count rule of FORMAT.md, [OutputHash]);
 //   - the capability: id, version, execution hash and discovery hash;
 //     inputs (every declared input recorded, no undeclared one, required
 //     ones supplied, secret ones without a hash); outputs (every declared
@@ -51,13 +53,32 @@ import (
 // writes the lock last, so an interrupted run is told apart from a
 // tampered one. A nil capability is reported as [ErrCapability]; the file
 // checks still run.
-func VerifyRun(dir string, c *capability.Capability) (*Report, error) {
-	_, rep := verifyRun(dir, c)
+//
+// ctx is checked before each file is read and before the checks against
+// the capability: once it is done, VerifyRun returns the report so far
+// with an error wrapping ctx.Err() (which does not match [ErrVerify]). A
+// nil ctx is refused with [ErrInvalidArgument].
+func VerifyRun(ctx context.Context, dir string, c *capability.Capability) (*Report, error) {
+	if ctx == nil {
+		return nil, fmt.Errorf("%w: nil context", ErrInvalidArgument)
+	}
+	_, rep, err := verifyRun(ctx, dir, c)
+	if err != nil {
+		return rep, err
+	}
 	return rep, rep.Err()
 }
 
-func verifyRun(dir string, c *capability.Capability) (*RunFiles, *Report) {
-	rf, rep := load(dir)
+// verifyRun loads and checks one run directory; the error is only ever
+// ctx's.
+func verifyRun(ctx context.Context, dir string, c *capability.Capability) (*RunFiles, *Report, error) {
+	rf, rep, err := load(ctx, dir)
+	if err == nil {
+		err = ctx.Err()
+	}
+	if err != nil {
+		return rf, rep, err
+	}
 	var ps problems
 	checkLinks(rf, &ps)
 	if rf.Receipt != nil && rf.Outputs != nil {
@@ -72,7 +93,7 @@ func verifyRun(dir string, c *capability.Capability) (*RunFiles, *Report) {
 		checkAgainstCapability(rf, c, &ps)
 	}
 	rep.Problems = append(rep.Problems, ps...)
-	return rf, rep
+	return rf, rep, nil
 }
 
 // checkLinks recomputes the lock's hashes and compares run ids.
@@ -148,7 +169,7 @@ func checkReceiptOutputs(r *Receipt, o *Outputs, ps *problems) {
 			ps.add(FileOutputs, ErrLink, "output %s has another kind or exposure than in the receipt", short(rec.Name))
 			continue
 		}
-		if n := OutputCount(v); n != rec.Count {
+		if n := runrule.OutputCount(v.Kind, v.Produced, v.Value, len(v.Files)); n != rec.Count {
 			ps.add(FileReceipt, ErrHashMismatch, "output %s count is %d, outputs.json holds %d", short(rec.Name), rec.Count, n)
 		}
 		h, err := OutputHash(v)

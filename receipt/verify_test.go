@@ -1,6 +1,7 @@
 package receipt_test
 
 import (
+	"context"
 	"testing"
 
 	"github.com/vera-run/vera/download"
@@ -11,7 +12,7 @@ import (
 func TestVerifyRunClean(t *testing.T) {
 	c := testCapability()
 	dir := writeRun(t, cleanRun(t, c, nil))
-	rep, err := receipt.VerifyRun(dir, c)
+	rep, err := receipt.VerifyRun(context.Background(), dir, c)
 	if err != nil {
 		t.Fatalf("VerifyRun: %v", err)
 	}

@@ -13,7 +13,7 @@ type ApprovalInput struct {
 	Name string
 	// Source is how the value was resolved: receipt.ShownSupplied,
 	// ShownDefault, ShownSecret or ShownAbsent.
-	Source string
+	Source receipt.ShownSource
 	// Value is the typed value (string, int64, float64 or bool); nil for
 	// a secret or an absent input.
 	Value any

@@ -102,7 +102,7 @@ func TestApprovalShowsInputs(t *testing.T) {
 	if ap == nil || !slices.Equal(ap.ShownInputs, []string{"payee", "amount", "pin", "memo"}) || !canonjson.ValidDigest(ap.ShownHash) {
 		t.Fatalf("approval proof %+v", ap)
 	}
-	if _, err := receipt.VerifyRun(res.RunDir, c); err != nil {
+	if _, err := receipt.VerifyRun(context.Background(), res.RunDir, c); err != nil {
 		t.Fatalf("VerifyRun: %v", err)
 	}
 
@@ -124,7 +124,7 @@ func TestApprovalShowsInputs(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			dir := copyRun(t, res.RunDir)
 			editRun(t, dir, func(r *receipt.Receipt) { tc.edit(r.Actions[len(r.Actions)-1].Approval) })
-			_, err := receipt.VerifyRun(dir, c)
+			_, err := receipt.VerifyRun(context.Background(), dir, c)
 			if !errors.Is(err, receipt.ErrInputs) && !errors.Is(err, receipt.ErrSchema) {
 				t.Fatalf("VerifyRun = %v, want ErrInputs or ErrSchema", err)
 			}
@@ -141,7 +141,7 @@ func TestApprovalShowsInputs(t *testing.T) {
 				}
 			}
 		})
-		if _, err := receipt.VerifyRun(dir, c); !errors.Is(err, receipt.ErrInputs) {
+		if _, err := receipt.VerifyRun(context.Background(), dir, c); !errors.Is(err, receipt.ErrInputs) {
 			t.Fatalf("VerifyRun = %v, want ErrInputs", err)
 		}
 	})

@@ -71,7 +71,7 @@ func TestBarrierLateViolation(t *testing.T) {
 			if d.settles < 2 {
 				t.Errorf("Settle called %d times, want after the start and after the act", d.settles)
 			}
-			if _, err := receipt.VerifyRun(res.RunDir, c); err != nil {
+			if _, err := receipt.VerifyRun(context.Background(), res.RunDir, c); err != nil {
 				t.Fatal(err)
 			}
 		})
@@ -106,7 +106,7 @@ func TestBarrierBeforeTerminal(t *testing.T) {
 	if res.State != receipt.TerminalFailed || res.Failure.Reason != "popup_blocked" || res.BlockedRequests != 1 || res.Clean {
 		t.Fatalf("%s", dump(res))
 	}
-	if _, err := receipt.VerifyRun(res.RunDir, c); err != nil {
+	if _, err := receipt.VerifyRun(context.Background(), res.RunDir, c); err != nil {
 		t.Fatal(err)
 	}
 }
@@ -211,7 +211,7 @@ func TestDispatchedStates(t *testing.T) {
 			if len(fd.Clicks()) > 1 {
 				t.Errorf("clicked %d times: a dispatched act is never retried", len(fd.Clicks()))
 			}
-			if _, err := receipt.VerifyRun(res.RunDir, c); err != nil {
+			if _, err := receipt.VerifyRun(context.Background(), res.RunDir, c); err != nil {
 				t.Fatalf("VerifyRun: %v", err)
 			}
 			raw, err := os.ReadFile(filepath.Join(res.RunDir, receipt.FileReceipt))

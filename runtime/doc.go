@@ -461,13 +461,13 @@
 // execution mode, milestones, sanitized action records with winning
 // locator indexes, output counts and hashes, terminal, environment with
 // [Version], origins reached, blocked requests, locator changes, recovery,
-// handoff, clean) with outputs.json and the run lock via receipt.WriteRun
+// handoff, clean) with outputs.json and the run lock via internal/runwrite
 // into [WithRunDir] (default os.UserCacheDir()/vera/runs). A run is clean
 // only when it completed with no recovery proposal, no handoff and no
 // blocked request.
 //
 // The run folder is checked before the first driver call, with
-// receipt.ReserveRunDir: its location, the Git work tree rule
+// internal/runwrite.ReserveRunDir: its location, the Git work tree rule
 // ([WithAllowGitWorkTree] opts out), symbolic links (a dangling link
 // anywhere in the path, or the folder itself a link), a regular file or
 // other non-directory on the path, permission to create entries, and a

@@ -19,7 +19,7 @@ import (
 // download.VerifyPath). The folder route is used when the driver reports
 // DownloadDirectory or WithDownloadDirectory is given; its folder is
 // WithDownloadDirectory's, else the driver's DriverInfo.DownloadFolder
-// (browser.WithDownloadDir in connect mode), else the operator's default
+// (browser.WithDownloadDirectory in connect mode), else the operator's default
 // Downloads folder.
 func (r *run) download(m *capability.Milestone, a *capability.Action, timeout time.Duration, as *actState, out *ActionOutcome) *stop {
 	el, st := r.locateAction(m, a, timeout, out)
@@ -42,7 +42,7 @@ func (r *run) download(m *capability.Milestone, a *capability.Action, timeout ti
 			if dir == "" {
 				// The operator's default Downloads folder: say which
 				// option names another one.
-				err = fmt.Errorf("%w (the driver reports no download folder: give runtime.WithDownloadDirectory, or browser.WithDownloadDir when connecting)", err)
+				err = fmt.Errorf("%w (the driver reports no download folder: give runtime.WithDownloadDirectory, or browser.WithDownloadDirectory when connecting)", err)
 			}
 			return r.classify(err, receipt.CategoryDownloadFailed, ReasonDownloadBeginFailed)
 		}

@@ -53,7 +53,7 @@ type DriverInfo struct {
 	DownloadRoute   DownloadRoute `json:"download_route"`
 	// DownloadFolder is the folder the browser saves downloads into on
 	// the [DownloadDirectory] route, when the driver knows it (a
-	// connected browser.Driver given browser.WithDownloadDir). The runtime
+	// connected browser.Driver given browser.WithDownloadDirectory). The runtime
 	// watches it when no WithDownloadDirectory is given, so the folder is
 	// named once. It is a local path: never serialized, never in evidence.
 	DownloadFolder string `json:"-"`

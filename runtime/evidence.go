@@ -10,6 +10,7 @@ import (
 
 	"github.com/vera-run/vera/capability"
 	"github.com/vera-run/vera/internal/canonjson"
+	"github.com/vera-run/vera/internal/runwrite"
 	"github.com/vera-run/vera/receipt"
 )
 
@@ -23,7 +24,7 @@ func (r *run) exposedOutputs() (model map[string]any, artifact map[string]int) {
 			continue
 		}
 		ov := r.outputValue(o)
-		count := receipt.OutputCount(&ov)
+		count := runwrite.OutputCount(&ov)
 		if d.Kind == capability.OutputDownloadSet || d.Exposure == capability.ExposureArtifactOnly || (d.Exposure != capability.ExposureModelAndArtifact && d.Exposure != capability.ExposureModelSummary) {
 			artifact[d.Name] = count
 			continue
@@ -125,10 +126,10 @@ func (r *run) writeEvidence(res *Result, term *stop) (string, string, error) {
 		errs = append(errs, err)
 		outs.Outputs = append(outs.Outputs, ov)
 		rc.Outputs = append(rc.Outputs, receipt.OutputRecord{
-			Name: ov.Name, Kind: ov.Kind, Exposure: ov.Exposure, Count: receipt.OutputCount(&ov), Hash: h,
+			Name: ov.Name, Kind: ov.Kind, Exposure: ov.Exposure, Count: runwrite.OutputCount(&ov), Hash: h,
 		})
 	}
-	run := &receipt.Run{Receipt: rc, Outputs: outs}
+	run := &runwrite.Run{Receipt: rc, Outputs: outs}
 	if p := r.proposal; p != nil {
 		a, _, _, _ := r.cap.Action(p.Target.ActionID)
 		ch, err := canonjson.Digest(a)
@@ -150,7 +151,7 @@ func (r *run) writeEvidence(res *Result, term *stop) (string, string, error) {
 	if err := errors.Join(errs...); err != nil {
 		return r.dropEmptyRunDir(), "", err
 	}
-	h, err := receipt.WriteReserved(r.runDir, run)
+	h, err := runwrite.WriteReserved(r.runDir, run)
 	if err != nil {
 		return r.dropEmptyRunDir(), "", err
 	}
@@ -172,11 +173,11 @@ func reserveRunDir(cfg *config, runID string) (string, error) {
 		}
 		parent = filepath.Join(cache, "vera", "runs")
 	}
-	wopts := []receipt.WriteOption{receipt.RunDirName(runID)}
+	wopts := []runwrite.Option{runwrite.WithRunDirName(runID)}
 	if cfg.allowGit {
-		wopts = append(wopts, receipt.AllowGitWorkTree())
+		wopts = append(wopts, runwrite.WithAllowGitWorkTree())
 	}
-	dir, err := receipt.ReserveRunDir(parent, wopts...)
+	dir, err := runwrite.ReserveRunDir(parent, wopts...)
 	if err != nil {
 		return "", fmt.Errorf("%w: %w", ErrRunDir, err)
 	}

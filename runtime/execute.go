@@ -9,6 +9,7 @@ import (
 
 	"github.com/vera-run/vera/capability"
 	"github.com/vera-run/vera/download"
+	"github.com/vera-run/vera/internal/runwrite"
 	"github.com/vera-run/vera/locator"
 	"github.com/vera-run/vera/receipt"
 )
@@ -102,7 +103,7 @@ func Execute(ctx context.Context, c *capability.Capability, inputs map[string]an
 	}
 	// The last check before the first driver call: the run folder, with
 	// the run directory reserved now so the evidence cannot collide later.
-	runID := receipt.NewRunID()
+	runID := runwrite.NewRunID()
 	runDir, err := reserveRunDir(&cfg, runID)
 	if err != nil {
 		return nil, err

@@ -1,6 +1,7 @@
 package runtime_test
 
 import (
+	"context"
 	"testing"
 
 	"github.com/vera-run/vera/capability"
@@ -118,7 +119,7 @@ func TestExpectOutcomes(t *testing.T) {
 				}
 			}
 			if res.RunDir != "" {
-				if _, err := receipt.VerifyRun(res.RunDir, c); err != nil {
+				if _, err := receipt.VerifyRun(context.Background(), res.RunDir, c); err != nil {
 					t.Fatalf("VerifyRun: %v", err)
 				}
 			}

@@ -44,7 +44,7 @@ func sameStrings(a, b []string) bool {
 // checkFramePath is the executor's own check of one frame path (the
 // runtime-wide one or a milestone's): at most MaxFrameDepth fixed,
 // non-empty selectors.
-func checkFramePath(path string, sels []string, add func(path, code, format string, a ...any)) {
+func checkFramePath(path string, sels []string, add func(path string, code capability.Code, format string, a ...any)) {
 	if len(sels) > MaxFrameDepth {
 		add(path, codeFrames, "at most %d frames", MaxFrameDepth)
 	}
@@ -57,7 +57,7 @@ func checkFramePath(path string, sels []string, add func(path, code, format stri
 
 // checkMilestoneFrames checks a milestone's own frame path, which never
 // comes with a runtime-wide one.
-func checkMilestoneFrames(c *capability.Capability, mp string, m *capability.Milestone, add func(path, code, format string, a ...any)) {
+func checkMilestoneFrames(c *capability.Capability, mp string, m *capability.Milestone, add func(path string, code capability.Code, format string, a ...any)) {
 	if len(m.FrameSelectors) == 0 {
 		return
 	}

@@ -1,6 +1,7 @@
 package runtime_test
 
 import (
+	"errors"
 	"strings"
 	"testing"
 	"time"
@@ -91,7 +92,7 @@ func TestQuerySecretRefused(t *testing.T) {
 	defer d.Close()
 	_, err := runtime.Execute(t.Context(), c, map[string]any{"client": "x"}, runtime.WithDriver(d),
 		runtime.WithRunDir(t.TempDir()), runtime.WithSkipValidationUnsafe())
-	if err == nil || !strings.Contains(err.Error(), "start_query[1].value") {
+	if !hasProblemAt(err, "start_query[1].value") {
 		t.Fatalf("err %v", err)
 	}
 	if n := len(d.Calls()); n != 0 {
@@ -148,8 +149,23 @@ func TestFrameURLConditionFake(t *testing.T) {
 		d := runtimetest.NewDriver(frameListSite())
 		defer d.Close()
 		_, err := runtime.Execute(t.Context(), c, nil, runtime.WithDriver(d), runtime.WithRunDir(t.TempDir()), runtime.WithSkipValidationUnsafe())
-		if err == nil || !strings.Contains(err.Error(), "postcondition.scope") {
+		if !hasProblemAt(err, "postcondition.scope") {
 			t.Fatalf("err %v", err)
 		}
 	})
+}
+
+// hasProblemAt reports whether err is a *runtime.CapabilityError with a
+// problem whose path ends in suffix.
+func hasProblemAt(err error, suffix string) bool {
+	var ce *runtime.CapabilityError
+	if !errors.As(err, &ce) {
+		return false
+	}
+	for _, p := range ce.Problems {
+		if strings.HasSuffix(p.Path, suffix) {
+			return true
+		}
+	}
+	return false
 }

@@ -4,7 +4,7 @@ import (
 	"slices"
 
 	"github.com/vera-run/vera/download"
-	"github.com/vera-run/vera/receipt"
+	"github.com/vera-run/vera/internal/runwrite"
 )
 
 // Reason is a failure reason code: the bounded machine-readable cause a
@@ -287,5 +287,5 @@ func newFailure(cat Category, reason Reason, detail string) *Failure {
 	if !reason.known() {
 		reason = ReasonUnspecified
 	}
-	return &Failure{Category: cat, Reason: string(reason), DetailHash: receipt.DetailHash(detail)}
+	return &Failure{Category: cat, Reason: string(reason), DetailHash: runwrite.DetailHash(detail)}
 }

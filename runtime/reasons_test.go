@@ -14,6 +14,7 @@ import (
 	"testing"
 
 	"github.com/vera-run/vera/download"
+	"github.com/vera-run/vera/internal/runwrite"
 	"github.com/vera-run/vera/receipt"
 )
 
@@ -64,7 +65,7 @@ func TestNewFailure(t *testing.T) {
 		Reason(string(ViolationSubresource) + "_blocked"): "unspecified",
 	} {
 		f := newFailure(receipt.CategoryInternal, in, "detail with a /path")
-		if f.Reason != want || f.DetailHash != receipt.DetailHash("detail with a /path") {
+		if f.Reason != want || f.DetailHash != runwrite.DetailHash("detail with a /path") {
 			t.Errorf("newFailure(%q) = %+v, want reason %q", in, f, want)
 		}
 	}

@@ -264,7 +264,7 @@ func TestRunDirAllowedAndReserved(t *testing.T) {
 	if filepath.Base(res.RunDir) != res.RunID {
 		t.Fatalf("run folder %s is not named after the run id %s", filepath.Base(res.RunDir), res.RunID)
 	}
-	if _, err := receipt.VerifyRun(res.RunDir, c); err != nil {
+	if _, err := receipt.VerifyRun(context.Background(), res.RunDir, c); err != nil {
 		t.Fatal(err)
 	}
 	fi, err := os.Stat(runs)

@@ -115,7 +115,7 @@ func fromStrict(format string, err error) *SourceError {
 
 // snake turns a camelCase, kebab or spaced name into snake_case
 // (tellerUsername -> teller_username). The result may still be invalid;
-// the caller checks it with capability.ValidName.
+// the caller checks it with ident.ValidName.
 func snake(s string) string {
 	var b strings.Builder
 	prevLower := false

@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/vera-run/vera/capability"
+	"github.com/vera-run/vera/internal/ident"
 	"github.com/vera-run/vera/locator"
 )
 
@@ -599,7 +600,7 @@ func (s *recConv) input(p string, st *recStep, cands []locator.Candidate) string
 	}
 	name := snake(strings.ToLower(slugRE.ReplaceAllString(strings.ToLower(base), " ")))
 	name = strings.Trim(slugRE.ReplaceAllString(name, "_"), "_")
-	if !capability.ValidName(name) {
+	if !ident.ValidName(name) {
 		name = "text"
 	}
 	for k := 2; ; k++ {

@@ -102,7 +102,7 @@ func runTwiceAndFinalize(t *testing.T, c *capability.Capability, inputs map[stri
 		check(res)
 		dirs = append(dirs, res.RunDir)
 	}
-	promoted, err := receipt.Finalize(c, dirs)
+	promoted, err := receipt.Finalize(context.Background(), c, dirs)
 	if err != nil {
 		t.Fatalf("Finalize: %v", err)
 	}

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/vera-run/vera/capability"
+	"github.com/vera-run/vera/internal/ident"
 	"github.com/vera-run/vera/locator"
 )
 
@@ -143,7 +144,7 @@ func (s *seedConv) convert(d *seedDoc) {
 	s.c = c
 
 	// Identity.
-	if !capability.ValidID(d.ID) {
+	if !ident.ValidID(d.ID) {
 		s.fail("id", CodeBadValue, "%q is not a capability id (lowercase words joined by . - or _)", d.ID)
 	}
 	c.ID = d.ID
@@ -229,7 +230,7 @@ func (s *seedConv) inputs(ins []seedInput) {
 		p := idx("inputs", i)
 		t := fmt.Sprintf("inputs[%d]", len(s.c.Inputs))
 		name := snake(in.Name)
-		if !capability.ValidName(name) {
+		if !ident.ValidName(name) {
 			s.fail(p+".name", CodeBadValue, "input name %q has no snake_case form", in.Name)
 			continue
 		}
@@ -287,7 +288,7 @@ func (s *seedConv) outputs(outs []seedOutput) {
 		p := idx("outputs", i)
 		t := fmt.Sprintf("outputs[%d]", len(s.c.Outputs))
 		name := snake(o.Name)
-		if !capability.ValidName(name) || seen[name] {
+		if !ident.ValidName(name) || seen[name] {
 			s.fail(p+".name", CodeBadValue, "output name %q has no unique snake_case form", o.Name)
 			continue
 		}

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/vera-run/vera/capability"
+	"github.com/vera-run/vera/internal/ident"
 	"github.com/vera-run/vera/locator"
 )
 
@@ -378,7 +379,7 @@ func (s *seedConv) outcomes(os []seedOutcome) {
 		p := idx("businessOutcomes", i)
 		t := fmt.Sprintf("business_outcomes[%d]", len(s.c.BusinessOutcomes))
 		code := snake(o.Code)
-		if !capability.ValidName(code) || seen[code] {
+		if !ident.ValidName(code) || seen[code] {
 			s.fail(p+".code", CodeBadValue, "outcome code %q has no unique snake_case form", o.Code)
 			continue
 		}

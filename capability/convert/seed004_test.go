@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/vera-run/vera/capability"
+	"github.com/vera-run/vera/locator"
 )
 
 const testDiscoveryHash = "sha256:35aa15f9d52a5a72d4798c291247810decc043c359c23e3920fe21d8174504fe"
@@ -146,7 +147,7 @@ func TestSeed004NothingDroppedSilently(t *testing.T) {
         "fallbacks": [{ "strategy": "css", "css": "input#member-id" }]`), []byte(`"primary": { "strategy": "css", "css": "input#member-id" },
         "fallbacks": [{ "strategy": "a11y", "role": "textbox", "name": "Member ID", "exact": true }]`), 1)
 	var de *DraftError
-	if _, _, err := FromSeed004(cssPrimary); !errors.As(err, &de) || !strings.Contains(err.Error(), "locator_order") {
+	if _, _, err := FromSeed004(cssPrimary); !errors.As(err, &de) || !de.Problems.Has(locator.CodeOrder) {
 		t.Errorf("css primary: %v", err)
 	}
 	// A CSS-only target's robustness note is its css_only_reason (the

@@ -20,7 +20,7 @@
 //
 // It uses browser.Launch (live_launched_browser): a provider-launched
 // Chromium is fine for runs that are not finalized, and it lets the program
-// choose the download folder (browser.WithDownloadDir). The placeholder
+// choose the download folder (browser.WithDownloadDirectory). The placeholder
 // origins of invoice_export.capability.json (state authored) are
 // rewritten to the two served origins at load time.
 //

@@ -88,7 +88,7 @@ func run(ctx context.Context, args []string, stdout io.Writer) error {
 	if err := os.MkdirAll(downloads, 0o700); err != nil {
 		return err
 	}
-	d, err := browser.Launch(ctx, browser.WithBrowserPath(*browserPath), browser.WithDownloadDir(downloads))
+	d, err := browser.Launch(ctx, browser.WithBrowserPath(*browserPath), browser.WithDownloadDirectory(downloads))
 	if err != nil && *outDir == "" {
 		_ = os.RemoveAll(out) // nothing ran: leave no empty folder behind
 	}
@@ -107,7 +107,7 @@ func run(ctx context.Context, args []string, stdout io.Writer) error {
 	if err != nil {
 		return err
 	}
-	if err := report(stdout, res, wantCSV); err != nil {
+	if err := report(ctx, stdout, res, wantCSV); err != nil {
 		return err
 	}
 	fmt.Fprintf(stdout, "  stopped at %s (%s), invoices issued by the site: %d\n", res.StoppedAt, res.Failure.Reason, inv.IssuedCount())
@@ -127,7 +127,7 @@ func run(ctx context.Context, args []string, stdout io.Writer) error {
 		if err != nil {
 			return err
 		}
-		if err := report(stdout, res, wantCSV); err != nil {
+		if err := report(ctx, stdout, res, wantCSV); err != nil {
 			return err
 		}
 		fmt.Fprintf(stdout, "  invoices issued by the site: %d\n", inv.IssuedCount())
@@ -169,7 +169,7 @@ func approverFunc(w io.Writer, who string) runtime.Approver {
 
 // report prints a run's milestones, outputs and download, and checks the
 // extraction and the download against the site.
-func report(w io.Writer, res *runtime.Result, wantCSV string) error {
+func report(ctx context.Context, w io.Writer, res *runtime.Result, wantCSV string) error {
 	fmt.Fprintf(w, "  => %s in %s, mode %s\n", describe(res), res.Duration().Round(time.Millisecond), res.Mode)
 	visits := ""
 	for _, m := range res.Milestones {
@@ -187,7 +187,7 @@ func report(w io.Writer, res *runtime.Result, wantCSV string) error {
 		return fmt.Errorf("read %d invoices, the ledger has %d", sum.Count, len(testsite.Invoices))
 	}
 	// The rows themselves are in the run's outputs.json, for the host only.
-	run, err := receipt.Load(res.RunDir)
+	run, err := receipt.Load(ctx, res.RunDir)
 	if err != nil {
 		return err
 	}

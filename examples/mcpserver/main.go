@@ -49,7 +49,7 @@ func run(ctx context.Context, args []string, stderr io.Writer) error {
 	httpAddr := fs.String("http", "", "serve streamable HTTP on this address instead of stdio (for example 127.0.0.1:8765)")
 	runs := fs.String("runs", "", "parent folder of the run evidence (default: a new folder under "+os.TempDir()+")")
 	maxCalls := fs.Int("max", tool.DefaultMaxConcurrent, "calls running at once")
-	allowLaunched := fs.Bool("allow-launched", false, "accept bundles validated in a launched browser (bundle.AllowLaunchedBrowser)")
+	allowLaunched := fs.Bool("allow-launched", false, "accept bundles validated in a launched browser (bundle.WithAllowLaunchedBrowser)")
 	verbose := fs.Bool("v", false, "debug logging")
 	if err := fs.Parse(args); err != nil {
 		return fmt.Errorf("%w: %v", errUsage, err)
@@ -81,7 +81,7 @@ func run(ctx context.Context, args []string, stderr io.Writer) error {
 	}
 	var verify []bundle.Option
 	if *allowLaunched {
-		verify = append(verify, bundle.AllowLaunchedBrowser())
+		verify = append(verify, bundle.WithAllowLaunchedBrowser())
 	}
 	srv, err := mcpserver.Load(ctx, *bundles,
 		mcpserver.WithLogger(logger),

@@ -91,7 +91,7 @@ func sealTeller(t *testing.T, site *testsite.Teller, chrome *chromeproc.Process,
 		}
 		runDirs = append(runDirs, res.RunDir)
 	}
-	promoted, err := receipt.Finalize(c, runDirs)
+	promoted, err := receipt.Finalize(context.Background(), c, runDirs)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -138,7 +138,7 @@ func run(ctx context.Context, args []string, stdout io.Writer) (err error) {
 	// 5. Two clean connected runs promote the capability (default policy:
 	// live_connected_chrome only).
 	runDirs := []string{results[0].RunDir, results[1].RunDir}
-	promoted, err := receipt.Finalize(capab, runDirs)
+	promoted, err := receipt.Finalize(ctx, capab, runDirs)
 	if err != nil {
 		return fmt.Errorf("finalize: %w", err)
 	}

@@ -155,7 +155,7 @@ func run(ctx context.Context, args []string, stdout io.Writer) error {
 
 	// The evidence: recovery.proposals.json beside the receipt, locked by
 	// a v2 run lock.
-	files, err := receipt.Load(res.RunDir)
+	files, err := receipt.Load(ctx, res.RunDir)
 	if err != nil {
 		return err
 	}

@@ -49,7 +49,7 @@ func TestRecovery(t *testing.T) {
 			}
 			withProposals := 0
 			for _, l := range dirs {
-				files, err := receipt.Load(filepath.Dir(l))
+				files, err := receipt.Load(context.Background(), filepath.Dir(l))
 				if err != nil {
 					t.Fatal(err)
 				}

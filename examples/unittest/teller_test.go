@@ -203,7 +203,7 @@ func TestTellerCapability(t *testing.T) {
 
 			// The evidence verifies against the capability and never
 			// holds the password.
-			if rep, err := receipt.VerifyRun(res.RunDir, c); err != nil {
+			if rep, err := receipt.VerifyRun(context.Background(), res.RunDir, c); err != nil {
 				t.Errorf("VerifyRun: %v (%+v)", err, rep.Problems)
 			}
 			ents, err := os.ReadDir(res.RunDir)
@@ -240,7 +240,7 @@ func TestSimulatedRunsNeverValidate(t *testing.T) {
 		}
 		dirs = append(dirs, res.RunDir)
 	}
-	_, err := receipt.Finalize(c, dirs)
+	_, err := receipt.Finalize(context.Background(), c, dirs)
 	var errs receipt.FinalizeErrors
 	if !errors.As(err, &errs) || !errs.Has(dirs[0], receipt.CheckMode) {
 		t.Fatalf("Finalize of simulated runs = %v, want a %s failure", err, receipt.CheckMode)

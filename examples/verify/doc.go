@@ -8,7 +8,7 @@
 // it is not (or cannot be read) and 2 for a usage mistake. -id and -hash
 // pin the capability a receiver was told to expect out of band;
 // -allow-launched accepts a claim whose runs used a provider-launched
-// browser (bundle.AllowLaunchedBrowser); -json prints the report as JSON.
+// browser (bundle.WithAllowLaunchedBrowser); -json prints the report as JSON.
 //
 // Invariants:
 //   - Offline and read-only: bundle.Verify lists the folder through an

@@ -89,7 +89,7 @@ func run(ctx context.Context, args []string, stdout io.Writer) error {
 		opts = append(opts, bundle.WithExpectedExecutionHash(*hash))
 	}
 	if *allowLaunched {
-		opts = append(opts, bundle.AllowLaunchedBrowser())
+		opts = append(opts, bundle.WithAllowLaunchedBrowser())
 	}
 	report, verr := bundle.Verify(ctx, dir, opts...)
 	if report == nil {

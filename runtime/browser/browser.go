@@ -32,7 +32,7 @@ type Browser struct {
 	proc      *process // LaunchBrowser only
 	wsURL     string
 	endpoint  string // redacted, for logs and errors
-	downloads string // launched without WithDownloadDir: the parent of the per-driver folders
+	downloads string // launched without WithDownloadDirectory: the parent of the per-driver folders
 
 	lifeCtx    context.Context // cancelled by Close: ends opens in progress
 	lifeCancel context.CancelFunc
@@ -51,7 +51,7 @@ type Browser struct {
 // does (same executable search, switches, options and errors), and
 // returns it as a [Browser] for many concurrent runs. Its drivers report
 // [runtime.ModeLiveLaunched] and the [runtime.DownloadBrowserPath] route;
-// without [WithDownloadDir] each driver saves into its own folder inside
+// without [WithDownloadDirectory] each driver saves into its own folder inside
 // the browser's temporary directory, deleted when that driver closes.
 // ctx bounds the start only. A nil ctx is refused with
 // [runtime.ErrInvalidArgument].
@@ -93,7 +93,7 @@ func LaunchBrowser(ctx context.Context, opts ...Option) (*Browser, error) {
 // returns it as a [Browser] for many concurrent runs. The endpoint is
 // resolved and checked once, here (a /json/version lookup for an http
 // endpoint); each [Browser.NewDriver] then connects as Connect does.
-// Its drivers report [runtime.ModeLiveConnected]. With [WithDownloadDir]
+// Its drivers report [runtime.ModeLiveConnected]. With [WithDownloadDirectory]
 // each driver saves into its own new subfolder of that folder,
 // "run-<random>" (owner-only, kept after the driver closes: the files
 // are the caller's), because the directory route attributes a download by
@@ -186,7 +186,7 @@ func (b *Browser) NewDriver(ctx context.Context) (*Driver, error) {
 		}
 		downloads = private
 	} else if b.proc == nil && o.downloadDir != "" {
-		// Connected with WithDownloadDir (the directory route): the
+		// Connected with WithDownloadDirectory (the directory route): the
 		// runtime attributes a download by watching the folder, so two
 		// concurrent runs must not share one. Each driver saves into
 		// its own subfolder, which stays: the files are the caller's.

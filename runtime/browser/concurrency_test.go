@@ -47,7 +47,7 @@ func tellerProblems(t testing.TB, c *capability.Capability, m testsite.Member, r
 	}
 	if res.RunDir == "" {
 		p = append(p, "no evidence")
-	} else if _, err := receipt.VerifyRun(res.RunDir, c); err != nil {
+	} else if _, err := receipt.VerifyRun(context.Background(), res.RunDir, c); err != nil {
 		p = append(p, "VerifyRun: "+err.Error())
 	}
 	return p

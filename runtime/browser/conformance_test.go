@@ -30,7 +30,7 @@ func TestConformanceConnect(t *testing.T) {
 	runtimetest.TestDriver(t, func(t *testing.T, _ *runtimetest.Site) runtime.Driver {
 		// A headless stand-in cancels downloads by default; a folder for the
 		// driver's own context makes the Download subtest meaningful.
-		d, err := Connect(t.Context(), ext.endpoint, WithDownloadDir(t.TempDir()))
+		d, err := Connect(t.Context(), ext.endpoint, WithDownloadDirectory(t.TempDir()))
 		if err != nil {
 			t.Fatalf("Connect: %v", err)
 		}

@@ -148,7 +148,7 @@ func TestClientDeskCombined(t *testing.T) {
 		}
 	}
 	var rep receipt.FinalizeReport
-	v, err := receipt.Finalize(c, dirs, receipt.AllowLaunchedBrowser(), receipt.WithReport(&rep))
+	v, err := receipt.Finalize(context.Background(), c, dirs, receipt.WithAllowLaunchedBrowser(), receipt.WithReport(&rep))
 	if err != nil {
 		t.Fatalf("Finalize: %v", err)
 	}
@@ -312,8 +312,9 @@ func milestoneStatus(res *runtime.Result, id string) string {
 func TestClientDeskRefusedForms(t *testing.T) {
 	inv := startInvoicing(t)
 	for _, tc := range []struct {
-		name, code string
-		edit       func(c *capability.Capability)
+		name string
+		code capability.Code
+		edit func(c *capability.Capability)
 	}{
 		{"mixed", capability.CodeFramePathMixed, func(c *capability.Capability) { c.Runtime.FrameSelectors = deskFrame }},
 		{"frame_scope_at_top", capability.CodeFrameScope, func(c *capability.Capability) {

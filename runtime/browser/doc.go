@@ -400,12 +400,12 @@
 //     what it saw; DOM.scrollIntoViewIfNeeded, the first try, is the
 //     browser's own.
 //   - Downloads: a launched browser saves into a folder of the driver's
-//     temporary profile (or [WithDownloadDir]) under the download GUID;
+//     temporary profile (or [WithDownloadDirectory]) under the download GUID;
 //     the event is attributed by GUID to the first armed listener when the
 //     download starts in one of the page's frames. Connected, the driver
 //     only enables download events on its own context (behavior
 //     "default"), so the browser's own settings decide where files go.
-//     With [WithDownloadDir] its own context saves into that folder under
+//     With [WithDownloadDirectory] its own context saves into that folder under
 //     the download GUID ("allow" would replace a file of the same name),
 //     and on completion, before the event is delivered, the driver gives
 //     the file the suggested name, or the first free "stem (n).ext" as
@@ -512,11 +512,11 @@
 //   - A launched Browser's drivers report live_launched_browser and the
 //     browser_path route, watch the one process for a crash (each driver
 //     fails with runtime.ErrBrowserCrashed when it exits) and, on Close,
-//     dispose only their own context. Without [WithDownloadDir] each
+//     dispose only their own context. Without [WithDownloadDirectory] each
 //     driver downloads into its own folder inside the browser's
 //     temporary directory, deleted when the driver closes.
 //   - A connected Browser's drivers report live_connected_chrome; with
-//     WithDownloadDir each driver saves into its own new subfolder of it
+//     WithDownloadDirectory each driver saves into its own new subfolder of it
 //     (kept: the files are the caller's), because the directory route
 //     attributes a download by watching a folder and two concurrent runs
 //     must not watch the same one.

@@ -38,7 +38,7 @@ type pendingDownload struct {
 // launched browser the file lands in the driver's download folder, named
 // by the download's GUID ([runtime.DownloadBrowserPath]); on a connected
 // browser the browser's own settings decide where it goes (or
-// [WithDownloadDir]: that folder, under the suggested name) and the event
+// [WithDownloadDirectory]: that folder, under the suggested name) and the event
 // carries no path ([runtime.DownloadDirectory]).
 func (d *Driver) ArmDownload(ctx context.Context) (runtime.PendingDownload, error) {
 	_, done, err := d.begin(ctx)
@@ -167,7 +167,7 @@ func (d *Driver) onDownloadProgress(e *proto.BrowserDownloadProgress) {
 		if d.info.DownloadRoute == runtime.DownloadBrowserPath {
 			ev.Path = filepath.Join(d.downloadDir, e.GUID)
 		} else {
-			// Connected with WithDownloadDir: before the runtime looks at
+			// Connected with WithDownloadDirectory: before the runtime looks at
 			// the folder, the GUID-named file gets its name.
 			nameDownload(d.downloadDir, e.GUID, name)
 		}

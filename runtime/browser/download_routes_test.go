@@ -163,7 +163,7 @@ func TestDownloadCanceled(t *testing.T) {
 }
 
 // TestDownloadDirectoryRoute: a connected browser whose driver context
-// saves into a folder (WithDownloadDir) and the runtime's folder route
+// saves into a folder (WithDownloadDirectory) and the runtime's folder route
 // (WithDownloadDirectory): the one new file is attributed by directory
 // correlation, verified, and only outputs.json names it.
 func TestDownloadDirectoryRoute(t *testing.T) {
@@ -172,7 +172,7 @@ func TestDownloadDirectoryRoute(t *testing.T) {
 	inv := s.Invoicing
 	connect := func(t *testing.T, dir string) *Driver {
 		t.Helper()
-		d, err := Connect(tctx(t, 30*time.Second), ext.endpoint, WithDownloadDir(dir))
+		d, err := Connect(tctx(t, 30*time.Second), ext.endpoint, WithDownloadDirectory(dir))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -236,7 +236,7 @@ func TestDownloadDirectoryRoute(t *testing.T) {
 		}
 	})
 
-	// The folder named once: WithDownloadDir alone, the driver reports it
+	// The folder named once: WithDownloadDirectory alone, the driver reports it
 	// (DriverInfo.DownloadFolder) and the runtime watches it.
 	t.Run("folder_named_once", func(t *testing.T) {
 		dir := newDir(t)
@@ -336,7 +336,7 @@ func BenchmarkDownloadDirectory1MB(b *testing.B) {
 	for b.Loop() {
 		b.StopTimer()
 		dir := b.TempDir()
-		d, err := Connect(tctx(b, 30*time.Second), p.HTTPEndpoint(), WithDownloadDir(dir))
+		d, err := Connect(tctx(b, 30*time.Second), p.HTTPEndpoint(), WithDownloadDirectory(dir))
 		if err != nil {
 			b.Fatal(err)
 		}

@@ -255,7 +255,7 @@ func (d *Driver) setup(ctx context.Context, o options) error {
 		d.info.Mode = runtime.ModeLiveConnected
 		d.info.DownloadRoute = runtime.DownloadDirectory
 		// Named once: the runtime watches the folder the context saves
-		// into (WithDownloadDir) without a second option.
+		// into (WithDownloadDirectory) without a second option.
 		d.info.DownloadFolder = d.downloadDir
 	}
 	// The context sends all its traffic, loopback included ("<-loopback>"
@@ -288,7 +288,7 @@ func (d *Driver) setup(ctx context.Context, o options) error {
 		dl.Behavior = proto.BrowserSetDownloadBehaviorBehaviorAllowAndName
 		dl.DownloadPath = d.downloadDir
 	case d.downloadDir != "":
-		// Connected with WithDownloadDir: the driver's own context saves
+		// Connected with WithDownloadDirectory: the driver's own context saves
 		// into that folder, which the runtime watches (directory route).
 		// Other contexts are untouched. Behavior "allow" would replace a
 		// file of the same name, so the browser saves under the GUID and

@@ -80,7 +80,7 @@ func execute(t testing.TB, ctx context.Context, d runtime.Driver, c *capability.
 	if res.RunDir == "" {
 		t.Fatalf("no evidence written: %s", describeResult(res))
 	}
-	if _, err := receipt.VerifyRun(res.RunDir, c); err != nil {
+	if _, err := receipt.VerifyRun(context.Background(), res.RunDir, c); err != nil {
 		t.Fatalf("VerifyRun (%s): %v", describeResult(res), err)
 	}
 	return res
@@ -129,7 +129,7 @@ func sha256Of(b []byte) string {
 // runFiles loads the run's evidence.
 func runFiles(t testing.TB, r *runtime.Result) *receipt.RunFiles {
 	t.Helper()
-	rf, err := receipt.Load(r.RunDir)
+	rf, err := receipt.Load(context.Background(), r.RunDir)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -103,7 +103,7 @@ func ExampleDriver_Frame() {
 // (Compile-only.)
 func ExampleDriver_ArmDownload() {
 	ctx := context.Background()
-	d, err := browser.Launch(ctx, browser.WithDownloadDir("/var/tmp/exports"))
+	d, err := browser.Launch(ctx, browser.WithDownloadDirectory("/var/tmp/exports"))
 	if err != nil {
 		log.Fatal(err)
 	}

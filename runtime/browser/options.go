@@ -99,7 +99,7 @@ func WithBrowserPath(path string) Option { return func(o *options) { o.browserPa
 // Launch ignores it.
 func WithRemoteEndpoint() Option { return func(o *options) { o.remote = true } }
 
-// WithDownloadDir sets the folder downloads are saved into.
+// WithDownloadDirectory sets the folder downloads are saved into.
 //
 // Launched browser ([runtime.DownloadBrowserPath] route): files are saved
 // under their download GUID. The folder must exist and the driver never
@@ -116,7 +116,7 @@ func WithRemoteEndpoint() Option { return func(o *options) { o.remote = true } }
 // second runtime.WithDownloadDirectory needed): each completed download is named after its suggested name, or
 // "stem (n).ext" when that name is taken; an existing file is never
 // replaced.
-func WithDownloadDir(dir string) Option { return func(o *options) { o.downloadDir = dir } }
+func WithDownloadDirectory(dir string) Option { return func(o *options) { o.downloadDir = dir } }
 
 // WithExtraFlags appends command-line switches ("--lang=it") to the ones
 // [Launch] passes. They cannot remove the fixed switches (headless, the

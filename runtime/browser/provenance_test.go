@@ -1,6 +1,7 @@
 package browser
 
 import (
+	"context"
 	"errors"
 	"slices"
 	"testing"
@@ -73,7 +74,7 @@ func runTwice(t *testing.T, d runtime.Driver, c *capability.Capability) ([]strin
 // saldoMatches is the read-saldo record's locator evidence in a run.
 func saldoMatches(t *testing.T, dir string) (int, []int) {
 	t.Helper()
-	rf, err := receipt.Load(dir)
+	rf, err := receipt.Load(context.Background(), dir)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -108,7 +109,7 @@ func TestHandAuthoredCSSOnlySaldo(t *testing.T) {
 		}
 	}
 	var rep receipt.FinalizeReport
-	v, err := receipt.Finalize(c, dirs, receipt.AllowLaunchedBrowser(), receipt.WithReport(&rep))
+	v, err := receipt.Finalize(context.Background(), c, dirs, receipt.WithAllowLaunchedBrowser(), receipt.WithReport(&rep))
 	if err != nil {
 		t.Fatalf("Finalize: %v", err)
 	}
@@ -144,7 +145,7 @@ func TestDecoyRoleCandidate(t *testing.T) {
 		}
 	}
 	var rep receipt.FinalizeReport
-	_, err := receipt.Finalize(c, dirs, receipt.AllowLaunchedBrowser(), receipt.WithReport(&rep))
+	_, err := receipt.Finalize(context.Background(), c, dirs, receipt.WithAllowLaunchedBrowser(), receipt.WithReport(&rep))
 	var fe receipt.FinalizeErrors
 	if !errors.As(err, &fe) || !fe.Has("", receipt.CheckDecoyCandidate) {
 		t.Fatalf("Finalize = %v, want a decoy_candidate refusal", err)

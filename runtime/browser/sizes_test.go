@@ -271,9 +271,9 @@ func sizesRun(t *testing.T, ctx context.Context, d *Driver, app *testsite.APIDoc
 	var rep receipt.FinalizeReport
 	opts := []receipt.FinalizeOption{receipt.WithReport(&rep)}
 	if d.Info().Mode == runtime.ModeLiveLaunched {
-		opts = append(opts, receipt.AllowLaunchedBrowser())
+		opts = append(opts, receipt.WithAllowLaunchedBrowser())
 	}
-	v, err := receipt.Finalize(c, dirs, opts...)
+	v, err := receipt.Finalize(context.Background(), c, dirs, opts...)
 	if err != nil {
 		t.Fatalf("Finalize: %v", err)
 	}
@@ -323,7 +323,7 @@ func TestSizesAPIDocTraps(t *testing.T) {
 		}
 		dirs = append(dirs, res.RunDir)
 	}
-	_, err = receipt.Finalize(decoy, dirs, receipt.AllowLaunchedBrowser())
+	_, err = receipt.Finalize(context.Background(), decoy, dirs, receipt.WithAllowLaunchedBrowser())
 	var fe receipt.FinalizeErrors
 	if !errors.As(err, &fe) || !fe.Has("", receipt.CheckDecoyCandidate) {
 		t.Fatalf("Finalize = %v, want a decoy_candidate refusal", err)

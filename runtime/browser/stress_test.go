@@ -131,7 +131,7 @@ func stressRun(t *testing.T, ctx context.Context, d runtime.Driver, c *capabilit
 	var problems []string
 	if res.RunDir == "" {
 		problems = append(problems, "no evidence written")
-	} else if _, err := receipt.VerifyRun(res.RunDir, c); err != nil {
+	} else if _, err := receipt.VerifyRun(context.Background(), res.RunDir, c); err != nil {
 		problems = append(problems, "VerifyRun: "+err.Error())
 	}
 	return res, problems
@@ -221,7 +221,7 @@ func TestStressExamples(t *testing.T) {
 	t.Run("invoices", func(t *testing.T) {
 		inv := s.Invoicing
 		dl := t.TempDir()
-		d := stressLaunch(t, WithDownloadDir(dl))
+		d := stressLaunch(t, WithDownloadDirectory(dl))
 		c := exampleInvoices(t, inv)
 		served := sha256Of(inv.ExportCSV())
 		y := &tally{t: t, name: "example-invoices"}
@@ -374,7 +374,7 @@ func wantDownload(res *runtime.Result, evidence, served string) []string {
 	if a.Download.Evidence != evidence || a.Download.SHA256 != served {
 		p = append(p, fmt.Sprintf("download proof %s %s, want %s %s", a.Download.Evidence, a.Download.SHA256, evidence, served))
 	}
-	rf, err := receipt.Load(res.RunDir)
+	rf, err := receipt.Load(context.Background(), res.RunDir)
 	if err != nil {
 		return append(p, "receipt.Load: "+err.Error())
 	}
@@ -497,7 +497,7 @@ func TestStressEscapes(t *testing.T) {
 // TestStressDownloads: the CSV export by both routes. Browser path: one
 // launched driver, the GUID-named file verified by download.VerifyPath.
 // Directory: a connected driver per iteration saving into a fresh folder
-// (WithDownloadDir) watched by the runtime (WithDownloadDirectory), with
+// (WithDownloadDirectory) watched by the runtime (WithDownloadDirectory), with
 // the served name alternating between a plain one and "../invoices.csv".
 // Every download must be attributed to the file with the served bytes.
 func TestStressDownloads(t *testing.T) {
@@ -536,7 +536,7 @@ func TestStressDownloads(t *testing.T) {
 			if err := os.Mkdir(dir, 0o700); err != nil {
 				t.Fatal(err)
 			}
-			d, err := stressConnect(t, ext, WithDownloadDir(dir))
+			d, err := stressConnect(t, ext, WithDownloadDirectory(dir))
 			if err != nil {
 				t.Fatalf("Connect: %v", err)
 			}

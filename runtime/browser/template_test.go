@@ -52,7 +52,7 @@ func TestTemplateEncodingJSONInjection(t *testing.T) {
 		_, err := runtime.Execute(tctx(t, 30*time.Second), c, map[string]any{"name": evilName},
 			runtime.WithDriver(d), runtime.WithRunDir(t.TempDir()), approveAll())
 		var ce *runtime.CapabilityError
-		if !errors.As(err, &ce) || !reflect.DeepEqual(ce.Problems.Codes(), []string{capability.CodeTemplateEncodingRequired}) {
+		if !errors.As(err, &ce) || !reflect.DeepEqual(ce.Problems.Codes(), []capability.Code{capability.CodeTemplateEncodingRequired}) {
 			t.Fatalf("Execute = %v, want a validation error %s", err, capability.CodeTemplateEncodingRequired)
 		}
 		if got := s.Teller.APIRequests(); len(got) != 0 {

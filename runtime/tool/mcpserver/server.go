@@ -73,7 +73,7 @@ func WithToolOptions(opts ...tool.Option) Option {
 }
 
 // WithVerifyOptions are passed to bundle.Verify for every bundle (for
-// example bundle.AllowLaunchedBrowser()).
+// example bundle.WithAllowLaunchedBrowser()).
 func WithVerifyOptions(opts ...bundle.Option) Option {
 	return func(c *config) { c.verifyOpts = append(c.verifyOpts, opts...) }
 }

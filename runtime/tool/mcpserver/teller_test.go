@@ -92,7 +92,7 @@ func (l *liveTeller) seal(t *testing.T, dir string) string {
 		}
 		runDirs = append(runDirs, res.RunDir)
 	}
-	promoted, err := receipt.Finalize(c, runDirs)
+	promoted, err := receipt.Finalize(context.Background(), c, runDirs)
 	if err != nil {
 		t.Fatal(err)
 	}

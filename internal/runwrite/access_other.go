@@ -1,6 +1,6 @@
 //go:build !unix
 
-package receipt
+package runwrite
 
 // canCreateIn has no portable permission check outside Unix; the probe
 // file of [ReserveRunDir] still proves the directory writable.

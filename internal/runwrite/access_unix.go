@@ -1,6 +1,6 @@
 //go:build unix
 
-package receipt
+package runwrite
 
 import "syscall"
 
