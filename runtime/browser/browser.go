@@ -101,27 +101,10 @@ func LaunchBrowser(ctx context.Context, opts ...Option) (*Browser, error) {
 // contexts it opened; the browser keeps running. A nil ctx is refused
 // with [runtime.ErrInvalidArgument].
 func ConnectBrowser(ctx context.Context, endpointURL string, opts ...Option) (*Browser, error) {
-	if ctx == nil {
-		return nil, errNilContext
-	}
-	o := buildOptions(opts)
-	if err := o.check(); err != nil {
-		return nil, err
-	}
-	ep, err := parseEndpoint(endpointURL, o.remote)
+	o, wsURL, ep, err := connectTarget(ctx, endpointURL, opts)
 	if err != nil {
 		return nil, err
 	}
-	wsURL, err := ep.webSocketURL(ctx)
-	if err != nil {
-		return nil, err
-	}
-	if o.downloadDir != "" {
-		if st, err := os.Stat(o.downloadDir); err != nil || !st.IsDir() {
-			return nil, fmt.Errorf("%w: download folder %q is not a directory", runtime.ErrBrowserUnavailable, o.downloadDir)
-		}
-	}
-	o.noGate = !ep.local
 	b := newBrowser(o, wsURL)
 	o.logger.Info("browser connected", "endpoint", ep.redacted(), "shared", true)
 	return b, nil

@@ -132,6 +132,36 @@ func Launch(ctx context.Context, opts ...Option) (*Driver, error) {
 	return d, nil
 }
 
+// connectTarget is the part of Connect and ConnectBrowser that decides
+// the endpoint: the options (checked), the endpoint's WebSocket URL (an
+// http endpoint resolved through /json/version) and the endpoint itself.
+// A remote browser cannot reach a proxy on this host's loopback, so only
+// the first gate layer (interception and connect policy) applies to it.
+func connectTarget(ctx context.Context, endpointURL string, opts []Option) (options, string, endpoint, error) {
+	if ctx == nil {
+		return options{}, "", endpoint{}, errNilContext
+	}
+	o := buildOptions(opts)
+	if err := o.check(); err != nil {
+		return options{}, "", endpoint{}, err
+	}
+	ep, err := parseEndpoint(endpointURL, o.remote)
+	if err != nil {
+		return options{}, "", endpoint{}, err
+	}
+	wsURL, err := ep.webSocketURL(ctx)
+	if err != nil {
+		return options{}, "", endpoint{}, err
+	}
+	if o.downloadDir != "" {
+		if st, err := os.Stat(o.downloadDir); err != nil || !st.IsDir() {
+			return options{}, "", endpoint{}, fmt.Errorf("%w: download folder %q is not a directory", runtime.ErrBrowserUnavailable, o.downloadDir)
+		}
+	}
+	o.noGate = !ep.local
+	return o, wsURL, ep, nil
+}
+
 // Connect attaches to an externally owned Chrome through its DevTools
 // endpoint: "http://127.0.0.1:9222" (resolved through /json/version) or a
 // "ws://127.0.0.1:PORT/devtools/browser/..." URL. Loopback endpoints
@@ -142,29 +172,10 @@ func Launch(ctx context.Context, opts ...Option) (*Driver, error) {
 // closes only that context and disconnects, leaving the browser running.
 // A nil ctx is refused with [runtime.ErrInvalidArgument].
 func Connect(ctx context.Context, endpointURL string, opts ...Option) (*Driver, error) {
-	if ctx == nil {
-		return nil, errNilContext
-	}
-	o := buildOptions(opts)
-	if err := o.check(); err != nil {
-		return nil, err
-	}
-	ep, err := parseEndpoint(endpointURL, o.remote)
+	o, wsURL, ep, err := connectTarget(ctx, endpointURL, opts)
 	if err != nil {
 		return nil, err
 	}
-	wsURL, err := ep.webSocketURL(ctx)
-	if err != nil {
-		return nil, err
-	}
-	if o.downloadDir != "" {
-		if st, err := os.Stat(o.downloadDir); err != nil || !st.IsDir() {
-			return nil, fmt.Errorf("%w: download folder %q is not a directory", runtime.ErrBrowserUnavailable, o.downloadDir)
-		}
-	}
-	// A remote browser cannot reach a proxy on this host's loopback:
-	// only the first layer (interception and connect policy) applies.
-	o.noGate = !ep.local
 	d, err := open(ctx, wsURL, o, nil, o.downloadDir)
 	if err != nil {
 		return nil, err
