@@ -47,16 +47,14 @@ var (
 		"finalize.capability": "Finalize input check",
 		"finalize.verify":     "Finalize applies run.* to its two run folders",
 		"finalize.candidates": "the decoy check of Finalize",
-		"run.cap.approvals":   "the worked capability has no consequential action (receipt tests pin it)",
 	}
 )
 
 // closedTerminalStates are the terminal states with a valid and an
-// invalid run vector.
-// business_outcome, native_gap and stopped_at_gate need a capability
-// with a business outcome, a native action or a consequential action; the
-// worked capability has none (receipt tests pin their pairings).
-var closedTerminalStates = []string{"completed", "failed", "recovery_requested", "blocked_by_unknown_modal"}
+// invalid run vector (business_outcome, native_gap and stopped_at_gate
+// from the close capability of conformance_gate_test.go).
+var closedTerminalStates = []string{"completed", "failed", "recovery_requested", "blocked_by_unknown_modal",
+	"business_outcome", "native_gap", "stopped_at_gate"}
 
 // A runCase derives one run folder from the normalized worked run.
 type runCase struct {
@@ -64,6 +62,9 @@ type runCase struct {
 	absent     bool   // no folder at all
 	asFile     []byte // the case's path is a regular file with these bytes
 	capability string // "" means the discovered worked capability
+	// from names the base run of the close capability
+	// (conformance_gate_test.go); "" is the worked run.
+	from string
 	edit       func(t *testing.T, b *confBase, rf *runFiles)
 	codes      []string
 	rules      []string

@@ -177,6 +177,8 @@ type confBase struct {
 	run                   *runFiles         // the normalized simulated run
 	discoveredBundle      map[string][]byte // rel path -> bytes
 	validatedBundle       map[string][]byte
+	close                 *capability.Capability // the second worked capability
+	closeRuns             map[string]*runFiles   // its normalized runs by base name
 }
 
 // buildBase runs the real pipeline once.
@@ -264,6 +266,11 @@ func buildBase(t *testing.T) *confBase {
 	}
 	b.discoveredBundle = seal("bundle-discovered", b.discovered, nil)
 	b.validatedBundle = seal("bundle-validated", b.validated, live)
+	b.close = closeCapability(t, b.discovered)
+	if b.capFiles[capClose], err = b.close.Marshal(); err != nil {
+		t.Fatal(err)
+	}
+	b.closeRuns = buildCloseRuns(t, b.close)
 	return b
 }
 
@@ -295,8 +302,12 @@ func generateConformance(t *testing.T) map[string][]byte {
 
 	// Runs.
 	for _, rc := range runCases {
-		rf := &runFiles{r: cloneJSON(t, base.run.r), o: cloneJSON(t, base.run.o), relock: true}
+		src := base.runBase(t, rc.from)
+		rf := &runFiles{r: cloneJSON(t, src.r), o: cloneJSON(t, src.o), relock: true}
 		cp := capDiscovered
+		if rc.from != "" {
+			cp = capClose
+		}
 		if rc.edit != nil {
 			rc.edit(t, base, rf)
 		}
@@ -405,7 +416,9 @@ func capabilityCases(t *testing.T, base *confBase) []capCase {
 		capCase{confCase: confCase{ID: "capability.valid.teller-discovered", Kind: kindCapability, Path: capDiscovered, Stage: stageExecution, Codes: []string{},
 			Note: "the worked capability of 3.6"}},
 		capCase{confCase: confCase{ID: "capability.valid.teller-validated", Kind: kindCapability, Path: capValidated, Stage: stageExecution, Codes: []string{},
-			Note: "the worked capability promoted by receipt.Finalize from two live runs"}})
+			Note: "the worked capability promoted by receipt.Finalize from two live runs"}},
+		capCase{confCase: confCase{ID: "capability.valid.teller-close", Kind: kindCapability, Path: capClose, Stage: stageExecution, Codes: []string{},
+			Note: "the second worked capability: a business outcome, a consequential action behind the approval gate, a native action"}})
 	valid, err := filepath.Glob(filepath.Join("..", "capability", "testdata", "valid", "*.json"))
 	if err != nil {
 		t.Fatal(err)
