@@ -62,13 +62,14 @@ type runCase struct {
 	absent     bool   // no folder at all
 	asFile     []byte // the case's path is a regular file with these bytes
 	capability string // "" means the discovered worked capability
-	// from names the base run of the close capability
-	// (conformance_gate_test.go); "" is the worked run.
-	from string
 	edit       func(t *testing.T, b *confBase, rf *runFiles)
 	codes      []string
 	rules      []string
 	note       string
+
+	// from names the base run of the close capability
+	// (conformance_gate_test.go); "" is the worked run.
+	from string
 }
 
 // Run rule groups.
