@@ -241,15 +241,22 @@ var closeRunCases = []runCase{
 
 func init() { runCases = append(runCases, closeRunCases...) }
 
-// closeBase returns the base run of a case.
+// runBase returns the base run of a case: the worked run, a close run
+// or a live run.
 func (b *confBase) runBase(t *testing.T, from string) *runFiles {
 	t.Helper()
 	if from == "" {
 		return b.run
 	}
-	rf, ok := b.closeRuns[from]
-	if !ok {
-		t.Fatal(fmt.Sprintf("no close run %q", from))
+	if rf, ok := b.closeRuns[from]; ok {
+		return rf
 	}
-	return rf
+	if rf, ok := b.liveRuns[from]; ok {
+		return rf
+	}
+	if rf, ok := b.decoyRuns[from]; ok {
+		return rf
+	}
+	t.Fatal(fmt.Sprintf("no base run %q", from))
+	return nil
 }

@@ -179,6 +179,8 @@ type confBase struct {
 	validatedBundle       map[string][]byte
 	close                 *capability.Capability // the second worked capability
 	closeRuns             map[string]*runFiles   // its normalized runs by base name
+	liveRuns              map[string]*runFiles   // the two live runs Finalize promotes, by base name
+	decoyRuns             map[string]*runFiles   // the two live runs of the decoy capability
 }
 
 // buildBase runs the real pipeline once.
@@ -239,10 +241,12 @@ func buildBase(t *testing.T) *confBase {
 	// Two live runs (the mode is a declaration, 9), promoted by Finalize
 	// and sealed with their receipts.
 	var live []string
-	for _, id := range []string{confRunIDLiveA, confRunIDLiveB} {
+	b.liveRuns, b.decoyRuns = map[string]*runFiles{}, map[string]*runFiles{}
+	for i, id := range []string{confRunIDLiveA, confRunIDLiveB} {
 		lr, lo := cloneJSON(t, r), cloneJSON(t, o)
 		normalizeRun(lr, lo, id)
 		lr.ExecutionMode = receipt.ModeLiveConnected
+		b.liveRuns[[]string{liveA, liveB}[i]] = &runFiles{r: cloneJSON(t, lr), o: cloneJSON(t, lo)}
 		d, _, err := runwrite.WriteRun(filepath.Join(tmp, "live"), &runwrite.Run{Receipt: lr, Outputs: lo})
 		if err != nil {
 			t.Fatal(err)
@@ -271,6 +275,13 @@ func buildBase(t *testing.T) *confBase {
 		t.Fatal(err)
 	}
 	b.closeRuns = buildCloseRuns(t, b.close)
+	decoy := decoyCapability(t, b.discovered)
+	if b.capFiles[capDecoy], err = decoy.Marshal(); err != nil {
+		t.Fatal(err)
+	}
+	for k, v := range buildDecoyRuns(t, decoy) {
+		b.decoyRuns[k] = v
+	}
 	return b
 }
 
@@ -305,8 +316,11 @@ func generateConformance(t *testing.T) map[string][]byte {
 		src := base.runBase(t, rc.from)
 		rf := &runFiles{r: cloneJSON(t, src.r), o: cloneJSON(t, src.o), relock: true}
 		cp := capDiscovered
-		if rc.from != "" {
+		if _, ok := base.closeRuns[rc.from]; ok {
 			cp = capClose
+		}
+		if _, ok := base.decoyRuns[rc.from]; ok {
+			cp = capDecoy
 		}
 		if rc.edit != nil {
 			rc.edit(t, base, rf)
@@ -350,6 +364,9 @@ func generateConformance(t *testing.T) map[string][]byte {
 		cases = append(cases, &confCase{ID: "bundle." + bc.id, Kind: kindBundle, Path: dir,
 			Codes: sortedUnique(bc.codes), Rules: sortedUnique(bc.rules), Note: bc.note})
 	}
+
+	// Finalize.
+	cases = append(cases, finalizeConfCases()...)
 
 	// Check every case against Vera on a materialized tree.
 	tree := t.TempDir()
@@ -418,7 +435,9 @@ func capabilityCases(t *testing.T, base *confBase) []capCase {
 		capCase{confCase: confCase{ID: "capability.valid.teller-validated", Kind: kindCapability, Path: capValidated, Stage: stageExecution, Codes: []string{},
 			Note: "the worked capability promoted by receipt.Finalize from two live runs"}},
 		capCase{confCase: confCase{ID: "capability.valid.teller-close", Kind: kindCapability, Path: capClose, Stage: stageExecution, Codes: []string{},
-			Note: "the second worked capability: a business outcome, a consequential action behind the approval gate, a native action"}})
+			Note: "the second worked capability: a business outcome, a consequential action behind the approval gate, a native action"}},
+		capCase{confCase: confCase{ID: "capability.valid.teller-decoy", Kind: kindCapability, Path: capDecoy, Stage: stageExecution, Codes: []string{},
+			Note: "the worked capability with a CSS fallback after look-up's role candidate; valid, and a decoy on a page that repeats the button (finalize.decoy-candidate)"}})
 	valid, err := filepath.Glob(filepath.Join("..", "capability", "testdata", "valid", "*.json"))
 	if err != nil {
 		t.Fatal(err)
