@@ -237,6 +237,15 @@ var closeRunCases = []runCase{
 		rf.r.Actions[actionIndex(rf.r, "look-up")].Approval = &ap
 	}, codes: []string{"inconsistent", "inputs"}, rules: []string{"run.file.receipt", "run.cap.approvals"},
 		note: "the close-account approval copied onto the read-only look-up: an approval on an action that is not consequential, and its shown_hash is not the look-up's"},
+	{id: "close-business-outcome-undeclared", from: closeNotFound, edit: func(t *testing.T, b *confBase, rf *runFiles) {
+		rf.r.Terminal.Outcome = "member_vanished"
+	}, codes: []string{"sequence"}, rules: []string{"run.seq.limits"}, note: "business_outcome naming an outcome code the capability does not declare"},
+	{id: "close-native-gap-approval-removed", from: closeNative, edit: func(t *testing.T, b *confBase, rf *runFiles) {
+		rf.r.Actions[actionIndex(rf.r, "close-account")].Approval = nil
+	}, codes: []string{"sequence"}, rules: []string{"run.seq.actions"}, note: "the native_gap run with the approval of the passed close-account removed"},
+	{id: "close-stopped-at-gate-approval-forged", from: closeRefused, edit: func(t *testing.T, b *confBase, rf *runFiles) {
+		closeApproval(rf).Approved = true
+	}, codes: []string{"inconsistent"}, rules: []string{"run.file.receipt"}, note: "the refused approval rewritten to approved while the run stays stopped_at_gate"},
 }
 
 func init() { runCases = append(runCases, closeRunCases...) }
