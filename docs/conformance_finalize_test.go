@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
+	"strings"
 	"testing"
 
 	"github.com/vera-run/vera/capability"
@@ -20,6 +22,14 @@ import (
 // failed checks of 8.5 (FinalizeError.Check), sorted and deduplicated,
 // none when it promotes. The run folders are run cases of their own
 // (runs/live-a, runs/live-b: the two live runs of the validated bundle).
+
+// exemptFinalizeChecks are the checks of 8.5 only CheckClaim applies; the
+// bundle claim cases pin CheckClaim (10.4).
+var exemptFinalizeChecks = map[string]string{
+	"receipt":      "CheckClaim only: Finalize reads run folders, whose receipts 10.2 loads (a load failure is verify)",
+	"claim":        "CheckClaim only: Finalize writes the validation metadata, it never reads one",
+	"receipt_hash": "CheckClaim only: Finalize computes the receipt digests it records",
+}
 
 // kindFinalize is the kind of a Finalize case.
 const kindFinalize = "finalize"
@@ -220,7 +230,50 @@ func buildDecoyRuns(t *testing.T, c *capability.Capability) map[string]*runFiles
 	return out
 }
 
+// livePairCases are Finalize cases over live-a and a relocked variant of
+// live-b that breaks one receipt or pair check of 10.3 (and verifies on
+// its own unless codes holds verify); each variant is a run case too.
+var livePairCases = []struct {
+	id    string
+	edit  func(t *testing.T, b *confBase, rf *runFiles)
+	codes []string
+	rules []string
+	note  string
+}{
+	{id: "environment", edit: func(t *testing.T, b *confBase, rf *runFiles) { rf.r.Environment.Arch = "arm64" },
+		codes: []string{"environment"}, rules: []string{"finalize.pair"}, note: "the second run declares another arch"},
+	{id: "not-clean", edit: func(t *testing.T, b *confBase, rf *runFiles) { rf.r.Clean = false },
+		codes: []string{"clean"}, rules: []string{"finalize.receipt"}, note: "the second run does not declare itself clean"},
+	{id: "failed", edit: func(t *testing.T, b *confBase, rf *runFiles) { failAt(t, rf, "export-statement", failedDownload()) },
+		codes: []string{"clean", "outputs", "terminal"}, rules: []string{"finalize.receipt", "finalize.pair"},
+		note: "the second run failed at the download: not completed, not clean, other output records"},
+	{id: "handed-off", edit: func(t *testing.T, b *confBase, rf *runFiles) { rf.r.HandedOff, rf.r.Clean = true, false },
+		codes: []string{"clean", "handed_off"}, rules: []string{"finalize.receipt"}, note: "a person was offered the page in the second run (so it is not clean)"},
+	{id: "version", edit: func(t *testing.T, b *confBase, rf *runFiles) { rf.r.Capability.Version = "1.0.1" },
+		codes: []string{"verify", "version"}, rules: []string{"finalize.verify", "finalize.receipt", "finalize.pair"}, note: "the second receipt pins version 1.0.1"},
+	{id: "capability-id", edit: func(t *testing.T, b *confBase, rf *runFiles) { rf.r.Capability.ID = "teller.member-close" },
+		codes: []string{"capability_id", "verify"}, rules: []string{"finalize.verify", "finalize.receipt"}, note: "the second receipt names another capability id"},
+	{id: "discovery-hash", edit: func(t *testing.T, b *confBase, rf *runFiles) {
+		rf.r.Capability.DiscoveryHash = "sha256:" + strings.Repeat("0", 64)
+	}, codes: []string{"discovery_hash", "verify"}, rules: []string{"finalize.verify", "finalize.receipt", "finalize.pair"}, note: "the second receipt names another discovery hash"},
+	{id: "proposals", edit: withProposals,
+		codes: []string{"clean", "locator_changes", "recovered"}, rules: []string{"finalize.verify", "finalize.receipt"},
+		note: "the second run carries a rejected recovery proposal (v2 lock): not clean, a locator change, a proposal"},
+}
+
 func init() {
+	for _, lc := range livePairCases {
+		id := "live-b-" + lc.id
+		rc := runCase{id: id, from: liveB, edit: lc.edit, rules: []string{"run.file.receipt"},
+			note: "a variant of live-b that verifies on its own (" + lc.note + "); a Finalize input"}
+		if slices.Contains(lc.codes, "verify") {
+			rc.codes, rc.rules = []string{"capability"}, []string{"run.cap.ref"}
+			rc.note = "a variant of live-b that fails 10.2 step 7 (" + lc.note + "); a Finalize input"
+		}
+		runCases = append(runCases, rc)
+		finalizeCases = append(finalizeCases, finalizeCase{id: "pair-" + lc.id, capability: capDiscovered,
+			runs: []string{"runs/" + liveA, "runs/" + id}, codes: lc.codes, rules: lc.rules, note: lc.note})
+	}
 	finalizeCases = append(finalizeCases, finalizeCase{id: "decoy-candidate", capability: capDecoy, runs: []string{"runs/" + decoyA, "runs/" + decoyB},
 		codes: []string{"decoy_candidate"}, rules: []string{"finalize.candidates"},
 		note: "look-up's first candidate matched two buttons in both runs (locator_matches [2,1]) and never won: a decoy (3.3.2)"})

@@ -323,8 +323,8 @@ func writeConformance(t *testing.T, files map[string][]byte) {
 }
 
 // TestConformanceCoverage fails when a problem code of FORMAT.md section 8
-// (run verification 8.7, bundle verification 8.8, capability parse and
-// validation 8.11) or a rule id of section 10 has no vector, or a closed
+// (Finalize checks 8.5, run verification 8.7, bundle verification 8.8,
+// capability parse and validation 8.11) or a rule id of section 10 has no vector, or a closed
 // value with two verdicts lacks one of them.
 func TestConformanceCoverage(t *testing.T) {
 	m := readManifest(t)
@@ -370,6 +370,7 @@ func TestConformanceCoverage(t *testing.T) {
 	want(kindRun, tableCodes(t, string(page), "8.7"), codes[kindRun], exemptRunCodes)
 	want(kindBundle, tableCodes(t, string(page), "8.8"), codes[kindBundle], exemptBundleCodes)
 	want(kindCapability, strs(capability.Codes()), codes[kindCapability], exemptCapabilityCodes)
+	want(kindFinalize, tableCodes(t, string(page), "8.5"), codes[kindFinalize], exemptFinalizeChecks)
 	want("parse", strs([]capability.Code{capability.ParseCodeDuplicateKey, capability.ParseCodeSyntax, capability.ParseCodeTooLarge,
 		capability.ParseCodeTrailingData, capability.ParseCodeUnknownField, capability.ParseCodeUnsupportedSchema,
 		capability.ParseCodeWrongType, capability.ParseCodeRead}), parseCodes, exemptParseCodes)
