@@ -29,33 +29,28 @@ var (
 	// unsafe_file needs a symbolic link, FIFO, socket or device in the
 	// bundle; the tree is symlink-free and Git stores neither.
 	exemptBundleCodes = map[string]string{}
-	// locator_invalid_utf8 cannot be reached from a JSON text: invalid
-	// UTF-8 and lone surrogates are parse errors (syntax) first.
+	// Two validation codes are unreachable from any file: strict parsing
+	// (FORMAT.md 3.1) rejects the document first with a parse code that
+	// has its own vectors. Validate keeps them for capabilities built in
+	// memory; the capability package's tests pin them there.
 	exemptCapabilityCodes = map[string]string{
-		"locator_invalid_utf8": "invalid UTF-8 never survives strict parsing (parse code syntax)",
-		// Parse rejects another schema first (parse code unsupported_schema).
-		"unsupported_schema": "a document of another schema fails strict parsing with the parse code of the same name",
+		"locator_invalid_utf8": "a JSON text with invalid UTF-8 or a lone surrogate in a locator string fails strict parsing with parse code syntax (vector capability.invalid.* of stage parse); only a capability built in memory reaches Validate with such a string",
+		"unsupported_schema":   "a document whose schema is missing or not browser-capability/v1 fails strict parsing with parse code unsupported_schema (it has a parse-stage vector); only a capability built in memory reaches Validate with another schema",
 	}
 	exemptParseCodes = map[string]string{
-		"read_error": "a read failure of the reader, not of a document",
-		"too_large":  "needs a document over capability.MaxDocumentBytes (4 MiB); the tree stays small",
+		"read_error": "reported when the io.Reader handed to capability.Parse returns an error; a file that exists and is readable can never produce it, so no vector file can carry it",
+		"too_large":  "reported for a document over capability.MaxDocumentBytes (4 MiB = 4194304 bytes); a vector would put 4 MiB + 1 byte into every checkout of the tree, which is kept small (the capability package's tests pin it with a generated reader)",
 	}
-	// Rules only receipt.Finalize applies (it promotes; it verifies no
-	// single artifact); its tests pin them.
-	exemptRules = map[string]string{
-		"finalize.capability": "Finalize input check",
-		"finalize.verify":     "Finalize applies run.* to its two run folders",
-		"finalize.candidates": "the decoy check of Finalize",
-		"run.cap.approvals":   "the worked capability has no consequential action (receipt tests pin it)",
-	}
+	// Every rule of section 10 has a vector: the Finalize rules through
+	// the finalize cases of conformance_finalize_test.go.
+	exemptRules = map[string]string{}
 )
 
 // closedTerminalStates are the terminal states with a valid and an
-// invalid run vector.
-// business_outcome, native_gap and stopped_at_gate need a capability
-// with a business outcome, a native action or a consequential action; the
-// worked capability has none (receipt tests pin their pairings).
-var closedTerminalStates = []string{"completed", "failed", "recovery_requested", "blocked_by_unknown_modal"}
+// invalid run vector (business_outcome, native_gap and stopped_at_gate
+// from the close capability of conformance_gate_test.go).
+var closedTerminalStates = []string{"completed", "failed", "recovery_requested", "blocked_by_unknown_modal",
+	"business_outcome", "native_gap", "stopped_at_gate"}
 
 // A runCase derives one run folder from the normalized worked run.
 type runCase struct {
@@ -67,6 +62,10 @@ type runCase struct {
 	codes      []string
 	rules      []string
 	note       string
+
+	// from names the base run of the close capability
+	// (conformance_gate_test.go); "" is the worked run.
+	from string
 }
 
 // Run rule groups.

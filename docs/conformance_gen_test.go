@@ -177,6 +177,10 @@ type confBase struct {
 	run                   *runFiles         // the normalized simulated run
 	discoveredBundle      map[string][]byte // rel path -> bytes
 	validatedBundle       map[string][]byte
+	close                 *capability.Capability // the second worked capability
+	closeRuns             map[string]*runFiles   // its normalized runs by base name
+	liveRuns              map[string]*runFiles   // the two live runs Finalize promotes, by base name
+	decoyRuns             map[string]*runFiles   // the two live runs of the decoy capability
 }
 
 // buildBase runs the real pipeline once.
@@ -237,10 +241,12 @@ func buildBase(t *testing.T) *confBase {
 	// Two live runs (the mode is a declaration, 9), promoted by Finalize
 	// and sealed with their receipts.
 	var live []string
-	for _, id := range []string{confRunIDLiveA, confRunIDLiveB} {
+	b.liveRuns, b.decoyRuns = map[string]*runFiles{}, map[string]*runFiles{}
+	for i, id := range []string{confRunIDLiveA, confRunIDLiveB} {
 		lr, lo := cloneJSON(t, r), cloneJSON(t, o)
 		normalizeRun(lr, lo, id)
 		lr.ExecutionMode = receipt.ModeLiveConnected
+		b.liveRuns[[]string{liveA, liveB}[i]] = &runFiles{r: cloneJSON(t, lr), o: cloneJSON(t, lo)}
 		d, _, err := runwrite.WriteRun(filepath.Join(tmp, "live"), &runwrite.Run{Receipt: lr, Outputs: lo})
 		if err != nil {
 			t.Fatal(err)
@@ -264,6 +270,18 @@ func buildBase(t *testing.T) *confBase {
 	}
 	b.discoveredBundle = seal("bundle-discovered", b.discovered, nil)
 	b.validatedBundle = seal("bundle-validated", b.validated, live)
+	b.close = closeCapability(t, b.discovered)
+	if b.capFiles[capClose], err = b.close.Marshal(); err != nil {
+		t.Fatal(err)
+	}
+	b.closeRuns = buildCloseRuns(t, b.close)
+	decoy := decoyCapability(t, b.discovered)
+	if b.capFiles[capDecoy], err = decoy.Marshal(); err != nil {
+		t.Fatal(err)
+	}
+	for k, v := range buildDecoyRuns(t, decoy) {
+		b.decoyRuns[k] = v
+	}
 	return b
 }
 
@@ -295,8 +313,15 @@ func generateConformance(t *testing.T) map[string][]byte {
 
 	// Runs.
 	for _, rc := range runCases {
-		rf := &runFiles{r: cloneJSON(t, base.run.r), o: cloneJSON(t, base.run.o), relock: true}
+		src := base.runBase(t, rc.from)
+		rf := &runFiles{r: cloneJSON(t, src.r), o: cloneJSON(t, src.o), relock: true}
 		cp := capDiscovered
+		if _, ok := base.closeRuns[rc.from]; ok {
+			cp = capClose
+		}
+		if _, ok := base.decoyRuns[rc.from]; ok {
+			cp = capDecoy
+		}
 		if rc.edit != nil {
 			rc.edit(t, base, rf)
 		}
@@ -339,6 +364,9 @@ func generateConformance(t *testing.T) map[string][]byte {
 		cases = append(cases, &confCase{ID: "bundle." + bc.id, Kind: kindBundle, Path: dir,
 			Codes: sortedUnique(bc.codes), Rules: sortedUnique(bc.rules), Note: bc.note})
 	}
+
+	// Finalize.
+	cases = append(cases, finalizeConfCases()...)
 
 	// Check every case against Vera on a materialized tree.
 	tree := t.TempDir()
@@ -405,7 +433,11 @@ func capabilityCases(t *testing.T, base *confBase) []capCase {
 		capCase{confCase: confCase{ID: "capability.valid.teller-discovered", Kind: kindCapability, Path: capDiscovered, Stage: stageExecution, Codes: []string{},
 			Note: "the worked capability of 3.6"}},
 		capCase{confCase: confCase{ID: "capability.valid.teller-validated", Kind: kindCapability, Path: capValidated, Stage: stageExecution, Codes: []string{},
-			Note: "the worked capability promoted by receipt.Finalize from two live runs"}})
+			Note: "the worked capability promoted by receipt.Finalize from two live runs"}},
+		capCase{confCase: confCase{ID: "capability.valid.teller-close", Kind: kindCapability, Path: capClose, Stage: stageExecution, Codes: []string{},
+			Note: "the second worked capability: a business outcome, a consequential action behind the approval gate, a native action"}},
+		capCase{confCase: confCase{ID: "capability.valid.teller-decoy", Kind: kindCapability, Path: capDecoy, Stage: stageExecution, Codes: []string{},
+			Note: "the worked capability with a CSS fallback after look-up's role candidate; valid, and a decoy on a page that repeats the button (finalize.decoy-candidate)"}})
 	valid, err := filepath.Glob(filepath.Join("..", "capability", "testdata", "valid", "*.json"))
 	if err != nil {
 		t.Fatal(err)

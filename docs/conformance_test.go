@@ -69,6 +69,9 @@ type confCase struct {
 	// Capability is, for a run, the capability file it is verified
 	// against.
 	Capability string `json:"capability,omitempty"`
+	// Runs are, for a finalize case, the run folders handed to Finalize
+	// in order (Path is then the capability).
+	Runs []string `json:"runs,omitempty"`
 	// Stage is, for a capability, where the verdict is decided.
 	Stage   string   `json:"stage,omitempty"`
 	Verdict string   `json:"verdict"`
@@ -90,6 +93,8 @@ func checkCase(root string, cc *confCase) (verdict, stage string, codes []string
 		codes, err = runCodes(p, filepath.Join(root, filepath.FromSlash(cc.Capability)))
 	case kindBundle:
 		codes, err = bundleCodes(p)
+	case kindFinalize:
+		codes, err = finalizeCodes(p, finalizeRunDirs(root, cc.Runs))
 	default:
 		err = fmt.Errorf("unknown kind %q", cc.Kind)
 	}
@@ -318,8 +323,8 @@ func writeConformance(t *testing.T, files map[string][]byte) {
 }
 
 // TestConformanceCoverage fails when a problem code of FORMAT.md section 8
-// (run verification 8.7, bundle verification 8.8, capability parse and
-// validation 8.11) or a rule id of section 10 has no vector, or a closed
+// (Finalize checks 8.5, run verification 8.7, bundle verification 8.8,
+// capability parse and validation 8.11) or a rule id of section 10 has no vector, or a closed
 // value with two verdicts lacks one of them.
 func TestConformanceCoverage(t *testing.T) {
 	m := readManifest(t)
@@ -327,10 +332,10 @@ func TestConformanceCoverage(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	codes := map[string]map[string]bool{kindRun: {}, kindBundle: {}, kindCapability: {}}
+	codes := map[string]map[string]bool{kindRun: {}, kindBundle: {}, kindCapability: {}, kindFinalize: {}}
 	parseCodes := map[string]bool{}
 	rules := map[string]bool{}
-	verdicts := map[string]map[string]bool{kindRun: {}, kindBundle: {}, kindCapability: {}}
+	verdicts := map[string]map[string]bool{kindRun: {}, kindBundle: {}, kindCapability: {}, kindFinalize: {}}
 	for _, cc := range m.Cases {
 		verdicts[cc.Kind][cc.Verdict] = true
 		for _, c := range cc.Codes {
@@ -365,6 +370,7 @@ func TestConformanceCoverage(t *testing.T) {
 	want(kindRun, tableCodes(t, string(page), "8.7"), codes[kindRun], exemptRunCodes)
 	want(kindBundle, tableCodes(t, string(page), "8.8"), codes[kindBundle], exemptBundleCodes)
 	want(kindCapability, strs(capability.Codes()), codes[kindCapability], exemptCapabilityCodes)
+	want(kindFinalize, tableCodes(t, string(page), "8.5"), codes[kindFinalize], exemptFinalizeChecks)
 	want("parse", strs([]capability.Code{capability.ParseCodeDuplicateKey, capability.ParseCodeSyntax, capability.ParseCodeTooLarge,
 		capability.ParseCodeTrailingData, capability.ParseCodeUnknownField, capability.ParseCodeUnsupportedSchema,
 		capability.ParseCodeWrongType, capability.ParseCodeRead}), parseCodes, exemptParseCodes)

@@ -45,4 +45,16 @@
 //   - Exported codes are collected from the packages' source with go/ast
 //     (typed constants, name prefixes) rather than from hand-kept lists, so
 //     a constant added to a package is caught without touching the test.
+//   - The conformance vectors (docs/conformance, FORMAT.md 12.1) have four
+//     kinds: capability, run, bundle and finalize. A finalize case is a
+//     capability and run folders of the tree handed to receipt.Finalize;
+//     its codes are the failed checks of 8.5, since Finalize reports
+//     every failing check, not only the first. A second worked capability
+//     (teller.member-close, run by the fake driver) carries the business
+//     outcome, the approval gate and the native action the first lacks,
+//     so every terminal state has a valid and an invalid run; a decoy
+//     variant of the first capability, run twice, pins the decoy check.
+//     Codes no file can carry stay exempt with the exact reason (the
+//     parse-first codes, a 4 MiB document, a failing reader, the checks
+//     only CheckClaim applies).
 package docs

@@ -328,6 +328,9 @@ func checkActionRecords(r *Receipt, ps *problems) {
 			if ap.SelfApproved != (ap.Requester != "" && ap.Requester == ap.Approver) {
 				ps.add(f, ErrInconsistent, "%s.approval.self_approved contradicts requester and approver", p)
 			}
+			if ap.Approved && a.Status == ActionStoppedAtGate {
+				ps.add(f, ErrInconsistent, "%s stopped at the gate but its approval approved it", p)
+			}
 			if !canonjson.ValidDigest(ap.ShownHash) {
 				ps.add(f, ErrSchema, "%s.approval.shown_hash is not a sha256 digest", p)
 			}
