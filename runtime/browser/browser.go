@@ -56,29 +56,11 @@ type Browser struct {
 // ctx bounds the start only. A nil ctx is refused with
 // [runtime.ErrInvalidArgument].
 func LaunchBrowser(ctx context.Context, opts ...Option) (*Browser, error) {
-	if ctx == nil {
-		return nil, errNilContext
-	}
-	o := buildOptions(opts)
-	if err := o.check(); err != nil {
-		return nil, err
-	}
-	if err := ctx.Err(); err != nil {
-		return nil, fmt.Errorf("%w: %w", runtime.ErrBrowserLaunchFailed, err)
-	}
-	bin, err := findBrowser(ctx, o)
-	if err != nil {
-		return nil, err
-	}
-	proc, wsURL, downloads, err := startProcess(ctx, bin, o)
+	o, proc, wsURL, downloads, err := launchTarget(ctx, opts)
 	if err != nil {
 		return nil, err
 	}
 	if o.downloadDir != "" {
-		if st, err := os.Stat(o.downloadDir); err != nil || !st.IsDir() {
-			proc.kill()
-			return nil, fmt.Errorf("%w: download folder %q is not a directory", runtime.ErrBrowserLaunchFailed, o.downloadDir)
-		}
 		downloads = ""
 	}
 	b := newBrowser(o, wsURL)

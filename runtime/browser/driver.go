@@ -94,30 +94,11 @@ var _ runtime.Driver = (*Driver)(nil)
 // ctx bounds the start only, not the driver's life. A nil ctx is refused
 // with [runtime.ErrInvalidArgument].
 func Launch(ctx context.Context, opts ...Option) (*Driver, error) {
-	if ctx == nil {
-		return nil, errNilContext
-	}
-	o := buildOptions(opts)
-	if err := o.check(); err != nil {
-		return nil, err
-	}
-	if err := ctx.Err(); err != nil {
-		return nil, fmt.Errorf("%w: %w", runtime.ErrBrowserLaunchFailed, err)
-	}
-	bin, err := findBrowser(ctx, o)
-	if err != nil {
-		return nil, err
-	}
-	proc, wsURL, downloads, err := startProcess(ctx, bin, o)
+	o, proc, wsURL, downloads, err := launchTarget(ctx, opts)
 	if err != nil {
 		return nil, err
 	}
 	if o.downloadDir != "" {
-		st, err := os.Stat(o.downloadDir)
-		if err != nil || !st.IsDir() {
-			proc.kill()
-			return nil, fmt.Errorf("%w: download folder %q is not a directory", runtime.ErrBrowserLaunchFailed, o.downloadDir)
-		}
 		downloads = o.downloadDir
 	}
 	d, err := open(ctx, wsURL, o, proc, downloads)
@@ -130,6 +111,39 @@ func Launch(ctx context.Context, opts ...Option) (*Driver, error) {
 	}
 	o.logger.Info("browser launched", "browser", d.info.Browser, "pid", proc.pid())
 	return d, nil
+}
+
+// launchTarget is the part of Launch and LaunchBrowser that starts the
+// process: the options (checked), the executable found, Chromium started
+// (its WebSocket URL and the browser's own download folder), and a
+// WithDownloadDirectory folder checked (the process is killed when it is
+// not a directory).
+func launchTarget(ctx context.Context, opts []Option) (options, *process, string, string, error) {
+	if ctx == nil {
+		return options{}, nil, "", "", errNilContext
+	}
+	o := buildOptions(opts)
+	if err := o.check(); err != nil {
+		return options{}, nil, "", "", err
+	}
+	if err := ctx.Err(); err != nil {
+		return options{}, nil, "", "", fmt.Errorf("%w: %w", runtime.ErrBrowserLaunchFailed, err)
+	}
+	bin, err := findBrowser(ctx, o)
+	if err != nil {
+		return options{}, nil, "", "", err
+	}
+	proc, wsURL, downloads, err := startProcess(ctx, bin, o)
+	if err != nil {
+		return options{}, nil, "", "", err
+	}
+	if o.downloadDir != "" {
+		if st, err := os.Stat(o.downloadDir); err != nil || !st.IsDir() {
+			proc.kill()
+			return options{}, nil, "", "", fmt.Errorf("%w: download folder %q is not a directory", runtime.ErrBrowserLaunchFailed, o.downloadDir)
+		}
+	}
+	return o, proc, wsURL, downloads, nil
 }
 
 // connectTarget is the part of Connect and ConnectBrowser that decides
