@@ -1,62 +1,13 @@
 package convert
 
 import (
-	"fmt"
 	"os"
-	"strings"
 	"testing"
-	"time"
 
-	"go.uber.org/goleak"
-
-	"github.com/vera-run/vera/internal/chromeproc"
+	"github.com/vera-run/vera/internal/testmain"
 )
 
 // TestMain gives the binary a private TMPDIR (every browser profile lives
 // under it) and fails when a browser process, goroutine or temporary entry
-// outlives the tests.
-func TestMain(m *testing.M) {
-	dir, err := os.MkdirTemp("", "vconv-")
-	if err != nil {
-		fmt.Fprintln(os.Stderr, err)
-		os.Exit(2)
-	}
-	os.Setenv("TMPDIR", dir)
-	code := m.Run()
-	deadline := time.Now().Add(3 * time.Second)
-	n := chromeproc.CountProcesses(dir)
-	for n > 0 && time.Now().Before(deadline) {
-		time.Sleep(50 * time.Millisecond) // polling the process table: processes are reaped by the OS, there is no event to wait on
-		n = chromeproc.CountProcesses(dir)
-	}
-	if n > 0 {
-		fmt.Fprintf(os.Stderr, "FAIL: %d browser processes started by the tests are still running\n", n)
-		chromeproc.KillProcesses(dir)
-		code = 1
-	}
-	if err := goleak.Find(); err != nil {
-		fmt.Fprintln(os.Stderr, "FAIL: goroutine leak:", err)
-		code = 1
-	}
-	for _, e := range leftovers(dir) {
-		fmt.Fprintln(os.Stderr, "left in TMPDIR:", e)
-		code = 1
-	}
-	os.RemoveAll(dir)
-	os.Exit(code)
-}
-
-// leftovers lists the entries of dir, except the private TMPDIRs of fuzz
-// workers (child processes of this binary that run this TestMain and are
-// stopped by the fuzzing engine before they can remove theirs; the
-// RemoveAll of dir removes them).
-func leftovers(dir string) []string {
-	var out []string
-	ents, _ := os.ReadDir(dir)
-	for _, e := range ents {
-		if !strings.HasPrefix(e.Name(), "vconv-") {
-			out = append(out, e.Name())
-		}
-	}
-	return out
-}
+// outlives the tests (internal/testmain).
+func TestMain(m *testing.M) { os.Exit(testmain.Run(m, "vconv-")) }
