@@ -20,14 +20,21 @@
 //     ([ErrRunDir]: Git work tree, symbolic link, not a directory,
 //     permission, reservation, probe write) are refused before any driver
 //     call, with no evidence and nothing left behind.
-//   - The executor's own checks cannot be skipped: known effects, the
-//     confirmation mode each effect requires (action_time for consequential,
-//     none otherwise), effects within the authority ceiling, well-formed
-//     origins (https, or http on a loopback host with a port), query-free
-//     start and navigate URLs on allowed origins with templates only in the
-//     fragment, templates naming declared inputs, known operations and
-//     condition kinds, and compilable outcome patterns.
-//     [WithSkipValidationUnsafe] skips only capability.ValidateForExecution.
+//   - Validation cannot be skipped: every Execute runs
+//     capability.ValidateForExecution before anything else, and each rule
+//     about what may run (known effects, the confirmation mode each effect
+//     requires, effects within the authority ceiling, origins, URLs and
+//     query entries on allowed origins, templates naming declared inputs,
+//     frame paths, condition shapes and scopes, outcome patterns) exists
+//     once, in package capability. The executor keeps no second copy of
+//     those rules: it only derives its plan (normalized origins, compiled
+//     outcome patterns) from the validated capability, and its URL
+//     building refuses on its own any target that would leave the allowed
+//     origins (below). Earlier versions had WithSkipValidationUnsafe and a
+//     precheck that repeated about 250 lines of capability rules; the
+//     option is gone; a one-off check (before the removal) over every capability in the repository
+//     plus about 90,000 mutations of them found no capability the precheck
+//     refused that Validate accepted.
 //   - Terminal states are data: completed, business_outcome,
 //     stopped_at_gate, blocked_by_unknown_modal, native_gap,
 //     recovery_requested and failed (with a receipt category) all return a
@@ -179,9 +186,9 @@
 // top-level document); it is set when a milestone visit starts, so that
 // milestone's actions, postconditions, transitions, extraction, dialog
 // checks and outcome detection all use it, and a change of path drops the
-// cached frame resolution. The precheck refuses a capability that mixes
+// cached frame resolution. Validation refuses a capability that mixes
 // the two forms and a frame-scoped URL condition in a milestone without a
-// path, even with validation skipped. The frame path is resolved, and
+// path. The frame path is resolved, and
 // the actual origin of every frame on it checked against
 // site.allowed_origins, before locator work,
 // before acting and reading, and after every action; an unapproved frame
@@ -204,10 +211,10 @@
 // space included, is %XX, so an input's '&', '=', '#', '+' are inert),
 // and the fragment from the target; the result is parsed back and must
 // have exactly that origin and query, or the target is refused before
-// the browser sees it. The precheck also refuses a query value that
+// the browser sees it. A query value that
 // templates a secret input, a query on anything but navigate, and a
-// condition scope the capability cannot honour, even with
-// WithSkipValidationUnsafe. Results and receipts carry no URL.
+// condition scope the capability cannot honour, are refused by
+// validation. Results and receipts carry no URL.
 //
 // Conditions: locator_visible holds when some candidate matches a visible
 // element (several matches are fine for a state marker; CSS without

@@ -23,8 +23,8 @@ var errRunTimeout = errors.New("run timeout")
 // Before touching the driver it refuses, with a typed error and no
 // evidence: a nil ctx or an option given a bad value ([ErrInvalidArgument],
 // naming the option), a capability whose state is not executable ([ErrNotExecutable]),
-// an invalid capability ([ErrInvalidCapability]; the executor's own safety
-// checks run even with [WithSkipValidationUnsafe]), an invalid recovery
+// an invalid capability ([ErrInvalidCapability]; capability.ValidateForExecution
+// always runs), an invalid recovery
 // proposal ([ErrInvalidProposal]), missing, unknown or mistyped inputs
 // ([ErrInputs]), a missing driver ([ErrNoDriver]), a driver another
 // Execute is still using ([ErrDriverBusy]) and, last, a run folder
@@ -60,7 +60,7 @@ func Execute(ctx context.Context, c *capability.Capability, inputs map[string]an
 		cfg.logger = slog.New(slog.DiscardHandler)
 	}
 	if c == nil {
-		return nil, &CapabilityError{Problems: capability.ErrorList{{Code: codeSchema, Message: "nil capability"}}}
+		return nil, &CapabilityError{Problems: capability.ErrorList{{Code: capability.CodeRequired, Message: "nil capability"}}}
 	}
 	// Only a reviewed capability has an executable plan: authored,
 	// discovered or validated_local. A scaffold has no established
@@ -69,12 +69,10 @@ func Execute(ctx context.Context, c *capability.Capability, inputs map[string]an
 		return nil, fmt.Errorf("%w: state %q (need %q, %q or %q)",
 			ErrNotExecutable, c.State, capability.StateAuthored, capability.StateDiscovered, capability.StateValidatedLocal)
 	}
-	if !cfg.skipValidate {
-		if errs := c.ValidateForExecution(); len(errs) > 0 {
-			return nil, &CapabilityError{Problems: errs}
-		}
+	if errs := c.ValidateForExecution(); len(errs) > 0 {
+		return nil, &CapabilityError{Problems: errs}
 	}
-	pl, errs := precheck(c)
+	pl, errs := newPlan(c)
 	if len(errs) > 0 {
 		return nil, &CapabilityError{Problems: errs}
 	}
@@ -99,7 +97,7 @@ func Execute(ctx context.Context, c *capability.Capability, inputs map[string]an
 	defer release()
 	execHash, err := c.ExecutionHash()
 	if err != nil {
-		return nil, &CapabilityError{Problems: capability.ErrorList{{Code: codeSchema, Message: "execution hash: " + err.Error()}}}
+		return nil, &CapabilityError{Problems: capability.ErrorList{{Code: codePlan, Message: "execution hash: " + err.Error()}}}
 	}
 	// The last check before the first driver call: the run folder, with
 	// the run directory reserved now so the evidence cannot collide later.

@@ -147,33 +147,33 @@ func TestRefusalsTouchNothing(t *testing.T) {
 				t.Errorf("want every problem: %v", err)
 			}
 		}},
-		{name: "unknown effect with validation skipped", cap: func() *capability.Capability {
+		{name: "unknown effect", cap: func() *capability.Capability {
 			c := loadCap(t, "teller.json")
 			c.Milestones[0].Actions[0].Effect = "destructive"
 			return c
-		}, inputs: tellerInputs, opts: []runtime.Option{runtime.WithSkipValidationUnsafe()}, is: runtime.ErrInvalidCapability,
+		}, inputs: tellerInputs, is: runtime.ErrInvalidCapability,
 			check: func(t *testing.T, err error) {
 				var list capability.ErrorList
-				if !errors.As(err, &list) || !list.Has("runtime_unknown_effect") {
+				if !errors.As(err, &list) || !list.Has(capability.CodeUnknownEffect) {
 					t.Errorf("codes: %v", err)
 				}
 			}},
-		{name: "wrong confirmation with validation skipped", cap: func() *capability.Capability {
+		{name: "wrong confirmation", cap: func() *capability.Capability {
 			c := paymentCap()
 			c.Milestones[0].Actions[0].Confirmation = capability.ConfirmNone
 			return c
-		}, inputs: map[string]any{}, opts: []runtime.Option{runtime.WithSkipValidationUnsafe()}, is: runtime.ErrInvalidCapability,
+		}, inputs: map[string]any{}, is: runtime.ErrInvalidCapability,
 			check: func(t *testing.T, err error) {
 				var list capability.ErrorList
-				if !errors.As(err, &list) || !list.Has("runtime_confirmation_mode") {
+				if !errors.As(err, &list) || !list.Has(capability.CodeConfirmationMismatch) {
 					t.Errorf("codes: %v", err)
 				}
 			}},
-		{name: "navigate off origin with validation skipped", cap: func() *capability.Capability {
+		{name: "navigate off origin", cap: func() *capability.Capability {
 			c := loadCap(t, "teller.json")
 			c.Runtime.Start = "https://evil.example/login"
 			return c
-		}, inputs: tellerInputs, opts: []runtime.Option{runtime.WithSkipValidationUnsafe()}, is: runtime.ErrInvalidCapability},
+		}, inputs: tellerInputs, is: runtime.ErrInvalidCapability},
 		{name: "inputs missing extra mistyped", cap: func() *capability.Capability { return loadCap(t, "teller.json") },
 			inputs: map[string]any{"username": 7, "member_id": "1234567890123", "bogus": true},
 			is:     runtime.ErrInputs, check: func(t *testing.T, err error) {
@@ -529,12 +529,10 @@ func TestNativeGap(t *testing.T) {
 		Effect: capability.EffectReadOnly, Confirmation: capability.ConfirmNone, NativeGap: "Insert the USB token and approve in the desktop signer"}
 	c := newCap("/", milestone("m", click("go", textVisible("first"), testID("go-first")), native, click("after", textVisible("second"), testID("go-second"))))
 	c.Runtime.MaxActions = 10
-	if errs := c.ValidateForExecution(); len(errs) > 0 {
-		t.Logf("validation (skipped for this test): %v", errs)
-	}
+	mustValid(t, c)
 	d := runtimetest.NewDriver(fallbackSite())
 	defer d.Close()
-	res := exec(t, c, d, nil, runtime.WithSkipValidationUnsafe())
+	res := exec(t, c, d, nil)
 	if res.State != receipt.TerminalNativeGap || res.NativeGap != native.NativeGap || res.StoppedAt != "sign-token" || res.Clean {
 		t.Fatalf("%s", dump(res))
 	}
@@ -711,7 +709,9 @@ func TestLimits(t *testing.T) {
 	loop := func(maxVisits, maxActions int) *capability.Capability {
 		m := milestone("loop", click("more", textVisible("ready"), role("button", "More")))
 		m.MaxVisits = maxVisits
-		m.Transitions = []capability.Transition{{When: *textVisible("ready"), To: "loop"}}
+		// The loop has an exit that never opens, so the capability is
+		// valid and only the runtime limit ends it.
+		m.Transitions = []capability.Transition{{When: *textVisible("ready"), To: "loop"}, {When: *textVisible("never shown"), To: "completed"}}
 		c := newCap("/", m)
 		c.Runtime.MaxActions = maxActions
 		return c
@@ -719,7 +719,7 @@ func TestLimits(t *testing.T) {
 	t.Run("max visits", func(t *testing.T) {
 		d := runtimetest.NewDriver(loopSite())
 		defer d.Close()
-		res := exec(t, loop(3, 50), d, nil, runtime.WithSkipValidationUnsafe())
+		res := exec(t, loop(3, 50), d, nil)
 		if res.State != receipt.TerminalFailed || res.Failure.Category != receipt.CategoryLimitExceeded || res.Failure.Reason != "max_visits_exceeded" {
 			t.Fatalf("%s", dump(res))
 		}
@@ -730,7 +730,7 @@ func TestLimits(t *testing.T) {
 	t.Run("max actions", func(t *testing.T) {
 		d := runtimetest.NewDriver(loopSite())
 		defer d.Close()
-		res := exec(t, loop(10, 4), d, nil, runtime.WithSkipValidationUnsafe())
+		res := exec(t, loop(10, 4), d, nil)
 		if res.State != receipt.TerminalFailed || res.Failure.Reason != "max_actions_exceeded" || len(d.Clicks()) != 4 {
 			t.Fatalf("%s clicks %d", dump(res), len(d.Clicks()))
 		}

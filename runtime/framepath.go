@@ -1,9 +1,6 @@
 package runtime
 
 import (
-	"fmt"
-	"strings"
-
 	"github.com/vera-run/vera/capability"
 )
 
@@ -39,30 +36,4 @@ func sameStrings(a, b []string) bool {
 		}
 	}
 	return true
-}
-
-// checkFramePath is the executor's own check of one frame path (the
-// runtime-wide one or a milestone's): at most MaxFrameDepth fixed,
-// non-empty selectors.
-func checkFramePath(path string, sels []string, add func(path string, code capability.Code, format string, a ...any)) {
-	if len(sels) > MaxFrameDepth {
-		add(path, codeFrames, "at most %d frames", MaxFrameDepth)
-	}
-	for i, s := range sels {
-		if strings.TrimSpace(s) == "" || strings.Contains(s, "{{") {
-			add(fmt.Sprintf("%s[%d]", path, i), codeFrames, "a frame selector is a fixed, non-empty CSS selector")
-		}
-	}
-}
-
-// checkMilestoneFrames checks a milestone's own frame path, which never
-// comes with a runtime-wide one.
-func checkMilestoneFrames(c *capability.Capability, mp string, m *capability.Milestone, add func(path string, code capability.Code, format string, a ...any)) {
-	if len(m.FrameSelectors) == 0 {
-		return
-	}
-	if len(c.Runtime.FrameSelectors) > 0 {
-		add(mp+".frame_selectors", codeFrames, "runtime.frame_selectors and a milestone frame path are never mixed")
-	}
-	checkFramePath(mp+".frame_selectors", m.FrameSelectors, add)
 }

@@ -68,8 +68,7 @@ func TestPerMilestoneFramePathFake(t *testing.T) {
 	})
 }
 
-// TestPerMilestoneFramePathRefused: the executor's own checks (with
-// validation skipped) refuse the mixed form and a frame-scoped URL
+// TestPerMilestoneFramePathRefused: Execute's validation refuses the mixed form and a frame-scoped URL
 // condition in a milestone that acts in the top-level document.
 func TestPerMilestoneFramePathRefused(t *testing.T) {
 	d := runtimetest.NewDriver(frameListSite())
@@ -87,7 +86,7 @@ func TestPerMilestoneFramePathRefused(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			c := perMilestoneCap("#f")
 			tc.edit(c)
-			_, err := runtime.Execute(t.Context(), c, nil, runtime.WithDriver(d), runtime.WithRunDir(t.TempDir()), runtime.WithSkipValidationUnsafe())
+			_, err := runtime.Execute(t.Context(), c, nil, runtime.WithDriver(d), runtime.WithRunDir(t.TempDir()))
 			if err == nil || !strings.Contains(err.Error(), tc.want) {
 				t.Fatalf("err %v, want a problem at %s", err, tc.want)
 			}

@@ -39,34 +39,3 @@ func (r *run) conditionURL(ctx context.Context, c *capability.Condition) (raw st
 	}
 	return raw, true, nil
 }
-
-// scopeProblem is the precheck's rule for a condition's scope: only URL
-// conditions have one, and "frame" needs a frame path (frame, the
-// condition's milestone's).
-func scopeProblem(frame []string, cond *capability.Condition) string {
-	switch cond.Scope {
-	case "":
-		return ""
-	case capability.ScopePage, capability.ScopeFrame:
-	default:
-		return "unknown condition scope"
-	}
-	if cond.Kind != capability.CondURLIncludes && cond.Kind != capability.CondURLPath {
-		return "only url_includes and url_path have a scope"
-	}
-	if cond.Scope == capability.ScopeFrame && len(frame) == 0 {
-		return `scope "frame" needs a frame path (runtime.frame_selectors or the milestone's frame_selectors)`
-	}
-	return ""
-}
-
-// secretTemplate reports whether s templates a secret input.
-func secretTemplate(c *capability.Capability, s string) bool {
-	names, _ := templateNames(s)
-	for _, n := range names {
-		if in, ok := c.Input(n); ok && in.Secret {
-			return true
-		}
-	}
-	return false
-}

@@ -27,7 +27,6 @@ type config struct {
 	allowGit     bool
 	hooks        *Hooks
 	logger       *slog.Logger
-	skipValidate bool
 	poll         time.Duration
 	// err is the first bad option value; Execute refuses it.
 	err error
@@ -118,11 +117,6 @@ func WithHooks(h *Hooks) Option { return func(c *config) { c.hooks = h } }
 // driver errors are logged at debug level here and nowhere else; input
 // values are never logged.
 func WithLogger(l *slog.Logger) Option { return func(c *config) { c.logger = l } }
-
-// WithSkipValidationUnsafe skips capability.ValidateForExecution. The
-// executor's own safety checks (known effects, confirmation modes, inputs,
-// templates, origins, approvals) still run: they cannot be skipped.
-func WithSkipValidationUnsafe() Option { return func(c *config) { c.skipValidate = true } }
 
 // WithPollInterval sets how often waits re-check their condition (default
 // [DefaultPollInterval]), from [MinPollInterval] to [MaxPollInterval]; a

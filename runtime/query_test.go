@@ -84,14 +84,14 @@ func TestQueryEntriesResolved(t *testing.T) {
 }
 
 // TestQuerySecretRefused: a query value templating a secret input is
-// refused before any driver call, even with validation skipped.
+// refused before any driver call.
 func TestQuerySecretRefused(t *testing.T) {
 	c := queryCap()
 	c.Inputs[0].Secret = true
 	d := runtimetest.NewDriver(site(map[string]*runtimetest.Page{"/clients": page(heading("h", "Clients"))}))
 	defer d.Close()
 	_, err := runtime.Execute(t.Context(), c, map[string]any{"client": "x"}, runtime.WithDriver(d),
-		runtime.WithRunDir(t.TempDir()), runtime.WithSkipValidationUnsafe())
+		runtime.WithRunDir(t.TempDir()))
 	if !hasProblemAt(err, "start_query[1].value") {
 		t.Fatalf("err %v", err)
 	}
@@ -148,7 +148,7 @@ func TestFrameURLConditionFake(t *testing.T) {
 		c := newCap("/", milestone("m", waitFor("w", &capability.Condition{Kind: capability.CondURLPath, Value: "/", Scope: capability.ScopeFrame})))
 		d := runtimetest.NewDriver(frameListSite())
 		defer d.Close()
-		_, err := runtime.Execute(t.Context(), c, nil, runtime.WithDriver(d), runtime.WithRunDir(t.TempDir()), runtime.WithSkipValidationUnsafe())
+		_, err := runtime.Execute(t.Context(), c, nil, runtime.WithDriver(d), runtime.WithRunDir(t.TempDir()))
 		if !hasProblemAt(err, "postcondition.scope") {
 			t.Fatalf("err %v", err)
 		}

@@ -27,7 +27,7 @@ import (
 //     '&', '=', '#' and '+' are data, never a second entry).
 //   - Fragment templates are substituted with encodeURIComponent.
 //
-// vals is nil for the precheck, which checks the shape only.
+// With vals nil, templates are not substituted (the shape only).
 func resolveURL(raw string, query []capability.QueryEntry, allowed []string, vals map[string]inputValue) (string, error) {
 	if raw == "" {
 		return "", errors.New("empty URL")
@@ -95,7 +95,7 @@ func resolveURL(raw string, query []capability.QueryEntry, allowed []string, val
 	return s, nil
 }
 
-// buildQuery encodes the entries in order. With vals nil (the precheck)
+// buildQuery encodes the entries in order. With vals nil
 // templates are not substituted.
 func buildQuery(query []capability.QueryEntry, vals map[string]inputValue) (string, error) {
 	if len(query) == 0 {
