@@ -217,214 +217,290 @@ func (s *recConv) convert(f *recFlow) {
 	s.steps(f.Steps)
 }
 
+// recPending is a converted action waiting for its milestone, with its
+// candidates and the index of the step it came from.
+type recPending struct {
+	a     capability.Action
+	cands []locator.Candidate
+	src   int
+}
+
+// recSteps is the state of one pass over a recording's steps: the actions
+// of the milestone being built, the milestones done, the candidates of the
+// last element that took the focus, the origins seen, and whether the
+// first navigation happened.
+type recSteps struct {
+	*recConv
+	steps     []recStep
+	acts      []recPending
+	lastCands []locator.Candidate
+	origins   map[string]bool
+	started   bool
+	ms        []capability.Milestone
+}
+
+// recIgnored are the step types a capability has no counterpart for, with
+// the reason each is reported as unmapped.
+var recIgnored = map[string]string{
+	"setViewport":              "the runtime owns the viewport",
+	"scroll":                   "the runtime scrolls each element into view itself",
+	"close":                    "the run ends when the last milestone completes",
+	"emulateNetworkConditions": "a test-time network emulation, not part of the process",
+	"hover":                    "a capability has no hover; if the hover reveals an element, a reviewer adds the action that reveals it",
+}
+
+// steps converts the recording's steps, one rule step after another:
+// members and target of each step, its operation, then the postconditions
+// derived from the next step, then the milestones, origins and frame path.
 func (s *recConv) steps(steps []recStep) {
-	r := s.r
-	type pend struct {
-		a     capability.Action
-		cands []locator.Candidate
-		src   int
-	}
-	var acts []pend
-	var lastCands []locator.Candidate
-	origins := map[string]bool{}
-	started := false
-	ms := []capability.Milestone{}
-	flush := func() {
-		if len(acts) == 0 {
-			return
-		}
-		m := capability.Milestone{ID: fmt.Sprintf("part-%d", len(ms)+1), Intent: acts[0].a.Intent}
-		for _, p := range acts {
-			m.Actions = append(m.Actions, p.a)
-		}
-		ms = append(ms, m)
-		acts = nil
-	}
-	at := func() string { return fmt.Sprintf("milestones[%d].actions[%d]", len(ms), len(acts)) }
+	w := &recSteps{recConv: s, steps: steps, origins: map[string]bool{}, ms: []capability.Milestone{}}
 	for i := 0; i < len(steps); i++ {
-		st := &steps[i]
-		p := idx("steps", i)
-		allowed, ok := recAllowed[st.Type]
-		if !ok {
-			s.fail(p+".type", CodeBadValue, "step type %q is not in the Recorder schema", st.Type)
-			continue
-		}
-		present := st.present()
-		for _, m := range allowed {
-			req := strings.HasPrefix(m, "!")
-			m = strings.TrimPrefix(m, "!")
-			if req && !present[m] {
-				s.fail(p+"."+m, CodeMissingMember, "a %s step needs %q", st.Type, m)
-			}
-			delete(present, m)
-		}
-		for m, on := range present {
-			if on {
-				s.fail(p+"."+m, CodeUnknownMember, "member %q does not belong to a %s step", m, st.Type)
-			}
-		}
-		if len(s.errs) > 0 {
-			continue
-		}
-		if st.Target != nil && *st.Target != "main" {
-			s.fail(p+".target", CodeUnsupported, "target %q is another page (a popup); a capability acts in one top-level tab", *st.Target)
-			continue
-		}
-		if st.Frame != nil || st.Selectors != nil {
-			s.frameOf(p, st.Frame)
-		}
-		a := capability.Action{ID: fmt.Sprintf("step-%d", i+1), Effect: capability.EffectReadOnly, Confirmation: capability.ConfirmNone}
-		if st.Timeout != nil {
-			a.TimeoutMS = *st.Timeout
-			r.add(Mapped, p+".timeout", at()+".timeout_ms", "")
-		}
-		var cands []locator.Candidate
-		if st.Selectors != nil {
-			cands = s.selectors(p+".selectors", at()+".locator_candidates", st.Selectors)
-		}
-		switch st.Type {
-		case "setViewport", "scroll", "close", "emulateNetworkConditions", "hover":
-			note := map[string]string{
-				"setViewport":              "the runtime owns the viewport",
-				"scroll":                   "the runtime scrolls each element into view itself",
-				"close":                    "the run ends when the last milestone completes",
-				"emulateNetworkConditions": "a test-time network emulation, not part of the process",
-				"hover":                    "a capability has no hover; if the hover reveals an element, a reviewer adds the action that reveals it",
-			}[st.Type]
-			r.add(Unmapped, p, "", st.Type+": "+note)
-			continue
-		case "waitForExpression":
-			r.add(Unmapped, p, "", "a capability never runs page JavaScript; a reviewer replaces the expression with a visible-state condition")
-			continue
-		case "customStep":
-			s.fail(p, CodeUnsupported, "custom step %q has no defined meaning outside the tool that recorded it", *st.Name)
-			continue
-		case "navigate":
-			flushNeeded := started
-			org, path, err := splitURL(*st.URL)
-			if err != nil || org == "" {
-				if err == nil {
-					err = errors.New("a recorded navigation is an absolute URL")
-				}
-				s.fail(p+".url", CodeUnsupported, "%v", err)
-				continue
-			}
-			if flushNeeded {
-				flush()
-			}
-			origins[org] = true
-			a.Operation, a.URL, a.Intent = capability.OpNavigate, path, "Open "+path
-			r.add(Mapped, p+".url", at()+".url", "as a path on the allowed origin")
-			r.add(Derived, p+".url", "site.allowed_origins", "")
-			if !started {
-				s.c.Runtime.Start = path
-				s.c.Site.Name = org
-				r.add(Derived, p+".url", "runtime.start", "the first navigation is the declared start")
-				started = true
-			}
-			a.Postcondition = s.asserted(p, at(), st.AssertedEvents)
-			if a.Postcondition == nil {
-				proof, _, _ := strings.Cut(path, "#")
-				a.Postcondition = &capability.Condition{Kind: capability.CondURLIncludes, Value: proof}
-				r.add(Derived, p+".url", at()+".postcondition", "the navigation is proven by the URL including its path")
-			}
-		case "click", "doubleClick":
-			a.Operation = capability.OpClick
-			a.LocatorCandidates = cands
-			a.Intent = "Click " + describe(cands)
-			r.add(Unmapped, p+".offsetX", "", "pixel offsets are never recorded in a capability; the click goes to the element")
-			r.add(Unmapped, p+".offsetY", "", "pixel offsets are never recorded in a capability; the click goes to the element")
-			if st.Button != nil {
-				if *st.Button != "primary" {
-					s.fail(p+".button", CodeUnsupported, "a %s-button click has no capability operation", *st.Button)
-				}
-				r.add(Mapped, p+".button", at()+".operation", "primary: a click")
-			}
-			if st.DeviceType != nil {
-				r.keep(p+".deviceType", *st.DeviceType, "the runtime clicks with the mouse")
-			}
-			if st.Duration != nil {
-				r.add(Unmapped, p+".duration", "", "the runtime's click has its own press duration")
-			}
-			if st.Type == "doubleClick" {
-				r.add(Weakened, p+".type", at()+".operation", "a double click became one click: a dblclick handler does not fire; a reviewer must check the page needs only a click")
-			}
-			a.Postcondition = s.asserted(p, at(), st.AssertedEvents)
-		case "change":
-			a.Operation = capability.OpFill
-			a.LocatorCandidates = cands
-			a.Intent = "Type into " + describe(cands)
-			a.Input = s.input(p, st, cands)
-			a.Postcondition = s.asserted(p, at(), st.AssertedEvents)
-			if a.Postcondition == nil {
-				a.Postcondition = &capability.Condition{Kind: capability.CondLocatorVisible, LocatorCandidates: cands}
-				r.add(Derived, p+".selectors", at()+".postcondition", "the field stays visible after it is filled")
-			}
-		case "keyDown":
-			if i+1 >= len(steps) || steps[i+1].Type != "keyUp" || steps[i+1].Key == nil || *steps[i+1].Key != *st.Key {
-				s.fail(p, CodeUnsupported, "keyDown %q is not followed by its keyUp: a held key or a key chord has no capability operation", *st.Key)
-				continue
-			}
-			if lastCands == nil {
-				s.fail(p, CodeUnsupported, "a key press before any element was focused has no element to press on")
-				continue
-			}
-			up := &steps[i+1]
-			a.Operation, a.Key, a.LocatorCandidates = capability.OpPress, *st.Key, lastCands
-			a.Intent = "Press " + *st.Key + " in " + describe(lastCands)
-			r.add(Mapped, p+".key", at()+".key", "")
-			r.add(Derived, p+".type", at()+".locator_candidates", "pressed on the element of the last click or change, which has the focus")
-			up2 := idx("steps", i+1)
-			r.add(Mapped, up2+".type", at(), "keyUp completes the press of the step before")
-			r.add(Mapped, up2+".key", at()+".key", "")
-			if up.Target != nil && *up.Target != "main" {
-				s.fail(up2+".target", CodeUnsupported, "target %q is another page (a popup); a capability acts in one top-level tab", *up.Target)
-			} else if up.Target != nil {
-				r.add(Mapped, up2+".target", at(), "main: the top-level tab")
-			}
-			if up.Frame != nil || up.Selectors != nil {
-				s.fail(up2, CodeUnknownMember, "a keyUp step has no frame or selectors")
-			}
-			if up.Timeout != nil {
-				r.keep(up2+".timeout", fmt.Sprint(*up.Timeout), "the press's timeout is the keyDown's")
-			}
-			a.Postcondition = s.asserted(p, at(), st.AssertedEvents)
-			if pc := s.asserted(up2, at(), up.AssertedEvents); pc != nil {
-				a.Postcondition = pc
-			}
-			i++
-		case "keyUp":
-			s.fail(p, CodeUnsupported, "keyUp %q without its keyDown", *st.Key)
-			continue
-		case "waitForElement":
-			a.Operation = capability.OpWait
-			a.Intent = "Wait for " + describe(cands)
-			a.Postcondition = s.waitCondition(p, at(), st, cands)
-		}
-		if len(s.errs) > 0 {
-			continue
-		}
-		if a.Operation == "" {
-			continue
-		}
-		r.add(Mapped, p+".type", at()+".operation", "")
-		if st.Target != nil {
-			r.add(Mapped, p+".target", at(), "main: the top-level tab")
-		}
-		if st.Selectors != nil && (st.Type == "click" || st.Type == "doubleClick" || st.Type == "change") {
-			lastCands = cands
-		}
-		if !started {
-			s.fail(p, CodeUnsupported, "the recording must navigate first: a capability run begins at its declared start")
-			continue
-		}
-		acts = append(acts, pend{a: a, cands: cands, src: i})
+		i += w.step(i)
 	}
 	if len(s.errs) > 0 {
 		return
 	}
-	// A click or press without an asserted navigation is proven by the
-	// next action's element, or the next wait's condition.
+	w.proveCompletions()
+	w.flush()
+	w.finish()
+}
+
+// flush closes the milestone being built, if it has actions.
+func (w *recSteps) flush() {
+	if len(w.acts) == 0 {
+		return
+	}
+	m := capability.Milestone{ID: fmt.Sprintf("part-%d", len(w.ms)+1), Intent: w.acts[0].a.Intent}
+	for _, p := range w.acts {
+		m.Actions = append(m.Actions, p.a)
+	}
+	w.ms = append(w.ms, m)
+	w.acts = nil
+}
+
+// at is the capability path of the next action.
+func (w *recSteps) at() string {
+	return fmt.Sprintf("milestones[%d].actions[%d]", len(w.ms), len(w.acts))
+}
+
+// members checks step p's type and members against the Recorder schema;
+// false when the step is refused.
+func (w *recSteps) members(p string, st *recStep) bool {
+	allowed, ok := recAllowed[st.Type]
+	if !ok {
+		w.fail(p+".type", CodeBadValue, "step type %q is not in the Recorder schema", st.Type)
+		return false
+	}
+	present := st.present()
+	for _, m := range allowed {
+		req := strings.HasPrefix(m, "!")
+		m = strings.TrimPrefix(m, "!")
+		if req && !present[m] {
+			w.fail(p+"."+m, CodeMissingMember, "a %s step needs %q", st.Type, m)
+		}
+		delete(present, m)
+	}
+	for m, on := range present {
+		if on {
+			w.fail(p+"."+m, CodeUnknownMember, "member %q does not belong to a %s step", m, st.Type)
+		}
+	}
+	return true
+}
+
+// step converts step i and returns how many following steps it consumed
+// (a keyDown takes its keyUp).
+func (w *recSteps) step(i int) int {
+	st := &w.steps[i]
+	p := idx("steps", i)
+	if !w.members(p, st) || len(w.errs) > 0 {
+		return 0
+	}
+	if st.Target != nil && *st.Target != "main" {
+		w.fail(p+".target", CodeUnsupported, "target %q is another page (a popup); a capability acts in one top-level tab", *st.Target)
+		return 0
+	}
+	if st.Frame != nil || st.Selectors != nil {
+		w.frameOf(p, st.Frame)
+	}
+	a := capability.Action{ID: fmt.Sprintf("step-%d", i+1), Effect: capability.EffectReadOnly, Confirmation: capability.ConfirmNone}
+	if st.Timeout != nil {
+		a.TimeoutMS = *st.Timeout
+		w.r.add(Mapped, p+".timeout", w.at()+".timeout_ms", "")
+	}
+	var cands []locator.Candidate
+	if st.Selectors != nil {
+		cands = w.selectors(p+".selectors", w.at()+".locator_candidates", st.Selectors)
+	}
+	consumed, ok := w.operation(i, p, st, &a, cands)
+	if !ok || len(w.errs) > 0 || a.Operation == "" {
+		return consumed
+	}
+	w.r.add(Mapped, p+".type", w.at()+".operation", "")
+	if st.Target != nil {
+		w.r.add(Mapped, p+".target", w.at(), "main: the top-level tab")
+	}
+	if st.Selectors != nil && (st.Type == "click" || st.Type == "doubleClick" || st.Type == "change") {
+		w.lastCands = cands
+	}
+	if !w.started {
+		w.fail(p, CodeUnsupported, "the recording must navigate first: a capability run begins at its declared start")
+		return consumed
+	}
+	w.acts = append(w.acts, recPending{a: a, cands: cands, src: i})
+	return consumed
+}
+
+// operation fills a from step i by its type; false when the step adds no
+// action (ignored or refused). It returns the steps it consumed.
+func (w *recSteps) operation(i int, p string, st *recStep, a *capability.Action, cands []locator.Candidate) (int, bool) {
+	r := w.r
+	if note, ok := recIgnored[st.Type]; ok {
+		r.add(Unmapped, p, "", st.Type+": "+note)
+		return 0, false
+	}
+	switch st.Type {
+	case "waitForExpression":
+		r.add(Unmapped, p, "", "a capability never runs page JavaScript; a reviewer replaces the expression with a visible-state condition")
+		return 0, false
+	case "customStep":
+		w.fail(p, CodeUnsupported, "custom step %q has no defined meaning outside the tool that recorded it", *st.Name)
+		return 0, false
+	case "navigate":
+		return 0, w.navigate(p, st, a)
+	case "click", "doubleClick":
+		w.click(p, st, a, cands)
+	case "change":
+		a.Operation = capability.OpFill
+		a.LocatorCandidates = cands
+		a.Intent = "Type into " + describe(cands)
+		a.Input = w.input(p, st, cands)
+		a.Postcondition = w.asserted(p, w.at(), st.AssertedEvents)
+		if a.Postcondition == nil {
+			a.Postcondition = &capability.Condition{Kind: capability.CondLocatorVisible, LocatorCandidates: cands}
+			r.add(Derived, p+".selectors", w.at()+".postcondition", "the field stays visible after it is filled")
+		}
+	case "keyDown":
+		if !w.press(i, p, st, a) {
+			return 0, false
+		}
+		return 1, true
+	case "keyUp":
+		w.fail(p, CodeUnsupported, "keyUp %q without its keyDown", *st.Key)
+		return 0, false
+	case "waitForElement":
+		a.Operation = capability.OpWait
+		a.Intent = "Wait for " + describe(cands)
+		a.Postcondition = w.waitCondition(p, w.at(), st, cands)
+	}
+	return 0, true
+}
+
+// navigate converts a navigate step: a path on an allowed origin, the
+// first one the declared start; false when refused.
+func (w *recSteps) navigate(p string, st *recStep, a *capability.Action) bool {
+	r := w.r
+	flushNeeded := w.started
+	org, path, err := splitURL(*st.URL)
+	if err != nil || org == "" {
+		if err == nil {
+			err = errors.New("a recorded navigation is an absolute URL")
+		}
+		w.fail(p+".url", CodeUnsupported, "%v", err)
+		return false
+	}
+	if flushNeeded {
+		w.flush()
+	}
+	w.origins[org] = true
+	a.Operation, a.URL, a.Intent = capability.OpNavigate, path, "Open "+path
+	r.add(Mapped, p+".url", w.at()+".url", "as a path on the allowed origin")
+	r.add(Derived, p+".url", "site.allowed_origins", "")
+	if !w.started {
+		w.c.Runtime.Start = path
+		w.c.Site.Name = org
+		r.add(Derived, p+".url", "runtime.start", "the first navigation is the declared start")
+		w.started = true
+	}
+	a.Postcondition = w.asserted(p, w.at(), st.AssertedEvents)
+	if a.Postcondition == nil {
+		proof, _, _ := strings.Cut(path, "#")
+		a.Postcondition = &capability.Condition{Kind: capability.CondURLIncludes, Value: proof}
+		r.add(Derived, p+".url", w.at()+".postcondition", "the navigation is proven by the URL including its path")
+	}
+	return true
+}
+
+// click converts a click or double click: one click on the element, its
+// offsets, device and duration reported as not kept.
+func (w *recSteps) click(p string, st *recStep, a *capability.Action, cands []locator.Candidate) {
+	r := w.r
+	a.Operation = capability.OpClick
+	a.LocatorCandidates = cands
+	a.Intent = "Click " + describe(cands)
+	r.add(Unmapped, p+".offsetX", "", "pixel offsets are never recorded in a capability; the click goes to the element")
+	r.add(Unmapped, p+".offsetY", "", "pixel offsets are never recorded in a capability; the click goes to the element")
+	if st.Button != nil {
+		if *st.Button != "primary" {
+			w.fail(p+".button", CodeUnsupported, "a %s-button click has no capability operation", *st.Button)
+		}
+		r.add(Mapped, p+".button", w.at()+".operation", "primary: a click")
+	}
+	if st.DeviceType != nil {
+		r.keep(p+".deviceType", *st.DeviceType, "the runtime clicks with the mouse")
+	}
+	if st.Duration != nil {
+		r.add(Unmapped, p+".duration", "", "the runtime's click has its own press duration")
+	}
+	if st.Type == "doubleClick" {
+		r.add(Weakened, p+".type", w.at()+".operation", "a double click became one click: a dblclick handler does not fire; a reviewer must check the page needs only a click")
+	}
+	a.Postcondition = w.asserted(p, w.at(), st.AssertedEvents)
+}
+
+// press converts a keyDown and the keyUp that must follow it into one
+// press on the element that has the focus; false when refused.
+func (w *recSteps) press(i int, p string, st *recStep, a *capability.Action) bool {
+	r, steps := w.r, w.steps
+	if i+1 >= len(steps) || steps[i+1].Type != "keyUp" || steps[i+1].Key == nil || *steps[i+1].Key != *st.Key {
+		w.fail(p, CodeUnsupported, "keyDown %q is not followed by its keyUp: a held key or a key chord has no capability operation", *st.Key)
+		return false
+	}
+	if w.lastCands == nil {
+		w.fail(p, CodeUnsupported, "a key press before any element was focused has no element to press on")
+		return false
+	}
+	up := &steps[i+1]
+	a.Operation, a.Key, a.LocatorCandidates = capability.OpPress, *st.Key, w.lastCands
+	a.Intent = "Press " + *st.Key + " in " + describe(w.lastCands)
+	r.add(Mapped, p+".key", w.at()+".key", "")
+	r.add(Derived, p+".type", w.at()+".locator_candidates", "pressed on the element of the last click or change, which has the focus")
+	up2 := idx("steps", i+1)
+	r.add(Mapped, up2+".type", w.at(), "keyUp completes the press of the step before")
+	r.add(Mapped, up2+".key", w.at()+".key", "")
+	if up.Target != nil && *up.Target != "main" {
+		w.fail(up2+".target", CodeUnsupported, "target %q is another page (a popup); a capability acts in one top-level tab", *up.Target)
+	} else if up.Target != nil {
+		r.add(Mapped, up2+".target", w.at(), "main: the top-level tab")
+	}
+	if up.Frame != nil || up.Selectors != nil {
+		w.fail(up2, CodeUnknownMember, "a keyUp step has no frame or selectors")
+	}
+	if up.Timeout != nil {
+		r.keep(up2+".timeout", fmt.Sprint(*up.Timeout), "the press's timeout is the keyDown's")
+	}
+	a.Postcondition = w.asserted(p, w.at(), st.AssertedEvents)
+	if pc := w.asserted(up2, w.at(), up.AssertedEvents); pc != nil {
+		a.Postcondition = pc
+	}
+	return true
+}
+
+// proveCompletions gives a click or press without an asserted navigation
+// the next action's element, or the next wait's condition, as its
+// postcondition; without either it is refused.
+func (w *recSteps) proveCompletions() {
+	r, acts := w.r, w.acts
 	for k := range acts {
 		a := &acts[k].a
 		if a.Postcondition != nil {
@@ -436,28 +512,32 @@ func (s *recConv) steps(steps []recStep) {
 			case n.Operation == capability.OpWait && n.Postcondition != nil:
 				c := *n.Postcondition
 				a.Postcondition = &c
-				r.add(Derived, idx("steps", acts[k+1].src)+".selectors", fmt.Sprintf("milestones[%d].actions[%d].postcondition", len(ms), k), "proven by the next wait's condition")
+				r.add(Derived, idx("steps", acts[k+1].src)+".selectors", fmt.Sprintf("milestones[%d].actions[%d].postcondition", len(w.ms), k), "proven by the next wait's condition")
 				continue
 			case len(n.LocatorCandidates) > 0:
 				a.Postcondition = &capability.Condition{Kind: capability.CondLocatorVisible, LocatorCandidates: n.LocatorCandidates}
-				r.add(Derived, idx("steps", acts[k+1].src)+".selectors", fmt.Sprintf("milestones[%d].actions[%d].postcondition", len(ms), k), "proven by the next step's element being visible")
+				r.add(Derived, idx("steps", acts[k+1].src)+".selectors", fmt.Sprintf("milestones[%d].actions[%d].postcondition", len(w.ms), k), "proven by the next step's element being visible")
 				continue
 			}
 		}
-		s.fail(idx("steps", acts[k].src), CodeUnsupported, "a %s is never completion: record an asserted navigation or a waitForElement after it", a.Operation)
+		w.fail(idx("steps", acts[k].src), CodeUnsupported, "a %s is never completion: record an asserted navigation or a waitForElement after it", a.Operation)
 	}
-	flush()
-	s.c.Milestones = ms
-	for o := range origins {
-		s.c.Site.AllowedOrigins = append(s.c.Site.AllowedOrigins, o)
+}
+
+// finish writes the milestones, the allowed origins and the frame path
+// into the capability.
+func (w *recSteps) finish() {
+	w.c.Milestones = w.ms
+	for o := range w.origins {
+		w.c.Site.AllowedOrigins = append(w.c.Site.AllowedOrigins, o)
 	}
-	sortStrings(s.c.Site.AllowedOrigins)
-	if !started {
-		s.fail("steps", CodeUnsupported, "the recording never navigates, so the site's origin is unknown")
+	sortStrings(w.c.Site.AllowedOrigins)
+	if !w.started {
+		w.fail("steps", CodeUnsupported, "the recording never navigates, so the site's origin is unknown")
 	}
-	if s.framed && len(s.frame) > 0 {
-		for _, n := range s.frame {
-			s.c.Runtime.FrameSelectors = append(s.c.Runtime.FrameSelectors, fmt.Sprintf("iframe:nth-of-type(%d)", n+1))
+	if w.framed && len(w.frame) > 0 {
+		for _, n := range w.frame {
+			w.c.Runtime.FrameSelectors = append(w.c.Runtime.FrameSelectors, fmt.Sprintf("iframe:nth-of-type(%d)", n+1))
 		}
 	}
 }
