@@ -3,7 +3,8 @@ package discovery
 import (
 	"errors"
 	"fmt"
-	"strings"
+
+	"github.com/vera-run/vera/internal/problem"
 )
 
 // Sentinel errors. Every error this package returns wraps one of them, so
@@ -82,17 +83,7 @@ type ValidationError struct {
 
 // Error lists the first problems.
 func (e *ValidationError) Error() string {
-	var b strings.Builder
-	fmt.Fprintf(&b, "discovery: invalid %s document: %d problem(s)", e.Schema, len(e.Problems))
-	for i, p := range e.Problems {
-		if i == 8 {
-			fmt.Fprintf(&b, "\n  ... %d more", len(e.Problems)-i)
-			break
-		}
-		b.WriteString("\n  ")
-		b.WriteString(p.String())
-	}
-	return b.String()
+	return problem.List("discovery: invalid "+e.Schema+" document", e.Problems, Problem.String, problem.MaxListed)
 }
 
 // Unwrap returns [ErrInvalid].

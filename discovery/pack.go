@@ -17,6 +17,7 @@ import (
 
 	"github.com/vera-run/vera/capability"
 	"github.com/vera-run/vera/internal/canonjson"
+	"github.com/vera-run/vera/internal/problem"
 	"github.com/vera-run/vera/internal/redact"
 	"github.com/vera-run/vera/internal/safefs"
 )
@@ -262,17 +263,7 @@ type PackError struct {
 
 // Error lists the first problems of the report.
 func (e *PackError) Error() string {
-	var b strings.Builder
-	fmt.Fprintf(&b, "discovery: developer pack %s: %d problem(s)", e.Report.Dir, len(e.Report.Problems))
-	for i, p := range e.Report.Problems {
-		if i == 8 {
-			fmt.Fprintf(&b, "\n  ... %d more", len(e.Report.Problems)-i)
-			break
-		}
-		b.WriteString("\n  ")
-		b.WriteString(p.String())
-	}
-	return b.String()
+	return problem.List("discovery: developer pack "+e.Report.Dir, e.Report.Problems, Problem.String, problem.MaxListed)
 }
 
 // Unwrap returns [ErrPack].

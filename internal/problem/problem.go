@@ -1,5 +1,5 @@
 // Package problem is the shared machinery of the verification errors of
-// packages receipt and bundle (and discovery's validation error): the
+// packages receipt, bundle and discovery (validation and developer-pack errors): the
 // sentinel-to-code table each problem carries, and the one rendering of
 // a list of problems as an error text. Each package keeps its own public
 // types (receipt.Problem, bundle.FileProblem, their VerifyError) because
