@@ -503,7 +503,8 @@ func (r *run) finder(scope Scope, root Element) locator.Finder[Element] {
 }
 
 // substCandidate substitutes input templates in a candidate's values
-// (and its scope's), raw.
+// (and its scope's): raw, except in CSS, where every value is escaped
+// as a CSS identifier (cssEscape) so that it stays data.
 func (r *run) substCandidate(c locator.Candidate) locator.Candidate {
 	c = r.substScope(c)
 	if !strings.Contains(c.Value(), "{{") {
@@ -514,7 +515,7 @@ func (r *run) substCandidate(c locator.Candidate) locator.Candidate {
 	c.Placeholder = substitute(c.Placeholder, r.vals, nil)
 	c.TestID = substitute(c.TestID, r.vals, nil)
 	c.Text = substitute(c.Text, r.vals, nil)
-	c.CSS = substitute(c.CSS, r.vals, nil)
+	c.CSS = substitute(c.CSS, r.vals, cssEscape)
 	return c
 }
 

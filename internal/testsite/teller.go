@@ -63,6 +63,7 @@ func StartTeller(opts ...Option) (*Teller, error) {
 	mux.HandleFunc("POST /members/search", t.search)
 	mux.HandleFunc("GET /members/{id}", t.member)
 	t.escapeRoutes(mux)
+	t.picksRoutes(mux)
 	t.transferRoutes(mux)
 	t.apiRoutes(mux)
 	t.reactRoutes(mux)

@@ -109,3 +109,54 @@ func TestApprovalShowsInputsLive(t *testing.T) {
 		t.Error("the receipt holds the input value")
 	}
 }
+
+// picksCap clicks button[data-pick="{{pick}}"] on the picks page and
+// reads what the page says was picked.
+func picksCap(origin string) *capability.Capability {
+	c := barrierCap(origin, testsite.PicksPath,
+		capability.Action{ID: "pick", Operation: capability.OpClick, Intent: "Pick the button the input names",
+			Effect: capability.EffectReadOnly, Confirmation: capability.ConfirmNone,
+			LocatorCandidates: []locator.Candidate{{Strategy: locator.CSS, CSS: `button[data-pick="{{pick}}"]`}},
+			CSSOnlyReason:     "the buttons differ only by their data-pick attribute",
+			Postcondition:     textCond("Picked:")},
+		capability.Action{ID: "read", Operation: capability.OpExtract, Intent: "Read what was picked",
+			Effect: capability.EffectReadOnly, Confirmation: capability.ConfirmNone, Output: "picked",
+			LocatorCandidates: []locator.Candidate{{Strategy: locator.Role, Role: "status"}},
+			Extract:           &capability.Extraction{Mode: capability.ExtractText},
+			Postcondition:     &capability.Condition{Kind: capability.CondOutputProduced, Output: "picked"}},
+	)
+	c.Inputs = []capability.Input{{Name: "pick", Type: capability.InputString, Required: true, MaxLength: 100}}
+	c.Outputs = []capability.Output{{Name: "picked", Kind: capability.OutputText, Exposure: capability.ExposureModelAndArtifact}}
+	return c
+}
+
+// TestCSSTemplateIsData: an input substituted into a CSS candidate is
+// escaped as a CSS identifier, so it is data in Chromium's selector
+// engine. A value with a quote picks exactly the button whose attribute
+// holds that quote, and the injection x"], button[data-pick="admin
+// (which, pasted raw, widens the selector to the admin button: a wrong
+// answer) matches nothing, so the run fails instead of clicking admin.
+func TestCSSTemplateIsData(t *testing.T) {
+	d := shared(t)
+	c := picksCap(sites(t).Teller.Origin())
+	if errs := c.ValidateForExecution(); len(errs) > 0 {
+		t.Fatalf("capability: %v", errs)
+	}
+	for _, tc := range []struct{ pick, want string }{
+		{"plain", "Picked: plain"},
+		{`a"b`, `Picked: a"b`},
+	} {
+		res := execute(t, tctx(t, 60*time.Second), d, c, map[string]any{"pick": tc.pick})
+		wantState(t, res, runtime.StateCompleted, "")
+		if got := res.ModelOutputs["picked"]; got != tc.want {
+			t.Fatalf("pick %q: output %#v, want %q", tc.pick, got, tc.want)
+		}
+	}
+	res := execute(t, tctx(t, 60*time.Second), d, c, map[string]any{"pick": `x"], button[data-pick="admin`})
+	if res.State == runtime.StateCompleted {
+		t.Fatalf("the injected selector completed with %#v", res.ModelOutputs["picked"])
+	}
+	if res.Failure == nil || res.Failure.Reason != string(runtime.ReasonLocatorNotFound) {
+		t.Fatalf("want %s, got %+v", runtime.ReasonLocatorNotFound, res.Failure)
+	}
+}
