@@ -45,6 +45,11 @@ func init() {
 		coord("coordinates-text-colon", "x: 10 y: -4", textCand, "a text fallback x: 10 y: -4 (3.2)"),
 		coord("coordinates-css-uppercase", "X=10 Y=20", cssCand, "a CSS fallback X=10 Y=20, compared lower-cased (3.2)"),
 		coord("coordinates-css-bracket-pair", "[+1.5,2]", cssCand, "a CSS fallback that is a signed decimal pair in brackets (3.2)"),
+		coord("coordinates-after-non-ascii-letter", "ñx: 10 y: 4", textCand, "x after ñ: only an ASCII letter, digit, _ or - before the axis letter keeps it from being an axis (3.2)"),
+		capabilityEdit{id: "locator-css-before-role", edit: func(c *capability.Capability) {
+			a := lookUp(c)
+			a.LocatorCandidates = append([]locator.Candidate{{Strategy: locator.CSS, CSS: "button#look-up"}}, a.LocatorCandidates...)
+		}, codes: []string{"locator_order"}, note: "a CSS candidate before the role candidate: the list holds a semantic candidate, so only the order rule fails (3.2), not locator_no_semantic_candidate"},
 		capabilityEdit{id: "css-visible-alone", edit: func(c *capability.Capability) { cssCand(c, ":visible") },
 			codes: []string{"locator_bad_css"}, note: "a CSS candidate that is :visible alone selects nothing the author named (3.2, rule 5)"},
 		capabilityEdit{id: "css-visible-after-combinator", edit: func(c *capability.Capability) { cssCand(c, "main > :visible") },
