@@ -143,7 +143,7 @@ var auditRows = []auditRow{
 	{gAlone, "what plausible CSS means", []string{"locator:checkCSS"}, []string{"locator:TestVisibleAloneIsNoSelector"},
 		"3.2", "**Plausible CSS.**", []string{"capability.invalid.scope_bad_css", "capability.invalid.css-visible-inside"}, ""},
 	{gAlone, "where CSS-only candidates are allowed", []string{"locator:CheckList", "capability:cssOnlyReason"}, []string{"capability:TestCSSOnlyReason"},
-		"3.2", "A CSS candidate is allowed alone", []string{"capability.invalid.interactive_css_only", "capability.invalid.postcondition_css_only", "capability.invalid.transition_css_not_visible", "capability.invalid.list_root_css_not_visible", "capability.valid.teller-decoy"}, ""},
+		"3.2", "A list is *CSS-only* when none of its candidates is semantic", []string{"capability.invalid.interactive_css_only", "capability.invalid.postcondition_css_only", "capability.invalid.transition_css_not_visible", "capability.invalid.list_root_css_not_visible", "capability.valid.teller-decoy"}, ""},
 	{gAlone, "the required-output path analysis", []string{"capability:mustProduced", "capability:flow"}, []string{"capability:TestMustProduced"},
 		"3.2", "", []string{"capability.invalid.required_output_not_guaranteed"}, ""},
 }
