@@ -517,3 +517,28 @@ func finalizeTableCodes(page string) []string {
 	}
 	return out
 }
+
+// TestFormatCodeTables holds the code tables of FORMAT.md 8.5, 8.7 and
+// 8.8 equal to the Go constants (Check, receipt Code, bundle Code), so a
+// code added in Go without its row (and so without the coverage tests'
+// demand for a vector) fails.
+func TestFormatCodeTables(t *testing.T) {
+	raw, err := os.ReadFile(formatFile)
+	if err != nil {
+		t.Fatal(err)
+	}
+	page := string(raw)
+	for _, tc := range []struct {
+		sec  string
+		code []string
+	}{
+		{"8.5", constValues(t, "../receipt", typed("Check"))},
+		{"8.7", constValues(t, "../receipt", typed("Code"))},
+		{"8.8", constValues(t, "../bundle", typed("Code"))},
+	} {
+		got, want := sortedUnique(tableCodes(t, page, tc.sec)), sortedUnique(tc.code)
+		if len(want) < 5 || !slices.Equal(got, want) {
+			t.Errorf("the code table of %s differs from the Go constants:\n page %q\n Go   %q", tc.sec, got, want)
+		}
+	}
+}

@@ -131,3 +131,38 @@ func init() {
 		}, codes: []string{"capability", "forbidden"}, rules: []string{"bundle.content", "bundle.capability"}, note: "a C1 control NEL (U+0085) in the capability's goal (1.4, 5.4)"},
 	)
 }
+
+// Header detectors (5.4.1 rules 5 and 6) and HTML tags (5.4), each with
+// both verdicts.
+func init() {
+	label := func(id, v string, codes []string, note string) runCase {
+		return runCase{id: id, edit: func(t *testing.T, b *confBase, rf *runFiles) { rf.r.Environment.Browser = v },
+			codes: codes, rules: []string{"run.file.secret"}, note: note}
+	}
+	runCases = append(runCases,
+		label("receipt-secret-x-authorization", "X-Authorization: Token abc", []string{"secret"},
+			"authorization at a word start after -: a scheme and a credential (5.4.1 rule 5)"),
+		label("valid-near-miss-pre-authorization", "PreAuthorization: Token abc", nil,
+			"authorization inside a word is no header (5.4.1 rule 5)"),
+		label("receipt-secret-set-cookie", "Set-Cookie: theme=dark", []string{"secret"},
+			"cookie at a word start after -, then name=value (5.4.1 rule 6)"),
+		label("valid-near-miss-my-cookie", "MyCookie: theme=dark", nil,
+			"cookie inside a word is no header (5.4.1 rule 6)"),
+	)
+	readme := func(id, text string, codes []string, note string) bundleCase {
+		return bundleCase{id: id, edit: func(t *testing.T, b *confBase, bf map[string][]byte) {
+			bf["README.md"] = append(bf["README.md"], []byte(text)...)
+			relockBundle(t, bf)
+		}, codes: codes, rules: []string{"bundle.content"}, note: note}
+	}
+	bundleCases = append(bundleCases,
+		readme("valid-readme-placeholders", "Type <member-id> and <dir>; a < b, and <b and c.\n", nil,
+			"placeholders and comparisons, not tags: names outside the element list, and an element name followed by a space with no > after it (5.4)"),
+		readme("readme-custom-element-attribute", "See <member-card id=a>.\n", []string{"forbidden"},
+			"an opening tag of any name with an attribute before its > (5.4)"),
+		readme("readme-self-closing", "A <x/> here.\n", []string{"forbidden"},
+			"an opening tag of any name ending /> (5.4)"),
+		readme("readme-element-space-then-gt", "Use <b and c> here.\n", []string{"forbidden"},
+			"an element name followed by a space with a > later: an HTML parser reads a tag (5.4)"),
+	)
+}
