@@ -71,7 +71,10 @@ func closeCapability(t *testing.T, worked *capability.Capability) *capability.Ca
 	c.Milestones[1].Actions = []capability.Action{*read, {
 		ID: "close-account", Operation: capability.OpClick, Intent: "Close the member's account",
 		Effect: capability.EffectConsequential, Confirmation: capability.ConfirmActionTime,
-		LocatorCandidates: role("button", "Close account"), Postcondition: text("Account closed")}}
+		LocatorCandidates: role("button", "Close account"), Postcondition: text("Account closed"),
+		// A bounded wait, so the run where the click changes nothing
+		// (closeUnconfirmed) fails in 2 s rather than the default 10 s.
+		TimeoutMS: 2000}}
 	c.Milestones[1].Transitions = []capability.Transition{
 		{When: *text("Paper form required"), To: "hand-over"},
 		{When: capability.Condition{Kind: capability.CondAlways}, To: "completed"},
