@@ -166,3 +166,14 @@ func init() {
 			"an element name followed by a space with a > later: an HTML parser reads a tag (5.4)"),
 	)
 }
+
+func init() {
+	bundleCases = append(bundleCases, bundleCase{id: "valid-readme-tag-across-lines", edit: func(t *testing.T, b *confBase, bf map[string][]byte) {
+		bf["README.md"] = append(bf["README.md"], []byte("Use <b and\nc> now.\n")...)
+		relockBundle(t, bf)
+	}, rules: []string{"bundle.content"}, note: "README.md is scanned for tags line by line: <b and on one line, its > on the next, is no tag (5.4)"},
+		bundleCase{id: "readme-bearer-own-line", edit: func(t *testing.T, b *confBase, bf map[string][]byte) {
+			bf["README.md"] = append(bf["README.md"], []byte("Authorization:\n  Bearer abc123def4xyz\n")...)
+			relockBundle(t, bf)
+		}, codes: []string{"forbidden"}, rules: []string{"bundle.content"}, note: "a header name on one line and a bearer token on the next: the token's line is credential-shaped by itself (5.4.1 rule 10)"})
+}
