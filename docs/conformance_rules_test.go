@@ -50,6 +50,12 @@ func init() {
 			a := lookUp(c)
 			a.LocatorCandidates = append([]locator.Candidate{{Strategy: locator.CSS, CSS: "button#look-up"}}, a.LocatorCandidates...)
 		}, codes: []string{"locator_order"}, note: "a CSS candidate before the role candidate: the list holds a semantic candidate, so only the order rule fails (3.2), not locator_no_semantic_candidate"},
+		capabilityEdit{id: "start-over-2048-bytes", edit: func(c *capability.Capability) {
+			c.Runtime.Start = "/members/" + strings.Repeat("é", 1100)
+		}, codes: []string{"too_long"}, note: "runtime.start of 1109 runes but 2209 bytes: URL bounds count UTF-8 bytes (3.2)"},
+		capabilityEdit{id: "query-name-over-200-bytes", edit: func(c *capability.Capability) {
+			c.Runtime.StartQuery = []capability.QueryEntry{{Name: strings.Repeat("é", 101), Value: "1"}}
+		}, codes: []string{"too_long"}, note: "a query entry name of 101 runes, 202 bytes (3.2)"},
 		capabilityEdit{id: "css-visible-alone", edit: func(c *capability.Capability) { cssCand(c, ":visible") },
 			codes: []string{"locator_bad_css"}, note: "a CSS candidate that is :visible alone selects nothing the author named (3.2, rule 5)"},
 		capabilityEdit{id: "css-visible-after-combinator", edit: func(c *capability.Capability) { cssCand(c, "main > :visible") },
