@@ -183,3 +183,11 @@ func init() {
 			relockBundle(t, bf)
 		}, codes: []string{"forbidden"}, rules: []string{"bundle.content"}, note: "a header name on one line and a bearer token on the next: the token's line is credential-shaped by itself (5.4.1 rule 10)"})
 }
+
+// self_approved compares the two labels byte for byte (4.3).
+func init() {
+	runCases = append(runCases, runCase{id: "close-valid-approver-case-differs", from: closeApproved, edit: func(t *testing.T, b *confBase, rf *runFiles) {
+		ap := closeApproval(rf)
+		ap.Approver = strings.ToUpper(ap.Requester[:1]) + ap.Requester[1:]
+	}, rules: []string{"run.file.receipt"}, note: "the approver's label differs from the requester's only in case: two labels, not self-approved (4.3)"})
+}
