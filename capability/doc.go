@@ -292,4 +292,12 @@
 //     every executable member. Receipts record no frame path (actions
 //     are recorded by id and the capability's execution hash binds the
 //     path), so the verifier has nothing extra to check.
+//   - Bounds documented in bytes (URLs, query entries, frame selectors,
+//     attribute names, JSON pointers, URL patterns; see limits.go) count
+//     UTF-8 bytes. The struct tags' max counts runes, so byteBounds
+//     (bytebounds.go) reports a value within its bound in runes but over
+//     it in bytes, with the code the tag would give (too_long, or
+//     invalid_frame_selector); a value over the bound in runes is
+//     reported by the tag alone, never twice. The JSON Schema's maxLength
+//     counts code points and stays the looser, rune bound.
 package capability

@@ -44,6 +44,7 @@ func (c *Capability) Validate() ErrorList {
 	v.literals()
 	v.unsubstituted()
 	v.secretEnums()
+	v.byteBounds()
 	v.errs = append(v.errs, fieldRules(c)...)
 	return v.sorted()
 }

@@ -34,6 +34,9 @@ const (
 	closeNative   = "native"
 	closeNotFound = "not-found"
 	closeRefused  = "refused"
+	// closeUnconfirmed: the approved close click changes nothing on the
+	// page, so its postcondition fails after the click was dispatched.
+	closeUnconfirmed = "unconfirmed"
 )
 
 // closeCapability derives the close capability from the discovered
@@ -68,7 +71,10 @@ func closeCapability(t *testing.T, worked *capability.Capability) *capability.Ca
 	c.Milestones[1].Actions = []capability.Action{*read, {
 		ID: "close-account", Operation: capability.OpClick, Intent: "Close the member's account",
 		Effect: capability.EffectConsequential, Confirmation: capability.ConfirmActionTime,
-		LocatorCandidates: role("button", "Close account"), Postcondition: text("Account closed")}}
+		LocatorCandidates: role("button", "Close account"), Postcondition: text("Account closed"),
+		// A bounded wait, so the run where the click changes nothing
+		// (closeUnconfirmed) fails in 2 s rather than the default 10 s.
+		TimeoutMS: 2000}}
 	c.Milestones[1].Transitions = []capability.Transition{
 		{When: *text("Paper form required"), To: "hand-over"},
 		{When: capability.Condition{Kind: capability.CondAlways}, To: "completed"},
@@ -126,7 +132,7 @@ func closeSite(found, paper bool) *runtimetest.Site {
 	}}}
 }
 
-// buildCloseRuns runs the close capability four times and returns the
+// buildCloseRuns runs the close capability five times and returns the
 // normalized runs by base name.
 func buildCloseRuns(t *testing.T, c *capability.Capability) map[string]*runFiles {
 	t.Helper()
@@ -142,13 +148,20 @@ func buildCloseRuns(t *testing.T, c *capability.Capability) map[string]*runFiles
 		found, paper bool
 		approve      bool
 		want         receipt.TerminalState
+		noEffect     bool // the close click shows nothing
 	}{
-		{closeApproved, true, false, true, runtime.StateCompleted},
-		{closeNative, true, true, true, runtime.StateNativeGap},
-		{closeNotFound, false, false, true, runtime.StateBusinessOutcome},
-		{closeRefused, true, false, false, runtime.StateStoppedAtGate},
+		{closeApproved, true, false, true, runtime.StateCompleted, false},
+		{closeNative, true, true, true, runtime.StateNativeGap, false},
+		{closeNotFound, false, false, true, runtime.StateBusinessOutcome, false},
+		{closeRefused, true, false, false, runtime.StateStoppedAtGate, false},
+		{closeUnconfirmed, true, false, true, runtime.StateFailed, true},
 	} {
-		d := runtimetest.NewDriver(closeSite(rc.found, rc.paper))
+		site := closeSite(rc.found, rc.paper)
+		if rc.noEffect {
+			pg := site.Pages[exampleOrigin+"/members"]
+			pg.Rules = pg.Rules[:1]
+		}
+		d := runtimetest.NewDriver(site)
 		res, err := runtime.Execute(context.Background(), c, map[string]any{exampleInputName: exampleMemberID, "passcode": examplePasscode},
 			runtime.WithDriver(d), runtime.WithRunDir(filepath.Join(tmp, rc.name)), runtime.WithRequester("teller 7"), approver(rc.approve))
 		if cerr := d.Close(); cerr != nil {

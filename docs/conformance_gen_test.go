@@ -282,6 +282,9 @@ func buildBase(t *testing.T) *confBase {
 	for k, v := range buildDecoyRuns(t, decoy) {
 		b.decoyRuns[k] = v
 	}
+	if b.capFiles[capVocabulary], err = vocabularyCapability(t, b.discovered).Marshal(); err != nil {
+		t.Fatal(err)
+	}
 	return b
 }
 
@@ -437,7 +440,9 @@ func capabilityCases(t *testing.T, base *confBase) []capCase {
 		capCase{confCase: confCase{ID: "capability.valid.teller-close", Kind: kindCapability, Path: capClose, Stage: stageExecution, Codes: []string{},
 			Note: "the second worked capability: a business outcome, a consequential action behind the approval gate, a native action"}},
 		capCase{confCase: confCase{ID: "capability.valid.teller-decoy", Kind: kindCapability, Path: capDecoy, Stage: stageExecution, Codes: []string{},
-			Note: "the worked capability with a CSS fallback after look-up's role candidate; valid, and a decoy on a page that repeats the button (finalize.decoy-candidate)"}})
+			Note: "the worked capability with a CSS fallback after look-up's role candidate; valid, and a decoy on a page that repeats the button (finalize.decoy-candidate)"}},
+		capCase{confCase: confCase{ID: "capability.valid.teller-vocabulary", Kind: kindCapability, Path: capVocabulary, Stage: stageExecution, Codes: []string{},
+			Note: "the worked capability extended to use every value of the capability enumerations (8.10) the other worked capabilities leave out"}})
 	valid, err := filepath.Glob(filepath.Join("..", "capability", "testdata", "valid", "*.json"))
 	if err != nil {
 		t.Fatal(err)

@@ -57,4 +57,29 @@
 //     Codes no file can carry stay exempt with the exact reason (the
 //     parse-first codes, a 4 MiB document, a failing reader, the checks
 //     only CheckClaim applies).
+//   - Closed sets have both verdicts (TestConformanceClosedSets). The Go
+//     sets are read from the source (typed constants, the set literals of
+//     receipt/check.go by go/ast, validate:"oneof" tags), and the values
+//     are read from the vector files, so the test judges the tree, not
+//     the case tables. Values are pinned in generated documents rather
+//     than by hand: one failed run per reason code of runtime.Reasons,
+//     paired with the first category of its 8.3 row (which covers every
+//     category), a real fake-driver run for effect_unconfirmed (a close
+//     click that changes nothing), and a "vocabulary" capability that
+//     uses every capability enumeration value the worked capabilities
+//     leave out. A capability value counts as accepted at stage
+//     execution: scaffold and draft are refused for running by their
+//     state, not by their vocabulary. Comparison codes (8.6) have no
+//     reader to give a verdict, so no vectors.
+//   - docs/conformance/AUDIT.md is generated from a hand-kept table
+//     (audit_test.go) that TestAudit checks reference by reference: each
+//     Go function and test exists, the FORMAT.md section still says the
+//     quoted phrase, each vector id is in the manifest. The problem codes
+//     are inventoried from the code itself (sentinels passed when a
+//     problem is reported, Code constants named outside their
+//     declaration) and each must be in its FORMAT.md table and pinned or
+//     exempt; TestFormatCodeTables holds the tables of 8.5, 8.7 and 8.8
+//     equal to the Go constants, and TestFormatDetectorLists the closed
+//     lists of 5.4 (HTML element names, storage names, extensions) equal
+//     to package bundle's.
 package docs
