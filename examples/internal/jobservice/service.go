@@ -153,7 +153,8 @@ type watch struct {
 	prog *Progress
 }
 
-// New opens (creating it, 0700, when missing) the state folder dir:
+// New opens (creating it when missing, and making it owner-only, 0700)
+// the state folder dir:
 // runs/ is the runner's state folder (jobs.New: terminal records kept,
 // non-terminal ones interrupted with service_restarted) and tokens.json
 // the token hashes. Tokens of runs the runner no longer has are dropped.
@@ -186,6 +187,11 @@ func New(dir string, source jobs.DriverSource, opts ...Option) (*Service, error)
 	}
 	if st, err := os.Lstat(dir); err != nil || !st.IsDir() {
 		return nil, fmt.Errorf("jobservice: state folder %q is not a directory", dir)
+	}
+	// The folder holds every run's record and token hash: owner-only,
+	// even when it existed before.
+	if err := os.Chmod(dir, 0o700); err != nil {
+		return nil, fmt.Errorf("jobservice: state folder: %w", err)
 	}
 	tokens, err := loadTokens(dir)
 	if err != nil {
