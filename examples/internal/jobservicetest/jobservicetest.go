@@ -296,8 +296,8 @@ func mustDecode(t *testing.T, raw []byte, v any) {
 
 // Event is one runner event.
 type Event struct {
-	Status jobs.Status      // StateChange
-	ID     string           // Step
+	Status jobs.Status // StateChange
+	ID     string      // Step
 	Step   *jobs.StepProgress
 }
 
@@ -324,13 +324,26 @@ func (r *Recorder) add(e Event) {
 	r.ch = make(chan struct{})
 }
 
+// Mark is the number of events so far, for WaitAfter.
+func (r *Recorder) Mark() int {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return len(r.evs)
+}
+
 // Wait returns the first event (from the beginning) that match accepts,
 // failing the test after timeout.
 func (r *Recorder) Wait(t *testing.T, timeout time.Duration, match func(Event) bool) Event {
 	t.Helper()
+	return r.WaitAfter(t, 0, timeout, match)
+}
+
+// WaitAfter is Wait over the events after the first mark ones.
+func (r *Recorder) WaitAfter(t *testing.T, mark int, timeout time.Duration, match func(Event) bool) Event {
+	t.Helper()
 	deadline := time.NewTimer(timeout)
 	defer deadline.Stop()
-	seen := 0
+	seen := mark
 	for {
 		r.mu.Lock()
 		for ; seen < len(r.evs); seen++ {
