@@ -349,10 +349,10 @@ func (c *client) follow(ctx context.Context, h handle, stdout io.Writer, tty boo
 			return d, interrupted, err
 		}
 		rev = d.Revision
-		p.show(describe(d))
 		if d.Status.Terminal() {
-			return d, interrupted, nil
+			return d, interrupted, nil // the caller prints the summary
 		}
+		p.show(describe(d))
 		if !interrupted && ctx.Err() != nil {
 			continue // the next request fails at once and cancels
 		}

@@ -172,6 +172,9 @@ func TestClientLive(t *testing.T) {
 			out, err string
 		}
 		res := make(chan result, 1)
+		// A run ahead holds the only slot: the client's run is queued first.
+		ahead := h.MustSubmit(h.Request("100238"))
+		h.Events.Running(t, ahead.ID, 1)
 		mark := h.Events.Mark()
 		go func() {
 			c, o, e := invoke(t, ictx, h, true, "run", "-spec", spec(t, h, "100237"), "-input-env", "password=TELLER_PASSWORD", "-out", dir)
@@ -179,11 +182,12 @@ func TestClientLive(t *testing.T) {
 		}()
 		// The run's second step starts: the keyboard interrupts.
 		ev := h.Events.WaitAfter(t, mark, 2*time.Minute, func(e jobservicetest.Event) bool {
-			return e.Step != nil && e.Step.Index >= 2 && !e.Step.Done
+			return e.Step != nil && e.Step.Index >= 2 && !e.Step.Done && e.ID != ahead.ID
 		})
 		interrupt()
 		r := <-res
-		if r.code != exitInterrupted || !strings.Contains(r.out, "\r\x1b[K") || !strings.Contains(r.out, "cancelled") {
+		if r.code != exitInterrupted || !strings.Contains(r.out, "\r\x1b[K") || !strings.Contains(r.out, "cancelled") ||
+			!strings.Contains(r.out, "queued: position 1") || !strings.Contains(r.out, "steps done, step ") {
 			t.Errorf("interrupted run: %d\n%q\n%s", r.code, r.out, r.err)
 		}
 		st, err := h.Service.Runner().Status(ev.ID)

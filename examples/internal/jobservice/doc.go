@@ -45,10 +45,11 @@
 //   - Progress: the runner's hooks bump a per-run revision and keep the
 //     last step report; the status document carries both. A status
 //     request with wait_ms (at most 30 s) and after=<revision> is answered
-//     at the next change (or at once when the revision is newer or the
-//     run is terminal), so a client follows progress without a polling
-//     interval. Revisions live in memory: after a restart they start
-//     again from 1.
+//     at the next change (or at once when the current revision is not
+//     the one named, or the run is terminal), so a client follows
+//     progress without a polling interval. Revisions live in memory:
+//     after a restart they start again from 1, and a client's stale
+//     revision is answered at once.
 //   - Artifacts: only names the run's record lists are served (no path
 //     is built from the request), through an os.Root on the run folder,
 //     and only when the file still has its recorded size; the status

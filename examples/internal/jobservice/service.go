@@ -515,7 +515,10 @@ func (s *Service) getRun(w http.ResponseWriter, r *http.Request) {
 		after = n
 	}
 	rev, ch, prog := s.snapshot(id)
-	if wait > 0 && rev <= after && !st.State.Terminal() {
+	// Wait only while the caller has seen the current revision: a
+	// revision it has not seen (a newer one, or an older one after a
+	// restart reset the count) is answered at once.
+	if wait > 0 && rev == after && !st.State.Terminal() {
 		t := time.NewTimer(wait)
 		select {
 		case <-ch:
