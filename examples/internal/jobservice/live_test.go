@@ -7,6 +7,7 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
+	"io"
 	"net/http"
 	"os"
 	"path/filepath"
@@ -116,6 +117,17 @@ func TestLiveProtocol(t *testing.T) {
 		if e := decode[jobservice.ErrorDoc](t, raw); c != http.StatusRequestEntityTooLarge || e.Error != jobservice.ErrorTooLarge {
 			t.Errorf("oversized: %d %s", c, raw)
 		}
+		// Without a Content-Length (chunked), the limit is the reader's.
+		hreq, _ := http.NewRequest(http.MethodPost, h.URL()+"/v1/runs", io.MultiReader(bytes.NewReader(body)))
+		hreq.Header.Set(jobservice.ProtocolHeader, "1")
+		resp, err := http.DefaultClient.Do(hreq)
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp.Body.Close()
+		if resp.StatusCode != http.StatusRequestEntityTooLarge || hreq.ContentLength > 0 {
+			t.Errorf("chunked oversized: %d (content length %d)", resp.StatusCode, hreq.ContentLength)
+		}
 		// Exactly at the limit is read, and refused for its content (an
 		// unknown input), not its size.
 		req.Inputs["pad"] = ""
@@ -214,7 +226,7 @@ func TestLiveProtocol(t *testing.T) {
 		}
 	})
 
-	t.Run("failed ui_assertion_failed and target_unreachable", func(t *testing.T) {
+	t.Run("failed ui_assertion_failed, target_unreachable, run_timeout", func(t *testing.T) {
 		ui := h.MustSubmit(h.Request("100234", `"label": "Member ID"`, `"label": "Member Number"`))
 		if d := h.Wait(ui.ID, ui.Token); d.Status != jobs.StateFailed || code(d) != jobs.CodeUIAssertionFailed || len(d.Outputs) != 0 {
 			t.Errorf("ui failure: %+v", d)
@@ -223,6 +235,15 @@ func TestLiveProtocol(t *testing.T) {
 		un := h.MustSubmit(req)
 		if d := h.Wait(un.ID, un.Token); d.Status != jobs.StateFailed || code(d) != jobs.CodeTargetUnreachable {
 			t.Errorf("unreachable: %+v", d)
+		}
+		// A run budget smaller than the slowed site needs: run_timeout.
+		h.Teller.SetLatency(time.Second)
+		defer h.Teller.SetLatency(0)
+		req = h.Request("100239")
+		req.TimeoutMS = 2500
+		slow := h.MustSubmit(req)
+		if d := h.Wait(slow.ID, slow.Token); d.Status != jobs.StateFailed || code(d) != jobs.CodeRunTimeout || len(d.Outputs) != 0 {
+			t.Errorf("over budget: %+v", d)
 		}
 	})
 
@@ -419,6 +440,20 @@ func TestLiveQueueLimits(t *testing.T) {
 	}
 	if n := h.Browser.Active(); n != 0 {
 		t.Errorf("%d drivers open after every run ended", n)
+	}
+
+	// A service closed with runs in flight ends them interrupted with
+	// service_stopped; the next service on the folder serves them.
+	h.Teller.SetLatency(300 * time.Millisecond)
+	run1 := h.MustSubmit(h.Request("100240"))
+	run2 := h.MustSubmit(h.Request("100241"))
+	h.Events.Running(t, run1.ID, 2)
+	h.Serve(jobservice.WithActiveBrowsers(2), jobservice.WithMaxQueued(4))
+	h.Teller.SetLatency(0)
+	for _, acc := range []jobservice.Accepted{run1, run2} {
+		if c, d := h.Get(acc.ID, acc.Token, ""); c != 200 || d.Status != jobs.StateInterrupted || code(d) != jobs.CodeServiceStopped {
+			t.Errorf("run after a stop: %d %+v", c, d)
+		}
 	}
 
 	// The artifact budget: one run's 20 MiB reservation fills it.
