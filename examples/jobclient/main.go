@@ -298,7 +298,11 @@ func (c *client) runCmd(ctx context.Context, command, args []string, stdout, std
 	}
 	dctx := ctx
 	if interrupted {
-		dctx = context.Background()
+		// The keyboard ended ctx; the evidence of the cancelled run is
+		// still fetched, within a bound of its own.
+		var cancel context.CancelFunc
+		dctx, cancel = context.WithTimeout(context.Background(), 30*time.Second)
+		defer cancel()
 	}
 	if _, err := c.download(dctx, h, d, filepath.Join(*out, artifactsDir), *out); err != nil {
 		fmt.Fprintln(stderr, "jobclient: download:", err)
