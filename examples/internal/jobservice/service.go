@@ -1,0 +1,678 @@
+package jobservice
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"mime"
+	"net/http"
+	"os"
+	"path"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/vera-run/vera/bundle"
+	"github.com/vera-run/vera/capability"
+	"github.com/vera-run/vera/internal/strictjson"
+	"github.com/vera-run/vera/runtime"
+	"github.com/vera-run/vera/runtime/jobs"
+)
+
+// ErrInvalidArgument: a nil source, an empty state folder or an option
+// value outside its range (the runner's own error is wrapped too).
+var ErrInvalidArgument = errors.New("jobservice: invalid argument")
+
+// runsName is the runner's state folder inside the service's.
+const runsName = "runs"
+
+// maxProblems bounds the problems listed in an error answer.
+const maxProblems = 20
+
+// Option configures [New].
+type Option func(*config)
+
+type config struct {
+	logger    *slog.Logger
+	now       func() time.Time
+	bundles   string
+	verify    []bundle.Option
+	preflight func(context.Context) (*runtime.PreflightReport, error)
+	hooks     *jobs.Hooks
+	limits    Limits
+	runner    []jobs.Option
+}
+
+// WithLogger injects the service's logger (also the runner's; nil
+// discards).
+func WithLogger(l *slog.Logger) Option { return func(c *config) { c.logger = l } }
+
+// WithClock replaces time.Now for the service and its runner (tests move
+// time past an expiry with it).
+func WithClock(now func() time.Time) Option {
+	return func(c *config) {
+		c.now = now
+		c.runner = append(c.runner, jobs.WithClock(now))
+	}
+}
+
+// WithBundles sets the folder whose direct subfolders are the sealed
+// bundles a request may name. Without it, requests naming a bundle are
+// refused.
+func WithBundles(dir string) Option { return func(c *config) { c.bundles = dir } }
+
+// WithVerifyOptions adds options to every bundle.Verify (for example
+// bundle.WithAllowLaunchedBrowser).
+func WithVerifyOptions(opts ...bundle.Option) Option {
+	return func(c *config) { c.verify = append(c.verify, opts...) }
+}
+
+// WithPreflight replaces the probe of GET /v1/preflight (default:
+// runtime.Preflight over the driver source).
+func WithPreflight(probe func(context.Context) (*runtime.PreflightReport, error)) Option {
+	return func(c *config) { c.preflight = probe }
+}
+
+// WithHooks adds observers of the runner's progress, called after the
+// service's own bookkeeping for the same event.
+func WithHooks(h *jobs.Hooks) Option { return func(c *config) { c.hooks = h } }
+
+// WithActiveBrowsers sets the runner's slots (jobs.WithActiveBrowsers).
+func WithActiveBrowsers(n int) Option {
+	return func(c *config) { c.limits.ActiveBrowsers = n; c.runner = append(c.runner, jobs.WithActiveBrowsers(n)) }
+}
+
+// WithMaxQueued sets the runner's queue (jobs.WithMaxQueued).
+func WithMaxQueued(n int) Option {
+	return func(c *config) { c.limits.MaxQueued = n; c.runner = append(c.runner, jobs.WithMaxQueued(n)) }
+}
+
+// WithRetainedRuns sets the runner's retention (jobs.WithRetainedRuns).
+func WithRetainedRuns(n int) Option {
+	return func(c *config) { c.limits.RetainedRuns = n; c.runner = append(c.runner, jobs.WithRetainedRuns(n)) }
+}
+
+// WithMaxSteps sets the runner's step limit (jobs.WithMaxSteps).
+func WithMaxSteps(n int) Option {
+	return func(c *config) { c.limits.MaxSteps = n; c.runner = append(c.runner, jobs.WithMaxSteps(n)) }
+}
+
+// WithArtifactBudget sets the runner's retained-artifact admission
+// budget (jobs.WithArtifactBudget).
+func WithArtifactBudget(n int64) Option {
+	return func(c *config) {
+		c.limits.ArtifactBudgetBytes = n
+		c.runner = append(c.runner, jobs.WithArtifactBudget(n))
+	}
+}
+
+// WithAvailability sets the runner's admission check
+// (jobs.WithAvailability): a failing check refuses a submission with 503
+// browser_unavailable.
+func WithAvailability(check func() error) Option {
+	return func(c *config) { c.runner = append(c.runner, jobs.WithAvailability(check)) }
+}
+
+// WithRunOptions adds runtime options to every run (jobs.WithRunOptions).
+func WithRunOptions(opts ...runtime.Option) Option {
+	return func(c *config) { c.runner = append(c.runner, jobs.WithRunOptions(opts...)) }
+}
+
+// Service is the job service: the HTTP protocol of FORMAT.md §17 over a
+// [jobs.Runner]. Its methods and its handler are safe for concurrent use.
+type Service struct {
+	cfg    config
+	log    *slog.Logger
+	runner *jobs.Runner
+	tokens *tokenStore
+	source jobs.DriverSource
+	mux    *http.ServeMux
+	closed chan struct{}
+	once   sync.Once
+
+	pmu   sync.Mutex // held while a probe runs: one probe at a time
+	prep  *runtime.PreflightReport
+	perr  error
+	ptime time.Time
+
+	wmu     sync.Mutex
+	watches map[string]*watch
+}
+
+// watch is one job's change signal and last step report.
+type watch struct {
+	rev  uint64
+	ch   chan struct{} // closed and replaced on every change
+	prog *Progress
+}
+
+// New opens (creating it when missing, and making it owner-only, 0700)
+// the state folder dir:
+// runs/ is the runner's state folder (jobs.New: terminal records kept,
+// non-terminal ones interrupted with service_restarted) and tokens.json
+// the token hashes. Tokens of runs the runner no longer has are dropped.
+func New(dir string, source jobs.DriverSource, opts ...Option) (*Service, error) {
+	cfg := config{now: time.Now, limits: Limits{
+		ActiveBrowsers: jobs.DefaultActiveBrowsers, MaxQueued: jobs.DefaultMaxQueued, RetainedRuns: jobs.DefaultRetainedRuns,
+		MaxSteps: jobs.DefaultMaxSteps, DefaultTimeoutMS: jobs.DefaultRunBudget.Milliseconds(),
+		MaxTimeoutMS: jobs.MaxRunBudget.Milliseconds(), MaxSubmissionBytes: MaxBodyBytes,
+		MaxRunArtifactBytes: jobs.MaxRunArtifactBytes, ArtifactBudgetBytes: jobs.DefaultArtifactBudget,
+		ExpirySeconds: int64(jobs.Expiry / time.Second),
+	}}
+	for _, o := range opts {
+		if o != nil {
+			o(&cfg)
+		}
+	}
+	if dir == "" || source == nil || cfg.now == nil {
+		return nil, fmt.Errorf("%w: empty state folder, nil driver source or nil clock", ErrInvalidArgument)
+	}
+	if cfg.logger == nil {
+		cfg.logger = slog.New(slog.DiscardHandler)
+	}
+	if cfg.preflight == nil {
+		cfg.preflight = func(ctx context.Context) (*runtime.PreflightReport, error) {
+			return runtime.Preflight(ctx, source)
+		}
+	}
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		return nil, fmt.Errorf("jobservice: state folder: %w", err)
+	}
+	if st, err := os.Lstat(dir); err != nil || !st.IsDir() {
+		return nil, fmt.Errorf("jobservice: state folder %q is not a directory", dir)
+	}
+	// The folder holds every run's record and token hash: owner-only,
+	// even when it existed before.
+	if err := os.Chmod(dir, 0o700); err != nil {
+		return nil, fmt.Errorf("jobservice: state folder: %w", err)
+	}
+	tokens, err := loadTokens(dir)
+	if err != nil {
+		return nil, err
+	}
+	s := &Service{cfg: cfg, log: cfg.logger, tokens: tokens, source: source, closed: make(chan struct{}),
+		watches: map[string]*watch{}}
+	ropts := append(slices.Clone(cfg.runner), jobs.WithLogger(cfg.logger), jobs.WithHooks(s.hooks()))
+	r, err := jobs.New(filepath.Join(dir, runsName), source, ropts...)
+	if err != nil {
+		if errors.Is(err, jobs.ErrInvalidArgument) {
+			return nil, fmt.Errorf("%w: %w", ErrInvalidArgument, err)
+		}
+		return nil, err
+	}
+	s.runner = r
+	if err := tokens.keep(func(id string) bool { _, err := r.Status(id); return err == nil }); err != nil {
+		_ = r.Close(context.Background())
+		return nil, err
+	}
+	s.mux = s.routes()
+	return s, nil
+}
+
+// Runner returns the service's runner (for a host's own monitoring).
+func (s *Service) Runner() *jobs.Runner { return s.runner }
+
+// Handler returns the HTTP handler of the protocol.
+func (s *Service) Handler() http.Handler { return s.mux }
+
+// Close ends pending status waits and closes the runner (queued and
+// running jobs end interrupted with service_stopped), bounded by ctx.
+func (s *Service) Close(ctx context.Context) error {
+	s.once.Do(func() { close(s.closed) })
+	return s.runner.Close(ctx)
+}
+
+// hooks are the runner hooks: every event bumps the job's revision, a
+// step report is kept as its progress, then the host's hooks run.
+func (s *Service) hooks() *jobs.Hooks {
+	user := s.cfg.hooks
+	if user == nil {
+		user = &jobs.Hooks{}
+	}
+	return &jobs.Hooks{
+		StateChange: func(st jobs.Status) {
+			s.bump(st.ID, func(w *watch) {
+				if st.State != jobs.StateRunning {
+					w.prog = nil
+				}
+			})
+			if user.StateChange != nil {
+				user.StateChange(st)
+			}
+		},
+		QueuePosition: func(id string, pos int) {
+			s.bump(id, nil)
+			if user.QueuePosition != nil {
+				user.QueuePosition(id, pos)
+			}
+		},
+		Step: func(id string, p jobs.StepProgress) {
+			s.bump(id, func(w *watch) {
+				w.prog = &Progress{Index: p.Index, Total: p.Total, Step: p.ID, Milestone: p.Milestone, Done: p.Done, Status: p.Status}
+			})
+			if user.Step != nil {
+				user.Step(id, p)
+			}
+		},
+	}
+}
+
+func (s *Service) watchLocked(id string) *watch {
+	w, ok := s.watches[id]
+	if !ok {
+		w = &watch{rev: 1, ch: make(chan struct{})}
+		s.watches[id] = w
+	}
+	return w
+}
+
+func (s *Service) bump(id string, f func(*watch)) {
+	s.wmu.Lock()
+	defer s.wmu.Unlock()
+	w := s.watchLocked(id)
+	if f != nil {
+		f(w)
+	}
+	w.rev++
+	close(w.ch)
+	w.ch = make(chan struct{})
+}
+
+// snapshot returns id's revision, change channel and progress.
+func (s *Service) snapshot(id string) (uint64, <-chan struct{}, *Progress) {
+	s.wmu.Lock()
+	defer s.wmu.Unlock()
+	w := s.watchLocked(id)
+	var p *Progress
+	if w.prog != nil {
+		c := *w.prog
+		p = &c
+	}
+	return w.rev, w.ch, p
+}
+
+// forget drops the watches of jobs the runner no longer has.
+func (s *Service) forget() {
+	s.wmu.Lock()
+	defer s.wmu.Unlock()
+	for id := range s.watches {
+		if _, err := s.runner.Status(id); err != nil {
+			delete(s.watches, id)
+		}
+	}
+}
+
+func (s *Service) routes() *http.ServeMux {
+	mux := http.NewServeMux()
+	mux.HandleFunc("GET /healthz", s.healthz)
+	mux.HandleFunc("GET /v1/preflight", s.v1(s.getPreflight))
+	mux.HandleFunc("POST /v1/runs", s.v1(s.submit))
+	mux.HandleFunc("GET /v1/runs/{id}", s.v1(s.getRun))
+	mux.HandleFunc("DELETE /v1/runs/{id}", s.v1(s.cancelRun))
+	mux.HandleFunc("GET /v1/runs/{id}/artifacts/{name...}", s.v1(s.getArtifact))
+	mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) { s.notFound(w) })
+	return mux
+}
+
+// v1 checks the protocol header before anything else: a mismatch is 409
+// before a run, before a token is looked at.
+func (s *Service) v1(h http.HandlerFunc) http.HandlerFunc {
+	return func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set(ProtocolHeader, ProtocolVersion)
+		w.Header().Set("Cache-Control", "no-store")
+		if got := r.Header.Get(ProtocolHeader); got != ProtocolVersion {
+			s.fail(w, http.StatusConflict, ErrorProtocolMismatch,
+				fmt.Sprintf("this service speaks %s %s; the request sent %q", ProtocolHeader, ProtocolVersion, got), nil)
+			return
+		}
+		h(w, r)
+	}
+}
+
+func (s *Service) healthz(w http.ResponseWriter, r *http.Request) {
+	w.Header().Set("Cache-Control", "no-store")
+	writeJSON(w, http.StatusOK, map[string]any{"status": "ok"})
+}
+
+// Preflight returns the last probe's document, running the probe first
+// when none ran in the last [PreflightInterval] (one probe at a time).
+func (s *Service) Preflight(ctx context.Context) PreflightDoc {
+	s.pmu.Lock()
+	defer s.pmu.Unlock()
+	if s.prep == nil || s.cfg.now().Sub(s.ptime) >= PreflightInterval || s.cfg.now().Before(s.ptime) {
+		pctx, cancel := context.WithTimeout(ctx, 30*time.Second)
+		s.prep, s.perr = s.cfg.preflight(pctx)
+		cancel()
+		s.ptime = s.cfg.now()
+		if s.perr != nil {
+			s.log.Warn("preflight failed", "err", s.perr)
+		}
+	}
+	d := PreflightDoc{APIVersion: APIVersion, ProtocolVersion: ProtocolVersion, Available: s.perr == nil,
+		Report: s.prep, Limits: s.cfg.limits}
+	if s.perr != nil {
+		d.Error = string(jobs.CodeBrowserUnavailable)
+	}
+	return d
+}
+
+func (s *Service) getPreflight(w http.ResponseWriter, r *http.Request) {
+	d := s.Preflight(r.Context())
+	code := http.StatusOK
+	if !d.Available {
+		code = http.StatusServiceUnavailable
+	}
+	writeJSON(w, code, d)
+}
+
+// bundleName is a bundle folder's name: one path element.
+var bundleName = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$`)
+
+func (s *Service) submit(w http.ResponseWriter, r *http.Request) {
+	if r.ContentLength > MaxBodyBytes {
+		s.fail(w, http.StatusRequestEntityTooLarge, ErrorTooLarge, fmt.Sprintf("the body is above %d bytes", MaxBodyBytes), nil)
+		return
+	}
+	raw, err := io.ReadAll(io.LimitReader(r.Body, MaxBodyBytes+1))
+	if err != nil {
+		s.fail(w, http.StatusBadRequest, ErrorInvalidRequest, "the body could not be read", nil)
+		return
+	}
+	if len(raw) > MaxBodyBytes {
+		s.fail(w, http.StatusRequestEntityTooLarge, ErrorTooLarge, fmt.Sprintf("the body is above %d bytes", MaxBodyBytes), nil)
+		return
+	}
+	var req SubmitRequest
+	if err := strictjson.Decode(raw, &req); err != nil {
+		s.fail(w, http.StatusBadRequest, ErrorInvalidRequest, "the body is not a submission", problemsOf(err))
+		return
+	}
+	if req.APIVersion != APIVersion {
+		s.fail(w, http.StatusConflict, ErrorProtocolMismatch,
+			fmt.Sprintf("this service speaks api_version %q; the request named %q", APIVersion, req.APIVersion), nil)
+		return
+	}
+	hasCap := len(req.Capability) > 0 && string(req.Capability) != "null"
+	if (req.Bundle == "") == !hasCap {
+		s.fail(w, http.StatusBadRequest, ErrorInvalidRequest, "name exactly one of bundle and capability", nil)
+		return
+	}
+	if req.TimeoutMS < 0 || req.TimeoutMS > jobs.MaxRunBudget.Milliseconds() {
+		s.fail(w, http.StatusBadRequest, ErrorInvalidRequest,
+			fmt.Sprintf("timeout_ms %d outside 0..%d", req.TimeoutMS, jobs.MaxRunBudget.Milliseconds()), nil)
+		return
+	}
+	var c *capability.Capability
+	if hasCap {
+		c, err = capability.ParseBytes(req.Capability)
+		if err != nil {
+			s.fail(w, http.StatusBadRequest, ErrorInvalidRequest, "the capability is refused", problemsOf(err))
+			return
+		}
+	} else {
+		if s.cfg.bundles == "" {
+			s.fail(w, http.StatusBadRequest, ErrorInvalidRequest, "this service serves no bundles", nil)
+			return
+		}
+		if !bundleName.MatchString(req.Bundle) || req.Bundle == "." || req.Bundle == ".." {
+			s.fail(w, http.StatusBadRequest, ErrorInvalidRequest, "bundle is not a bundle folder's name", nil)
+			return
+		}
+		rep, err := bundle.Verify(r.Context(), filepath.Join(s.cfg.bundles, req.Bundle), s.cfg.verify...)
+		if err != nil {
+			s.fail(w, http.StatusUnprocessableEntity, ErrorBundleInvalid,
+				fmt.Sprintf("bundle %q does not verify", req.Bundle), problemsOf(err))
+			return
+		}
+		c = rep.Verified
+	}
+	token, hash := newToken()
+	st, err := s.runner.Submit(r.Context(), jobs.Request{Capability: c, Inputs: req.Inputs, Label: req.Label,
+		Budget: time.Duration(req.TimeoutMS) * time.Millisecond})
+	if err != nil {
+		s.refuse(w, err)
+		return
+	}
+	if err := s.tokens.add(st.ID, tokenEntry{SHA256: hash, Expires: st.Expires, Bundle: req.Bundle}, s.cfg.now()); err != nil {
+		// Nobody can reach the job: end it rather than run it for no one.
+		_, _ = s.runner.Cancel(st.ID)
+		s.log.Error("token not stored", "job", st.ID, "err", err)
+		s.fail(w, http.StatusInternalServerError, ErrorInternal, "the run could not be recorded", nil)
+		return
+	}
+	s.forget()
+	w.Header().Set("Location", "/v1/runs/"+st.ID)
+	writeJSON(w, http.StatusAccepted, Accepted{APIVersion: APIVersion, ID: st.ID, Token: token, Status: st.State,
+		QueuePosition: st.QueuePosition, AcceptedAt: st.Accepted, ExpiresAt: st.Expires})
+}
+
+// refuse answers a refused submission.
+func (s *Service) refuse(w http.ResponseWriter, err error) {
+	switch code := jobs.CodeOf(err); {
+	case code == jobs.CodeQueueFull || code == jobs.CodeArtifactCapacity:
+		w.Header().Set("Retry-After", "1")
+		s.fail(w, http.StatusTooManyRequests, string(code), err.Error(), nil)
+	case code == jobs.CodeBrowserUnavailable || code == jobs.CodeServiceStopped:
+		s.fail(w, http.StatusServiceUnavailable, string(code), err.Error(), nil)
+	case errors.Is(err, jobs.ErrTooLarge):
+		s.fail(w, http.StatusRequestEntityTooLarge, ErrorTooLarge, err.Error(), nil)
+	case errors.Is(err, jobs.ErrInvalidRequest):
+		s.fail(w, http.StatusBadRequest, ErrorInvalidRequest, "the submission is refused", problemsOf(err))
+	default:
+		s.log.Error("submission failed", "err", err)
+		s.fail(w, http.StatusInternalServerError, ErrorInternal, "the submission could not be recorded", nil)
+	}
+}
+
+// authorize returns id's record when the request carries id's token and
+// the run has not expired; every other case is the one 404.
+func (s *Service) authorize(r *http.Request, id string) (jobs.Status, tokenEntry, bool) {
+	token := ""
+	if a := r.Header.Get("Authorization"); len(a) > 7 && strings.EqualFold(a[:7], "Bearer ") {
+		token = strings.TrimSpace(a[7:])
+	}
+	e, ok := s.tokens.check(id, token)
+	if !ok {
+		return jobs.Status{}, e, false
+	}
+	st, err := s.runner.Status(id)
+	if err != nil || !s.cfg.now().Before(st.Expires) || !s.cfg.now().Before(e.Expires) {
+		return jobs.Status{}, e, false
+	}
+	return st, e, true
+}
+
+func (s *Service) getRun(w http.ResponseWriter, r *http.Request) {
+	id := r.PathValue("id")
+	st, e, ok := s.authorize(r, id)
+	if !ok {
+		s.notFound(w)
+		return
+	}
+	q := r.URL.Query()
+	wait, after := time.Duration(0), uint64(0)
+	if v := q.Get("wait_ms"); v != "" {
+		n, err := strconv.ParseInt(v, 10, 64)
+		if err != nil || n < 0 || n > MaxWait.Milliseconds() {
+			s.fail(w, http.StatusBadRequest, ErrorInvalidRequest, fmt.Sprintf("wait_ms outside 0..%d", MaxWait.Milliseconds()), nil)
+			return
+		}
+		wait = time.Duration(n) * time.Millisecond
+	}
+	if v := q.Get("after"); v != "" {
+		n, err := strconv.ParseUint(v, 10, 64)
+		if err != nil {
+			s.fail(w, http.StatusBadRequest, ErrorInvalidRequest, "after is not a revision", nil)
+			return
+		}
+		after = n
+	}
+	rev, ch, prog := s.snapshot(id)
+	// Wait only while the caller has seen the current revision: a
+	// revision it has not seen (a newer one, or an older one after a
+	// restart reset the count) is answered at once.
+	if wait > 0 && rev == after && !st.State.Terminal() {
+		t := time.NewTimer(wait)
+		select {
+		case <-ch:
+		case <-t.C:
+		case <-r.Context().Done():
+		case <-s.closed:
+		}
+		t.Stop()
+		if st, _, ok = s.authorize(r, id); !ok {
+			s.notFound(w)
+			return
+		}
+		rev, _, prog = s.snapshot(id)
+	}
+	writeJSON(w, http.StatusOK, document(st, e, rev, prog))
+}
+
+func (s *Service) cancelRun(w http.ResponseWriter, r *http.Request) {
+	id := r.PathValue("id")
+	_, e, ok := s.authorize(r, id)
+	if !ok {
+		s.notFound(w)
+		return
+	}
+	st, err := s.runner.Cancel(id)
+	if err != nil {
+		s.notFound(w)
+		return
+	}
+	rev, _, prog := s.snapshot(id)
+	writeJSON(w, http.StatusOK, document(st, e, rev, prog))
+}
+
+func (s *Service) getArtifact(w http.ResponseWriter, r *http.Request) {
+	id, name := r.PathValue("id"), r.PathValue("name")
+	st, _, ok := s.authorize(r, id)
+	if !ok {
+		s.notFound(w)
+		return
+	}
+	if !st.State.Terminal() {
+		s.fail(w, http.StatusConflict, ErrorNotTerminal, "artifacts are served once the run has ended", nil)
+		return
+	}
+	i := slices.IndexFunc(st.Artifacts, func(a jobs.Artifact) bool { return a.Name == name })
+	if i < 0 {
+		s.fail(w, http.StatusNotFound, ErrorArtifactNotFound, "the run has no artifact of that name", nil)
+		return
+	}
+	a := st.Artifacts[i]
+	dir, err := s.runner.RunDir(id)
+	if err != nil {
+		s.notFound(w)
+		return
+	}
+	root, err := os.OpenRoot(dir)
+	if err != nil {
+		s.fail(w, http.StatusNotFound, ErrorArtifactNotFound, "the artifact is gone", nil)
+		return
+	}
+	defer root.Close()
+	f, err := root.Open(filepath.FromSlash(a.Name))
+	if err != nil {
+		s.fail(w, http.StatusNotFound, ErrorArtifactNotFound, "the artifact is gone", nil)
+		return
+	}
+	defer f.Close()
+	if fi, err := f.Stat(); err != nil || !fi.Mode().IsRegular() || fi.Size() != a.Size {
+		s.fail(w, http.StatusNotFound, ErrorArtifactNotFound, "the artifact changed since the run ended", nil)
+		return
+	}
+	ct := mime.TypeByExtension(path.Ext(a.Name))
+	if ct == "" {
+		ct = "application/octet-stream"
+	}
+	w.Header().Set("Content-Type", ct)
+	w.Header().Set("Content-Length", strconv.FormatInt(a.Size, 10))
+	w.Header().Set("X-Content-Type-Options", "nosniff")
+	w.Header().Set("Content-Disposition", "attachment")
+	w.WriteHeader(http.StatusOK)
+	_, _ = io.Copy(w, io.LimitReader(f, a.Size))
+}
+
+// document is the protocol's view of a job record.
+func document(st jobs.Status, e tokenEntry, rev uint64, prog *Progress) RunDocument {
+	d := RunDocument{
+		APIVersion: APIVersion, ID: st.ID, Status: st.State, Label: st.Label, Bundle: e.Bundle,
+		CapabilityID: st.CapabilityID, CapabilityVersion: st.CapabilityVersion,
+		Terminal: st.Terminal, Category: st.Category, Reason: st.Reason, Outcome: st.Outcome, ExecutionMode: st.Mode,
+		AcceptedAt: st.Accepted, StartedAt: st.Started, FinishedAt: st.Finished, ExpiresAt: st.Expires,
+		TimeoutMS: st.BudgetMS, QueuePosition: st.QueuePosition, CancelRequested: st.CancelRequested,
+		TotalSteps: st.TotalSteps, CompletedSteps: st.CompletedSteps, Steps: st.Steps, Outputs: st.Outputs,
+		RunID: st.RunID, ReceiptHash: st.ReceiptHash, ArtifactBytes: st.ArtifactBytes, Artifacts: st.Artifacts,
+		Revision: rev,
+	}
+	if st.Code != "" {
+		c := st.Code
+		d.Error = &c
+	}
+	if st.State == jobs.StateRunning {
+		d.Progress = prog
+	}
+	return d
+}
+
+// notFoundBody is the one body of every 404 a run route answers for a
+// wrong, missing, unknown or expired token or id.
+var notFoundBody = mustJSON(ErrorDoc{APIVersion: APIVersion, Error: ErrorNotFound})
+
+func (s *Service) notFound(w http.ResponseWriter) {
+	w.Header().Set("Content-Type", "application/json")
+	w.Header().Set("Content-Length", strconv.Itoa(len(notFoundBody)))
+	w.WriteHeader(http.StatusNotFound)
+	_, _ = w.Write(notFoundBody)
+}
+
+func (s *Service) fail(w http.ResponseWriter, status int, code, msg string, problems []string) {
+	writeJSON(w, status, ErrorDoc{APIVersion: APIVersion, Error: code, Message: msg, Problems: problems})
+}
+
+func writeJSON(w http.ResponseWriter, status int, v any) {
+	b := mustJSON(v)
+	w.Header().Set("Content-Type", "application/json")
+	w.Header().Set("Content-Length", strconv.Itoa(len(b)))
+	w.WriteHeader(status)
+	_, _ = w.Write(b)
+}
+
+func mustJSON(v any) []byte {
+	b, err := json.Marshal(v)
+	if err != nil {
+		// Every value written is one of this package's documents.
+		b = []byte(`{"api_version":"1","error":"internal"}`)
+	}
+	return append(b, '\n')
+}
+
+// problemsOf lists an error's problems: the errors it joins, each on its
+// own, or its message.
+func problemsOf(err error) []string {
+	var out []string
+	var walk func(error)
+	walk = func(e error) {
+		if len(out) >= maxProblems {
+			return
+		}
+		if m, ok := e.(interface{ Unwrap() []error }); ok && len(m.Unwrap()) > 1 {
+			for _, x := range m.Unwrap() {
+				walk(x)
+			}
+			return
+		}
+		out = append(out, e.Error())
+	}
+	walk(err)
+	return out
+}

@@ -1,0 +1,256 @@
+package main
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/vera-run/vera/examples/internal/exampletest"
+	"github.com/vera-run/vera/examples/internal/jobservice"
+	"github.com/vera-run/vera/examples/internal/jobservicetest"
+	"github.com/vera-run/vera/internal/chromeproc"
+	"github.com/vera-run/vera/internal/testsite"
+	"github.com/vera-run/vera/runtime/jobs"
+)
+
+// envChild makes the test binary the server: it runs run with the
+// arguments in envArgs (JSON) and serves until it is killed.
+const (
+	envChild = "VERA_JOBSERVER_TEST_CHILD"
+	envArgs  = "VERA_JOBSERVER_TEST_ARGS"
+)
+
+func TestMain(m *testing.M) {
+	if os.Getenv(envChild) == "1" {
+		var args []string
+		if err := json.Unmarshal([]byte(os.Getenv(envArgs)), &args); err != nil {
+			os.Exit(2)
+		}
+		if err := run(context.Background(), args, os.Stderr, nil); err != nil {
+			os.Stderr.WriteString("jobserver: " + err.Error() + "\n")
+			os.Exit(1)
+		}
+		os.Exit(0)
+	}
+	exampletest.Main(m)
+}
+
+func TestUsageAndLoopback(t *testing.T) {
+	for _, args := range [][]string{nil, {"-state"}, {"-state", "x", "extra"}, {"-state", "x", "-connect", "ws://x", "-browser", "y"}} {
+		if err := run(context.Background(), args, io.Discard, nil); !errors.Is(err, errUsage) {
+			t.Errorf("%q: %v", args, err)
+		}
+	}
+	// Refused before anything starts: no browser, no state folder.
+	state := filepath.Join(t.TempDir(), "state")
+	for _, addr := range []string{"0.0.0.0:0", ":0", "192.0.2.1:80", "[::]:0", "example.com:80"} {
+		if err := run(context.Background(), []string{"-state", state, "-listen", addr}, io.Discard, nil); !errors.Is(err, errNotLoopback) {
+			t.Errorf("%s: %v", addr, err)
+		}
+	}
+	if _, err := os.Stat(state); !errors.Is(err, os.ErrNotExist) {
+		t.Errorf("a refused start made the state folder: %v", err)
+	}
+	for _, addr := range []string{"127.0.0.1:0", "127.0.0.2:8080", "[::1]:0", "localhost:0"} {
+		if err := checkLoopback(addr); err != nil {
+			t.Errorf("%s: %v", addr, err)
+		}
+	}
+}
+
+// api is a minimal protocol client for the test.
+type api struct {
+	t    *testing.T
+	base string
+}
+
+func (a api) do(method, p, token string, body []byte) (int, []byte) {
+	a.t.Helper()
+	var rd io.Reader
+	if body != nil {
+		rd = bytes.NewReader(body)
+	}
+	req, _ := http.NewRequest(method, a.base+p, rd)
+	req.Header.Set(jobservice.ProtocolHeader, jobservice.ProtocolVersion)
+	if token != "" {
+		req.Header.Set("Authorization", "Bearer "+token)
+	}
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		a.t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	raw, _ := io.ReadAll(resp.Body)
+	return resp.StatusCode, raw
+}
+
+func (a api) submit(req jobservice.SubmitRequest) jobservice.Accepted {
+	a.t.Helper()
+	body, _ := json.Marshal(req)
+	c, raw := a.do(http.MethodPost, "/v1/runs", "", body)
+	var acc jobservice.Accepted
+	if c != http.StatusAccepted || json.Unmarshal(raw, &acc) != nil {
+		a.t.Fatalf("submission: %d %s", c, raw)
+	}
+	return acc
+}
+
+// follow reads a run's documents (waiting for each change) until until
+// accepts one; bounded by 3 minutes.
+func (a api) follow(acc jobservice.Accepted, until func(jobservice.RunDocument) bool) jobservice.RunDocument {
+	a.t.Helper()
+	deadline := time.Now().Add(3 * time.Minute)
+	var rev uint64
+	for time.Now().Before(deadline) {
+		c, raw := a.do(http.MethodGet, fmt.Sprintf("/v1/runs/%s?wait_ms=20000&after=%d", acc.ID, rev), acc.Token, nil)
+		var d jobservice.RunDocument
+		if c != http.StatusOK || json.Unmarshal(raw, &d) != nil {
+			a.t.Fatalf("status %s: %d %s", acc.ID, c, raw)
+		}
+		if until(d) {
+			return d
+		}
+		if d.Status.Terminal() {
+			a.t.Fatalf("run %s ended %s before the awaited state", acc.ID, d.Status)
+		}
+		rev = d.Revision
+	}
+	a.t.Fatalf("run %s: no awaited state within 3 minutes", acc.ID)
+	return jobservice.RunDocument{}
+}
+
+// TestRestartWithRunsInFlight runs the server as a child process over a
+// Chromium the test owns, kills it (SIGKILL) with one run in flight and
+// one queued, and starts a new server on the same state folder: the
+// terminal run is still readable with its token (artifacts too), the two
+// in flight are interrupted with service_restarted and their uncommitted
+// evidence is gone.
+func TestRestartWithRunsInFlight(t *testing.T) {
+	bin := exampletest.RequireBrowser(t)
+	site, err := testsite.StartTeller()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer site.Close()
+	chrome, err := chromeproc.Start(context.Background(), chromeproc.WithPath(bin))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer chrome.Close()
+	state := filepath.Join(t.TempDir(), "state")
+	args := []string{"-state", state, "-listen", "127.0.0.1:0", "-connect", chrome.Endpoint(), "-active", "1", "-queued", "2"}
+
+	raw, _ := json.Marshal(args)
+	cmd := exec.Command(os.Args[0], "-test.run=^$")
+	cmd.Env = append(os.Environ(), envChild+"=1", envArgs+"="+string(raw))
+	stderr, err := cmd.StderrPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	killed := false
+	defer func() {
+		if !killed {
+			_ = cmd.Process.Kill()
+			_ = cmd.Wait()
+		}
+	}()
+	addr := make(chan string, 1)
+	logDone := make(chan struct{})
+	go func() {
+		defer close(logDone)
+		sc := bufio.NewScanner(stderr)
+		for sc.Scan() {
+			if a, ok := strings.CutPrefix(sc.Text(), "listening http://"); ok {
+				addr <- a
+			}
+		}
+	}()
+	var base string
+	select {
+	case a := <-addr:
+		base = "http://" + a
+	case <-time.After(90 * time.Second):
+		t.Fatal("the server did not start")
+	}
+	c := api{t, base}
+	req := func(member string) jobservice.SubmitRequest {
+		return jobservice.SubmitRequest{APIVersion: "1", Capability: jobservicetest.CapabilityJSON(t, site.Origin()),
+			Inputs: jobservicetest.Inputs(member), TimeoutMS: 120000}
+	}
+	m := testsite.TellerMembers[4]
+	done := c.submit(req(m.ID))
+	passed := c.follow(done, func(d jobservice.RunDocument) bool { return d.Status.Terminal() })
+	if passed.Status != jobs.StatePassed {
+		t.Fatalf("first run: %+v", passed)
+	}
+	site.SetLatency(time.Second)
+	x := c.submit(req("100234"))
+	y := c.submit(req("100235"))
+	c.follow(x, func(d jobservice.RunDocument) bool { return d.Status == jobs.StateRunning && d.CompletedSteps >= 1 })
+	if err := cmd.Process.Signal(syscall.SIGKILL); err != nil {
+		t.Fatal(err)
+	}
+	_ = cmd.Wait()
+	<-logDone
+	killed = true
+	site.SetLatency(0)
+
+	ctx, stop := context.WithCancel(context.Background())
+	ready := make(chan string, 1)
+	served := make(chan error, 1)
+	go func() { served <- run(ctx, args, io.Discard, ready) }()
+	defer func() {
+		stop()
+		if err := <-served; err != nil {
+			t.Errorf("second server: %v", err)
+		}
+	}()
+	select {
+	case a := <-ready:
+		c = api{t, "http://" + a}
+	case err := <-served:
+		t.Fatalf("second server: %v", err)
+	}
+	var d jobservice.RunDocument
+	code, body := c.do(http.MethodGet, "/v1/runs/"+done.ID, done.Token, nil)
+	if code != 200 || json.Unmarshal(body, &d) != nil || d.Status != jobs.StatePassed || fmt.Sprint(d.Outputs["balances"]) != jobservicetest.Answer(m) {
+		t.Errorf("terminal run after the restart: %d %s", code, body)
+	}
+	if code, _ := c.do(http.MethodGet, "/v1/runs/"+done.ID+"/artifacts/"+d.RunID+"/run.receipt.json", done.Token, nil); code != 200 {
+		t.Errorf("receipt after the restart: %d", code)
+	}
+	for _, acc := range []jobservice.Accepted{x, y} {
+		var d jobservice.RunDocument
+		code, body := c.do(http.MethodGet, "/v1/runs/"+acc.ID, acc.Token, nil)
+		if code != 200 || json.Unmarshal(body, &d) != nil || d.Status != jobs.StateInterrupted || d.Error == nil ||
+			*d.Error != jobs.CodeServiceRestarted || len(d.Artifacts) != 0 || len(d.Outputs) != 0 {
+			t.Errorf("in-flight run %s after the restart: %d %s", acc.ID, code, body)
+		}
+		if _, err := os.Stat(filepath.Join(state, "runs", acc.ID, "run")); !errors.Is(err, os.ErrNotExist) {
+			t.Errorf("run folder of %s after the restart: %v", acc.ID, err)
+		}
+	}
+	if code, _ := c.do(http.MethodGet, "/v1/runs/"+x.ID, y.Token, nil); code != http.StatusNotFound {
+		t.Errorf("another run's token after the restart: %d", code)
+	}
+	// The restarted service runs new work.
+	n := c.submit(req("100236"))
+	if d := c.follow(n, func(d jobservice.RunDocument) bool { return d.Status.Terminal() }); d.Status != jobs.StatePassed {
+		t.Errorf("run after the restart: %+v", d)
+	}
+}
