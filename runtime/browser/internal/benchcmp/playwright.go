@@ -113,6 +113,7 @@ type pwBatch struct {
 		Name     string  `json:"name"`
 		Savings  string  `json:"savings"`
 		Checking string  `json:"checking"`
+		Error    string  `json:"error"`
 	} `json:"flows"`
 	Error string `json:"error"`
 }

@@ -39,10 +39,12 @@ func parseLevels(s string) ([]int, error) {
 // flow's own latency (its clock as in the single-flow mode: from before
 // its context exists to holding the balances).
 type batch struct {
-	wall time.Duration
-	lat  []time.Duration
+	wall   time.Duration
+	lat    []time.Duration // the passed flows'
+	failed int             // flows that ended without the answer (a timeout under load); a wrong answer aborts
 }
 
+// perSecond counts passed flows only.
 func (b batch) perSecond() float64 { return float64(len(b.lat)) / b.wall.Seconds() }
 
 // pct is the p-th percentile (nearest rank) of ds.
@@ -147,12 +149,19 @@ func throughput(levels []int, flows, reps int, pwDir, cpuProfile string) error {
 		close(next)
 		wg.Wait()
 		wall := time.Since(start)
-		for _, e := range errs {
-			if e != nil {
+		out := batch{wall: wall}
+		for i, e := range errs {
+			switch {
+			case e == nil:
+				out.lat = append(out.lat, lat[i])
+			case strings.Contains(e.Error(), "WRONG"):
 				return batch{}, e
+			default:
+				out.failed++
+				fmt.Fprintf(os.Stderr, "  vera flow %d failed: %v\n", i, e)
 			}
 		}
-		return batch{wall: wall, lat: lat}, nil
+		return out, nil
 	}
 	play := func(n, conc int) (batch, error) {
 		ids := make([]string, n)
@@ -167,15 +176,20 @@ func throughput(levels []int, flows, reps int, pwDir, cpuProfile string) error {
 		if len(a.Flows) != n {
 			return batch{}, fmt.Errorf("playwright: %d answers for %d flows", len(a.Flows), n)
 		}
-		lat := make([]time.Duration, n)
+		out := batch{wall: ms(a.WallMS)}
 		for i, f := range a.Flows {
 			m := flowMember(i)
-			if f.Savings != m.Savings || f.Name != m.Name || f.Checking != m.Checking {
+			switch {
+			case f.Error != "":
+				out.failed++
+				fmt.Fprintf(os.Stderr, "  playwright flow %d failed: %s\n", i, f.Error)
+			case f.Savings != m.Savings || f.Name != m.Name || f.Checking != m.Checking:
 				return batch{}, fmt.Errorf("playwright: member %s: WRONG answer %+v", m.ID, f)
+			default:
+				out.lat = append(out.lat, ms(f.MS))
 			}
-			lat[i] = ms(f.MS)
 		}
-		return batch{wall: ms(a.WallMS), lat: lat}, nil
+		return out, nil
 	}
 
 	// Warm both sides (connections, caches, the Node JIT).
@@ -199,7 +213,7 @@ func throughput(levels []int, flows, reps int, pwDir, cpuProfile string) error {
 		defer pprof.StopCPUProfile()
 	}
 	fmt.Printf("teller flow throughput on one Chromium: %d flows per level, %d repetitions (sides alternate)\n", flows, reps)
-	fmt.Printf("  %-5s | %-28s | %-28s | %s\n", "conc", "Vera flows/s  p50    p95", "playwright flows/s  p50  p95", "ratio flows/s, p95 (Vera/pw)")
+	fmt.Printf("  %-5s | %-34s | %-34s | %s\n", "conc", "Vera flows/s  p50  p95  failed", "playwright flows/s  p50  p95  failed", "ratio flows/s, p95 (Vera/pw)")
 	for _, conc := range levels {
 		var vb, pb batch
 		for r := range reps {
@@ -227,11 +241,12 @@ func throughput(levels []int, flows, reps int, pwDir, cpuProfile string) error {
 				}
 				dst.wall += x.wall
 				dst.lat = append(dst.lat, x.lat...)
+				dst.failed += x.failed
 			}
 		}
-		line := fmt.Sprintf("  %-5d | %8.2f %7v %7v", conc, vb.perSecond(), pct(vb.lat, 50).Round(time.Millisecond), pct(vb.lat, 95).Round(time.Millisecond))
+		line := fmt.Sprintf("  %-5d | %8.2f %7v %7v %3d", conc, vb.perSecond(), pct(vb.lat, 50).Round(time.Millisecond), pct(vb.lat, 95).Round(time.Millisecond), vb.failed)
 		if pw != nil {
-			line += fmt.Sprintf(" | %8.2f %7v %7v | %.2f, %.2f", pb.perSecond(), pct(pb.lat, 50).Round(time.Millisecond), pct(pb.lat, 95).Round(time.Millisecond),
+			line += fmt.Sprintf(" | %8.2f %7v %7v %3d | %.2f, %.2f", pb.perSecond(), pct(pb.lat, 50).Round(time.Millisecond), pct(pb.lat, 95).Round(time.Millisecond), pb.failed,
 				vb.perSecond()/pb.perSecond(), float64(pct(vb.lat, 95))/float64(pct(pb.lat, 95)))
 		}
 		fmt.Println(line)

@@ -25,6 +25,7 @@
 //	     to elements.
 //	{"op":"batch","base":..,"username":..,"password":..,"member_ids":[..],"concurrency":4}
 //	  -> {"wall_ms":987.6,"flows":[{"ms":..,"name":..,"savings":..,"checking":..},..]}
+//	     (a flow that failed is {"error":"..."} in its place)
 //	     the flow for every member, concurrency at a time (async workers
 //	     in this one process), in member order (benchcmp -concurrency).
 //	{"op":"quit"}
@@ -78,7 +79,11 @@ async function batch(req) {
   async function worker() {
     while (next < ids.length) {
       const i = next++;
-      flows[i] = await flow({ ...req, member_id: ids[i] });
+      try {
+        flows[i] = await flow({ ...req, member_id: ids[i] });
+      } catch (e) {
+        flows[i] = { error: String(e && e.message || e) };
+      }
     }
   }
   await Promise.all(Array.from({ length: req.concurrency }, worker));
