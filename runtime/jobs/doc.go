@@ -90,7 +90,11 @@
 //     giving the slot back, so queued work does not follow a dead
 //     endpoint; a failed open checks it too. The periodic check
 //     ([WithHealthInterval], default 10 s) brings an endpoint back and
-//     finds one that died while idle.
+//     finds one that died while idle. A check that runs out of time
+//     ([HealthTimeout]) counts only the second time in a row: a dead
+//     endpoint refuses or drops the connection at once, a slow answer
+//     is a saturated machine, and taking every endpoint out for it
+//     would fail the whole queue.
 //   - Failover is for work that has not run: a job whose first driver
 //     could not be opened on an endpoint found unhealthy moves its slot
 //     to another healthy endpoint (waiting within its budget for a free

@@ -175,7 +175,7 @@ func poolRound(t *testing.T, ctx context.Context, g *grid, s *testsite.Sites, n,
 		case <-time.After(time.Minute):
 		}
 	}}
-	r, err := New(t.TempDir(), nil, WithEndpoints(g.endpoints(1)...), WithMaxQueued(n), WithHealthInterval(time.Second), WithHooks(hooks))
+	r, err := New(t.TempDir(), nil, WithEndpoints(g.endpoints(1)...), WithMaxQueued(n), WithHealthInterval(5*time.Second), WithHooks(hooks))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -81,6 +81,7 @@ type endpoint struct {
 	checking sync.Mutex
 
 	busy    int
+	slow    int // consecutive checks that ran out of time
 	healthy bool
 	gone    bool
 	lastErr string
@@ -248,10 +249,24 @@ func (r *Runner) kick() {
 	}
 }
 
-// setHealth records one check's result.
+// setHealth records one check's result. A check that ran out of time
+// (a saturated machine, not a dead endpoint: a dead one refuses or drops
+// the connection at once) makes the endpoint unhealthy only the second
+// time in a row.
 func (r *Runner) setHealth(e *endpoint, err error) {
 	r.mu.Lock()
 	was := e.healthy
+	if err != nil && errors.Is(err, context.DeadlineExceeded) {
+		e.slow++
+		if e.slow < 2 {
+			e.lastErr, e.checked = err.Error(), r.cfg.now()
+			r.mu.Unlock()
+			r.log.Info("endpoint check timed out", "endpoint", e.cfg.Name, "err", err)
+			return
+		}
+	} else {
+		e.slow = 0
+	}
 	e.healthy, e.checked = err == nil, r.cfg.now()
 	e.lastErr = ""
 	if err != nil {
@@ -300,6 +315,9 @@ func (r *Runner) checkEndpoint(ctx context.Context, e *endpoint) bool {
 	cctx, cancel := context.WithTimeout(ctx, HealthTimeout)
 	defer cancel()
 	err := e.check(cctx)
+	if err != nil && cctx.Err() != nil && !errors.Is(err, context.DeadlineExceeded) {
+		err = fmt.Errorf("%w: %w", context.DeadlineExceeded, err)
+	}
 	if ctx.Err() != nil {
 		// The caller's context ended (a cancelled job, Close): no verdict.
 		r.mu.Lock()

@@ -361,3 +361,31 @@ func TestPoolFailoverOpen(t *testing.T) {
 		}
 	}
 }
+
+// TestPoolSlowCheck: a health check that runs out of time makes an
+// endpoint unhealthy only the second time in a row; a refusal at once.
+func TestPoolSlowCheck(t *testing.T) {
+	var mu sync.Mutex
+	var verdict error
+	set := func(err error) { mu.Lock(); verdict = err; mu.Unlock() }
+	p := &poolEndpoint{name: "a"}
+	r := newRunner(t, t.TempDir(), nil, WithEndpoints(Endpoint{Name: "a", Slots: 1, Open: p.open,
+		Check: func(context.Context) error { mu.Lock(); defer mu.Unlock(); return verdict }}), WithHealthInterval(10*60e9))
+	e := r.eps[0]
+	healthy := func() bool { return r.Endpoints()[0].Healthy }
+	set(fmt.Errorf("open: %w", context.DeadlineExceeded))
+	if r.checkEndpoint(t.Context(), e); !healthy() {
+		t.Error("unhealthy after one slow check")
+	}
+	if r.checkEndpoint(t.Context(), e); healthy() {
+		t.Error("healthy after two slow checks in a row")
+	}
+	set(nil)
+	if r.checkEndpoint(t.Context(), e); !healthy() {
+		t.Error("unhealthy after a passing check")
+	}
+	set(fmt.Errorf("%w: connection refused", runtime.ErrBrowserUnavailable))
+	if r.checkEndpoint(t.Context(), e); healthy() {
+		t.Error("healthy after a refusal")
+	}
+}
