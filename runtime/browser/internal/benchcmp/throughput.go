@@ -11,6 +11,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"syscall"
 	"time"
 
 	"github.com/vera-run/vera/capability"
@@ -42,6 +43,39 @@ type batch struct {
 	wall   time.Duration
 	lat    []time.Duration // the passed flows'
 	failed int             // flows that ended without the answer (a timeout under load); a wrong answer aborts
+	open   []time.Duration // Vera: NewDriver's part of each flow (context, page, gate set up)
+	cpu    time.Duration   // CPU time of the side's own process (Go: this one; Node: flow.mjs) during the batch
+	flows  int             // flows run, passed or not
+}
+
+// selfCPU is this process's user+system CPU time.
+func selfCPU() time.Duration {
+	var ru syscall.Rusage
+	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
+		return 0
+	}
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+}
+
+// procCPU is process pid's user+system CPU time from /proc (0 when
+// unreadable: not Linux).
+func procCPU(pid int) time.Duration {
+	raw, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
+	if err != nil {
+		return 0
+	}
+	s := string(raw)
+	i := strings.LastIndexByte(s, ')')
+	if i < 0 {
+		return 0
+	}
+	f := strings.Fields(s[i+1:])
+	if len(f) < 13 {
+		return 0
+	}
+	ut, _ := strconv.ParseInt(f[11], 10, 64)
+	st, _ := strconv.ParseInt(f[12], 10, 64)
+	return time.Duration(ut+st) * time.Second / 100 // USER_HZ
 }
 
 // perSecond counts passed flows only.
@@ -111,9 +145,11 @@ func throughput(levels []int, flows, reps int, pwDir, cpuProfile string) error {
 
 	vera := func(n, conc int) (batch, error) {
 		lat := make([]time.Duration, n)
+		opens := make([]time.Duration, n)
 		errs := make([]error, n)
 		next := make(chan int)
 		var wg sync.WaitGroup
+		cpu0 := selfCPU()
 		start := time.Now()
 		for range conc {
 			wg.Go(func() {
@@ -121,6 +157,7 @@ func throughput(levels []int, flows, reps int, pwDir, cpuProfile string) error {
 					m := flowMember(i)
 					t0 := time.Now()
 					d, err := b.NewDriver(ctx)
+					opens[i] = time.Since(t0)
 					if err != nil {
 						errs[i] = err
 						continue
@@ -149,7 +186,7 @@ func throughput(levels []int, flows, reps int, pwDir, cpuProfile string) error {
 		close(next)
 		wg.Wait()
 		wall := time.Since(start)
-		out := batch{wall: wall}
+		out := batch{wall: wall, open: opens, cpu: selfCPU() - cpu0, flows: n}
 		for i, e := range errs {
 			switch {
 			case e == nil:
@@ -168,6 +205,7 @@ func throughput(levels []int, flows, reps int, pwDir, cpuProfile string) error {
 		for i := range n {
 			ids[i] = flowMember(i).ID
 		}
+		cpu0 := procCPU(pw.cmd.Process.Pid)
 		a, err := pw.askBatch(map[string]any{"op": "batch", "base": sites.Teller.URL(), "username": username, "password": password,
 			"member_ids": ids, "concurrency": conc})
 		if err != nil {
@@ -176,7 +214,7 @@ func throughput(levels []int, flows, reps int, pwDir, cpuProfile string) error {
 		if len(a.Flows) != n {
 			return batch{}, fmt.Errorf("playwright: %d answers for %d flows", len(a.Flows), n)
 		}
-		out := batch{wall: ms(a.WallMS)}
+		out := batch{wall: ms(a.WallMS), cpu: procCPU(pw.cmd.Process.Pid) - cpu0, flows: n}
 		for i, f := range a.Flows {
 			m := flowMember(i)
 			switch {
@@ -242,6 +280,9 @@ func throughput(levels []int, flows, reps int, pwDir, cpuProfile string) error {
 				dst.wall += x.wall
 				dst.lat = append(dst.lat, x.lat...)
 				dst.failed += x.failed
+				dst.open = append(dst.open, x.open...)
+				dst.cpu += x.cpu
+				dst.flows += x.flows
 			}
 		}
 		line := fmt.Sprintf("  %-5d | %8.2f %7v %7v %3d", conc, vb.perSecond(), pct(vb.lat, 50).Round(time.Millisecond), pct(vb.lat, 95).Round(time.Millisecond), vb.failed)
@@ -250,6 +291,12 @@ func throughput(levels []int, flows, reps int, pwDir, cpuProfile string) error {
 				vb.perSecond()/pb.perSecond(), float64(pct(vb.lat, 95))/float64(pct(pb.lat, 95)))
 		}
 		fmt.Println(line)
+		fmt.Printf("          Vera NewDriver share: p50 %v p95 %v; client CPU per flow: Vera (Go) %v",
+			pct(vb.open, 50).Round(time.Millisecond), pct(vb.open, 95).Round(time.Millisecond), (vb.cpu / time.Duration(max(vb.flows, 1))).Round(time.Millisecond))
+		if pw != nil {
+			fmt.Printf(", playwright (Node) %v", (pb.cpu / time.Duration(max(pb.flows, 1))).Round(time.Millisecond))
+		}
+		fmt.Println()
 	}
 	fmt.Println("  goal: flows/s ratio >= 1.00 and p95 ratio <= 1.00 at every level")
 	return nil
