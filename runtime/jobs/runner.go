@@ -113,8 +113,11 @@ type job struct {
 // terminal record is kept until it expires; a record that was not
 // terminal (queued or running when the previous runner ended without
 // Close) becomes interrupted with code service_restarted, and its run
-// folder, whose evidence was never committed, is removed. A nil source
-// or a bad option value is [ErrInvalidArgument].
+// folder, whose evidence was never committed, is removed. The slots
+// are source's (WithActiveBrowsers of them), or, with [WithEndpoints],
+// a pool's, and source must then be nil. A nil source without
+// WithEndpoints, a source with it, or a bad option value is
+// [ErrInvalidArgument].
 func New(dir string, source DriverSource, opts ...Option) (*Runner, error) {
 	cfg := config{active: DefaultActiveBrowsers, queued: DefaultMaxQueued, retained: DefaultRetainedRuns,
 		steps: DefaultMaxSteps, artifactBudget: DefaultArtifactBudget, now: time.Now}
