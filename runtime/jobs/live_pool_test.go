@@ -150,7 +150,10 @@ func (g *grid) endpoints(slots int) []Endpoint {
 // does not explain, a slot or driver left) and the soft failures (a job
 // on a live node that timed out on a saturated machine: run_timeout,
 // ui_assertion_failed or target_unreachable, never an answer).
-func poolRound(t *testing.T, ctx context.Context, g *grid, s *testsite.Sites, n, kill int) (misreports, soft []string) {
+//
+// passed counts the jobs that passed with the right answer per node.
+func poolRound(t *testing.T, ctx context.Context, g *grid, s *testsite.Sites, n, kill int) (misreports, soft []string, passed map[string]int) {
+	passed = map[string]int{}
 	c := liveTeller(t, s)
 	victimNode := fmt.Sprintf("node-%d", kill)
 	chosen := make(chan string, 1)
@@ -225,6 +228,7 @@ func poolRound(t *testing.T, ctx context.Context, g *grid, s *testsite.Sites, n,
 				misreports = append(misreports, "the killed node's job: "+what)
 			}
 		case st.State == StatePassed && fmt.Sprint(st.Outputs["balances"]) == liveAnswer(m):
+			passed[st.Endpoint]++
 		case st.State == StatePassed:
 			misreports = append(misreports, "WRONG ANSWER: "+what)
 		case st.Endpoint == victimNode:
@@ -248,16 +252,18 @@ func poolRound(t *testing.T, ctx context.Context, g *grid, s *testsite.Sites, n,
 			misreports = append(misreports, fmt.Sprintf("node-%d: %d drivers open after the queue drained", i, b.Active()))
 		}
 	}
-	return misreports, soft
+	return misreports, soft, passed
 }
 
 // TestLivePoolKilledEndpoint: three local Chromium processes as the grid
 // (connected endpoints, one slot each), nine teller flows; one node is
 // killed (SIGKILL of its process) while a job runs on it. That job ends
 // browser_crashed, the node is found unhealthy by its health check and
-// gets no more work, the queue keeps going on the other two, every other
-// answer is right, and nothing is left open (TestMain checks goroutines;
-// the grid's Close checks processes).
+// gets no more work, the queue keeps going on the other two (jobs pass
+// on both), every answer given is right (a job on a live node may time
+// out on a saturated machine, at most three: logged, never an answer),
+// and nothing is left open (TestMain checks goroutines; the grid's Close
+// checks processes).
 func TestLivePoolKilledEndpoint(t *testing.T) {
 	g := startGrid(t, 3)
 	s, err := testsite.Start()
@@ -267,9 +273,18 @@ func TestLivePoolKilledEndpoint(t *testing.T) {
 	defer s.Close()
 	ctx, cancel := context.WithTimeout(t.Context(), 6*time.Minute)
 	defer cancel()
-	mis, soft := poolRound(t, ctx, g, s, 9, 1)
-	for _, p := range append(mis, soft...) {
-		t.Error(p)
+	mis, soft, passed := poolRound(t, ctx, g, s, 9, 1)
+	for _, p := range mis {
+		t.Errorf("MISREPORT: %s", p)
+	}
+	// A declared timeout exceeded on a saturated machine is a truthful
+	// failure, not a wrong answer: logged, and the queue must still have
+	// gone on on both surviving nodes.
+	for _, p := range soft {
+		t.Logf("timeout under load: %s", p)
+	}
+	if passed["node-0"] == 0 || passed["node-2"] == 0 || len(soft) > 3 {
+		t.Errorf("the queue did not keep going on the surviving nodes: passed %v, %d timed out", passed, len(soft))
 	}
 }
 
@@ -303,7 +318,7 @@ func TestStressPoolKilledEndpoint(t *testing.T) {
 			g := startGrid(t, 3)
 			ctx, cancel := context.WithTimeout(t.Context(), 8*time.Minute)
 			defer cancel()
-			mis, soft := poolRound(t, ctx, g, s, 9, i%3)
+			mis, soft, _ := poolRound(t, ctx, g, s, 9, i%3)
 			for _, p := range mis {
 				t.Errorf("MISREPORT: %s", p)
 			}
