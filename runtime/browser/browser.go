@@ -117,6 +117,15 @@ func (b *Browser) NewDriver(ctx context.Context) (*Driver, error) {
 	if b == nil {
 		return nil, fmt.Errorf("%w: nil Browser", runtime.ErrInvalidArgument)
 	}
+	return b.newDriver(ctx, b.o)
+}
+
+// newDriver is NewDriver with the driver's options o (the Browser's,
+// or a copy with another viewport: OpenViewport).
+func (b *Browser) newDriver(ctx context.Context, o options) (*Driver, error) {
+	if b == nil {
+		return nil, fmt.Errorf("%w: nil Browser", runtime.ErrInvalidArgument)
+	}
 	if ctx == nil {
 		return nil, errNilContext
 	}
@@ -140,7 +149,6 @@ func (b *Browser) NewDriver(ctx context.Context) (*Driver, error) {
 	stop := context.AfterFunc(b.lifeCtx, cancel)
 	defer func() { stop(); cancel() }()
 
-	o := b.o
 	o.host = b
 	downloads := o.downloadDir
 	private := ""

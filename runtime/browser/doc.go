@@ -525,4 +525,11 @@
 //     one keeps running. After Close, NewDriver is runtime.ErrClosed.
 //   - The Browser does not bound how many drivers are open at once: that
 //     is the host's policy (runtime/jobs bounds it with its slots).
+//   - [Browser.OpenViewport] opens a driver with its own [WithViewport]
+//     size (checked first, [ErrInvalidOption]), so one Browser serves
+//     runs at several sizes at once (runtime/jobs' viewports).
+//     [Driver.Screenshot] captures the top-level page's viewport as a PNG
+//     (Page.captureScreenshot, never beyond the viewport), at most
+//     [MaxScreenshotBytes]; it fails like every driver call once the
+//     driver is closed or its browser is gone.
 package browser

@@ -7,13 +7,15 @@
 // states, limits and error taxonomy; the HTTP service over it is later
 // work (examples/jobserver).
 //
-// Built on golang.org/x/sync: a [semaphore.Weighted] of
-// ActiveBrowsers slots and an [errgroup.Group] that owns every goroutine
-// of the runner (the dispatcher, the janitor and one per running job),
-// which [Runner.Close] waits for. One dispatcher takes a slot, then the
-// head of the queue, so jobs start in acceptance order (goroutines
-// racing for the semaphore would not: their Acquire order is the
-// scheduler's, not the queue's).
+// Built on golang.org/x/sync: a [semaphore.Weighted] of slots per
+// browser endpoint (one endpoint of ActiveBrowsers slots over the
+// runner's [DriverSource], or the pool of [WithEndpoints]) and an
+// [errgroup.Group] that owns every goroutine of the runner (the
+// dispatcher, the janitor, a pool's health checker and endpoint
+// watchers, and one per running job), which [Runner.Close] waits for.
+// One dispatcher takes a free slot, then the head of the queue, so jobs
+// start in acceptance order (goroutines racing for a semaphore would
+// not: their Acquire order is the scheduler's, not the queue's).
 //
 // # States
 //
@@ -40,8 +42,72 @@
 // | retained-artifact admission | 200 MiB ([WithArtifactBudget]) | retained bytes + 20 MiB for every queued or running job, the new one included; else artifact_capacity |
 // | expiry | 1 h ([Expiry]) | after acceptance; the janitor (every [JanitorInterval], on the [WithClock] clock) removes the record and folder, cancelling a job still not terminal |
 //
-// Viewports (seed 003's per-viewport contexts and screenshots) are not
-// implemented yet: a capability runs once, in one browser context.
+// | viewports | 4 ([MaxViewports]) | per request; width 1..1920, height 1..1600, names a-z0-9_- unique; [*ViewportError] |
+//
+// # Viewports
+//
+// A request's viewports ([Request].Viewports) run the capability once
+// each, in order, with a fresh driver of that size (a [ViewportSource]:
+// [WithViewportSource], or an [Endpoint]'s OpenViewport;
+// browser.(*Browser).OpenViewport fits), and a viewport whose run passes
+// ends with a screenshot of the page's viewport ([Screenshotter];
+// browser.(*Driver).Screenshot), kept as run/screenshots/<name>.png
+// (0600) and listed in the record's artifacts. The record's
+// [ViewportRecord]s give each viewport's outcome. Decisions:
+//
+//   - The first viewport that does not pass ends the job (seed: a failed
+//     step stops the run and preserves prior artifacts); the job's
+//     top-level result is that run's, or the last run's when all pass.
+//   - Only a passing viewport is captured (seed: "each completed
+//     viewport also produces a final screenshot"): a failure screenshot
+//     could hold whatever the page showed when it went wrong, and nothing
+//     asked for it.
+//   - A screenshot counts against the per-run 20 MiB before it is
+//     written (artifact_capacity otherwise) and, once retained, against
+//     the admission budget, like every file of the run folder.
+//   - A viewport driver without Screenshot fails the job
+//     browser_unavailable (the provider cannot honour the request); a
+//     capture that fails is browser_crashed (the worker ended without
+//     its terminal artifact).
+//   - Steps: total_steps is the declared actions times the viewports;
+//     each step record names its viewport, its index counts from 1
+//     within that viewport's run.
+//
+// # Browser endpoints
+//
+// [WithEndpoints] makes the slots a pool: each [Endpoint] (a launched
+// browser, a remote CDP endpoint: browser.ConnectBrowser) has a name, a
+// slot count, a driver source, optionally a viewport source, a health
+// Check (default runtime.Preflight over its source) and a Done channel
+// (browser.(*Browser).Done of a launched browser). [Runner.Endpoints]
+// reports their health and load. Decisions:
+//
+//   - A job goes to the healthy endpoint with the most free slots (the
+//     first given on a tie): load spreads before it stacks.
+//   - Health is event-driven where it can be: Done closing takes the
+//     endpoint out at once and for good; a job that ends
+//     browser_crashed or browser_unavailable checks its endpoint before
+//     giving the slot back, so queued work does not follow a dead
+//     endpoint; a failed open checks it too. The periodic check
+//     ([WithHealthInterval], default 10 s) brings an endpoint back and
+//     finds one that died while idle. A check that runs out of time
+//     ([HealthTimeout]) counts only the second time in a row: a dead
+//     endpoint refuses or drops the connection at once, a slow answer
+//     is a saturated machine, and taking every endpoint out for it
+//     would fail the whole queue.
+//   - Failover is for work that has not run: a job whose first driver
+//     could not be opened on an endpoint found unhealthy moves its slot
+//     to another healthy endpoint (waiting within its budget for a free
+//     one) and opens there; nothing is repeated. A job in flight on an
+//     endpoint that dies is never retried: its run ends browser_crashed
+//     (seed: no automatic retry), its evidence written.
+//   - With no healthy endpoint, Submit refuses browser_unavailable and
+//     the queued jobs end failed browser_unavailable at once rather
+//     than waiting up to an hour for an endpoint that may not return.
+//     Admission (queue_full) counts the healthy endpoints' slots.
+//   - The single-source runner is one endpoint named "default" that is
+//     never health-checked (WithAvailability is its check), so its
+//     behaviour is unchanged.
 //
 // # Error taxonomy
 //
@@ -59,9 +125,10 @@
 // | category target_unreachable | failed | target_unreachable |
 // | category ui_assertion_failed, locator_not_found, extraction_failed, download_failed, approval_refused, limit_exceeded, effect_unconfirmed; terminal stopped_at_gate, blocked_by_unknown_modal, native_gap, recovery_requested | failed | ui_assertion_failed |
 // | category run_timeout (the capability's run_timeout_ms); the job's run budget | failed | run_timeout |
-// | category browser_crashed, internal; source error wrapping runtime.ErrBrowserCrashed; any other Execute error without a Result | failed | browser_crashed |
+// | category browser_crashed, internal; source error wrapping runtime.ErrBrowserCrashed; any other Execute error without a Result; a run in flight on an endpoint that died; a viewport screenshot that failed | failed | browser_crashed |
+// | a viewport driver without Screenshot; no healthy endpoint left for a queued job | failed | browser_unavailable |
 // | runtime.ErrDriverBusy (a source that hands out a driver in use) | failed | browser_unavailable |
-// | runtime.ErrRunDir, runtime.ErrEvidence, a run folder above 20 MiB | failed | artifact_capacity |
+// | runtime.ErrRunDir, runtime.ErrEvidence, a run folder above 20 MiB (screenshots included), a screenshot not written | failed | artifact_capacity |
 // | [Runner.Cancel], or expiry before the job ended | cancelled | cancelled (Vera's addition: the seed's cancelled state has no code) |
 // | [Runner.Close] while queued or running | interrupted | service_stopped |
 // | found non-terminal by [New] | interrupted | service_restarted |

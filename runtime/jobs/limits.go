@@ -58,6 +58,9 @@ type config struct {
 	hooks                           *Hooks
 	runOpts                         []runtime.Option
 	available                       func() error
+	endpoints                       []Endpoint     // WithEndpoints (pool.go)
+	viewportSource                  ViewportSource // WithViewportSource (viewport.go)
+	healthInterval                  time.Duration  // WithHealthInterval (pool.go)
 	err                             error
 }
 

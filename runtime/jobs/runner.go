@@ -17,7 +17,6 @@ import (
 	"time"
 
 	"golang.org/x/sync/errgroup"
-	"golang.org/x/sync/semaphore"
 
 	"github.com/vera-run/vera/capability"
 	"github.com/vera-run/vera/internal/safefs"
@@ -39,6 +38,12 @@ type Request struct {
 	// counted from when it starts running: 0 is [DefaultRunBudget], at
 	// most [MaxRunBudget].
 	Budget time.Duration
+	// Viewports, when not empty, run the capability once per viewport,
+	// in order, each in a fresh browser context of its size, each
+	// passing run ending with a viewport screenshot ([Viewport]); at
+	// most [MaxViewports]. Without viewports the capability runs once
+	// at the driver's own size and no screenshot is taken.
+	Viewports []Viewport
 }
 
 // maxLabel bounds Request.Label.
@@ -64,23 +69,23 @@ const (
 // keeps their records on disk until they expire. Its methods are safe
 // for concurrent use.
 type Runner struct {
-	dir    string
-	source DriverSource
-	cfg    config
-	log    *slog.Logger
-	sem    *semaphore.Weighted
-	g      errgroup.Group // the janitor and every job's goroutine
-	stop   context.CancelFunc
-	life   context.Context
+	dir  string
+	cfg  config
+	log  *slog.Logger
+	eps  []*endpoint    // the slots: a pool, or one endpoint over the source (pool.go)
+	g    errgroup.Group // the janitor and every job's goroutine
+	stop context.CancelFunc
+	life context.Context
 
-	wake chan struct{} // a job was queued
+	wake chan struct{} // a job was queued, a slot freed or an endpoint's health changed
 
 	mu       sync.Mutex
 	closed   bool
 	jobs     map[string]*job
 	queue    []*job // queued jobs in acceptance order
 	running  int
-	retained int64 // bytes held by terminal jobs
+	retained int64         // bytes held by terminal jobs
+	changed  chan struct{} // closed and replaced when a slot frees or health changes
 
 	closeOnce sync.Once
 }
@@ -93,10 +98,14 @@ type job struct {
 	done   chan struct{}
 	// admitted is closed once Submit reported the acceptance, so the
 	// hooks see queued before running.
-	admitted chan struct{}
-	cap      *capability.Capability
-	inputs   map[string]any
-	budget   time.Duration
+	admitted  chan struct{}
+	cap       *capability.Capability
+	inputs    map[string]any
+	budget    time.Duration
+	viewports []Viewport
+	// ep is the endpoint whose slot the job holds while running (nil
+	// while queued, or while failing over without a slot).
+	ep *endpoint
 }
 
 // New opens (creating it, owner-only, when missing) the state folder dir
@@ -104,8 +113,11 @@ type job struct {
 // terminal record is kept until it expires; a record that was not
 // terminal (queued or running when the previous runner ended without
 // Close) becomes interrupted with code service_restarted, and its run
-// folder, whose evidence was never committed, is removed. A nil source
-// or a bad option value is [ErrInvalidArgument].
+// folder, whose evidence was never committed, is removed. The slots
+// are source's (WithActiveBrowsers of them), or, with [WithEndpoints],
+// a pool's, and source must then be nil. A nil source without
+// WithEndpoints, a source with it, or a bad option value is
+// [ErrInvalidArgument].
 func New(dir string, source DriverSource, opts ...Option) (*Runner, error) {
 	cfg := config{active: DefaultActiveBrowsers, queued: DefaultMaxQueued, retained: DefaultRetainedRuns,
 		steps: DefaultMaxSteps, artifactBudget: DefaultArtifactBudget, now: time.Now}
@@ -117,8 +129,12 @@ func New(dir string, source DriverSource, opts ...Option) (*Runner, error) {
 	if cfg.err != nil {
 		return nil, cfg.err
 	}
-	if source == nil {
-		return nil, fmt.Errorf("%w: nil driver source", ErrInvalidArgument)
+	if cfg.healthInterval == 0 {
+		cfg.healthInterval = DefaultHealthInterval
+	}
+	eps, err := newEndpoints(source, &cfg)
+	if err != nil {
+		return nil, err
 	}
 	if dir == "" {
 		return nil, fmt.Errorf("%w: empty state folder", ErrInvalidArgument)
@@ -138,14 +154,22 @@ func New(dir string, source DriverSource, opts ...Option) (*Runner, error) {
 		return nil, fmt.Errorf("jobs: state folder %q is not a directory", dir)
 	}
 	life, stop := context.WithCancel(context.Background())
-	r := &Runner{dir: dir, source: source, cfg: cfg, log: cfg.logger, sem: semaphore.NewWeighted(int64(cfg.active)),
-		life: life, stop: stop, jobs: map[string]*job{}, wake: make(chan struct{}, 1)}
+	r := &Runner{dir: dir, cfg: cfg, log: cfg.logger, eps: eps,
+		life: life, stop: stop, jobs: map[string]*job{}, wake: make(chan struct{}, 1), changed: make(chan struct{})}
 	if err := r.recover(); err != nil {
 		stop()
 		return nil, err
 	}
 	r.g.Go(r.janitor)
 	r.g.Go(r.dispatcher)
+	if len(cfg.endpoints) > 0 {
+		r.g.Go(r.health)
+		for _, e := range eps {
+			if e.cfg.Done != nil {
+				r.g.Go(r.watchDone(e))
+			}
+		}
+	}
 	return r, nil
 }
 
@@ -189,6 +213,7 @@ func (r *Runner) recover() error {
 			j.st.State, j.st.Code = StateInterrupted, CodeServiceRestarted
 			j.st.QueuePosition, j.st.Finished = 0, &now
 			j.st.Outputs, j.st.Steps, j.st.RunID, j.st.ReceiptHash, j.st.ArtifactBytes, j.st.Artifacts = nil, nil, "", "", 0, nil
+			resetViewports(j.st.Viewports)
 			if err := r.write(j.st); err != nil {
 				return err
 			}
@@ -229,11 +254,18 @@ func (r *Runner) Submit(ctx context.Context, req Request) (Status, error) {
 	if len(req.Label) > maxLabel {
 		return Status{}, fmt.Errorf("%w: label longer than %d bytes", ErrInvalidRequest, maxLabel)
 	}
+	if err := checkViewports(req.Viewports); err != nil {
+		return Status{}, err
+	}
+	if len(req.Viewports) > 0 && !r.viewportsSupported() {
+		return Status{}, &ViewportError{Index: -1, Problem: ViewportUnsupported, Detail: "the runner has no viewport driver source"}
+	}
 	raw, err := json.Marshal(struct {
 		Capability *capability.Capability `json:"capability"`
 		Inputs     map[string]any         `json:"inputs"`
 		Label      string                 `json:"label"`
-	}{c, req.Inputs, req.Label})
+		Viewports  []Viewport             `json:"viewports,omitempty"`
+	}{c, req.Inputs, req.Label, req.Viewports})
 	if err != nil {
 		return Status{}, fmt.Errorf("%w: encode: %v", ErrInvalidRequest, err)
 	}
@@ -273,7 +305,10 @@ func (r *Runner) Submit(ctx context.Context, req Request) (Status, error) {
 		err := fmt.Errorf("%w: %d jobs retained, at most %d until one expires", ErrQueueFull, len(r.jobs), r.cfg.retained)
 		r.mu.Unlock()
 		return Status{}, err
-	case len(r.queue)+r.running >= r.cfg.active+r.cfg.queued:
+	case r.healthySlotsLocked() == 0:
+		r.mu.Unlock()
+		return Status{}, fmt.Errorf("%w: no healthy browser endpoint", ErrBrowserUnavailable)
+	case len(r.queue)+r.running >= r.healthySlotsLocked()+r.cfg.queued:
 		err := fmt.Errorf("%w: %d running and %d queued", ErrQueueFull, r.running, len(r.queue))
 		r.mu.Unlock()
 		return Status{}, err
@@ -286,12 +321,18 @@ func (r *Runner) Submit(ctx context.Context, req Request) (Status, error) {
 	now := r.cfg.now()
 	id := newJobID()
 	jctx, cancel := context.WithCancelCause(r.life)
+	total := steps
+	if len(req.Viewports) > 0 {
+		total = steps * len(req.Viewports)
+	}
 	j := &job{
 		ctx: jctx, cancel: cancel, done: make(chan struct{}), admitted: make(chan struct{}), cap: c, inputs: req.Inputs, budget: budget,
+		viewports: slices.Clone(req.Viewports),
 		st: Status{
 			Schema: StatusSchema, ID: id, Label: req.Label, State: StateQueued,
 			CapabilityID: c.ID, CapabilityVersion: c.Version,
-			Accepted: now, Expires: now.Add(Expiry), BudgetMS: budget.Milliseconds(), TotalSteps: steps,
+			Accepted: now, Expires: now.Add(Expiry), BudgetMS: budget.Milliseconds(), TotalSteps: total,
+			Viewports: viewportRecords(req.Viewports),
 		},
 	}
 	if err := os.Mkdir(filepath.Join(r.dir, id), 0o700); err != nil {
@@ -322,10 +363,14 @@ func (r *Runner) Submit(ctx context.Context, req Request) (Status, error) {
 	return st, nil
 }
 
-// dispatcher starts queued jobs in acceptance order: it takes a slot,
-// then the head of the queue (cancelled jobs have left it), and runs it
-// on a goroutine of its own that gives the slot back. On Close it ends
-// every job still queued with service_stopped.
+// dispatcher starts queued jobs in acceptance order: it takes a free
+// slot of a healthy endpoint (pool.go), then the head of the queue
+// (cancelled jobs have left it), and runs it on a goroutine of its own
+// that gives the slot back. It waits for a wake (a submission, a slot
+// freed, an endpoint's health changed) when no slot is free. When no
+// endpoint is healthy the queued jobs end failed browser_unavailable
+// instead of waiting for one that may never come back. On Close it
+// ends every job still queued with service_stopped.
 func (r *Runner) dispatcher() error {
 	defer r.stopQueued()
 	for {
@@ -336,38 +381,37 @@ func (r *Runner) dispatcher() error {
 		}
 		for {
 			r.mu.Lock()
-			empty := len(r.queue) == 0
-			r.mu.Unlock()
-			if empty {
-				break
-			}
-			if err := r.sem.Acquire(r.life, 1); err != nil {
-				return nil
-			}
-			r.mu.Lock()
 			if len(r.queue) == 0 || r.closed {
 				r.mu.Unlock()
-				r.sem.Release(1)
 				break
 			}
 			j := r.queue[0]
 			r.mu.Unlock()
 			<-j.admitted // Submit has reported it queued
 			r.mu.Lock()
-			if len(r.queue) == 0 || r.queue[0] != j {
+			if len(r.queue) == 0 || r.queue[0] != j || r.closed {
 				// Cancelled meanwhile: take the new head.
 				r.mu.Unlock()
-				r.sem.Release(1)
 				continue
 			}
+			if r.healthySlotsLocked() == 0 {
+				r.mu.Unlock()
+				r.endQueued(j, CodeBrowserUnavailable)
+				continue
+			}
+			ep := r.takeSlotLocked(nil)
+			if ep == nil {
+				r.mu.Unlock()
+				break // every healthy slot busy: wait for a wake
+			}
 			now := r.cfg.now()
-			j.st.State, j.st.Started, j.st.QueuePosition = StateRunning, &now, 0
+			j.ep = ep
+			j.st.State, j.st.Started, j.st.QueuePosition, j.st.Endpoint = StateRunning, &now, 0, ep.cfg.Name
 			ms := r.dequeueLocked(j)
 			r.running++
 			err := r.write(j.st)
 			st := j.st
 			r.g.Go(func() error {
-				defer r.sem.Release(1)
 				r.run(j)
 				return nil
 			})
@@ -388,8 +432,18 @@ func (r *Runner) run(j *job) {
 	r.running--
 	r.finishLocked(j, fin)
 	st := j.st
+	ep := j.ep
+	j.ep = nil
 	r.mu.Unlock()
 	r.fireState(st)
+	if ep != nil {
+		if fin.code == CodeBrowserCrashed || fin.code == CodeBrowserUnavailable {
+			// A dead endpoint explains it: check before the slot is
+			// given to the next job, so queued work does not follow it.
+			r.checkEndpoint(r.life, ep)
+		}
+		r.releaseSlot(ep)
+	}
 	close(j.done) // after the hook: Wait returns once the terminal state was reported
 }
 
@@ -412,44 +466,119 @@ func (r *Runner) stopQueued() {
 type outcome struct {
 	state     State
 	code      Code
-	res       *runtime.Result
-	cause     string // for the log
+	res       *runtime.Result // the run that decided the job: the first that did not pass, else the last
+	cause     string          // for the log
 	artifact  int64
 	artifacts []Artifact
+	steps     []StepRecord     // every run's actions, in order
+	viewports []ViewportRecord // with results; nil without viewports
+	ran       bool             // a run's result is in steps and viewports
 }
 
-// execute opens a driver and runs the job within its budget.
+// execute opens a driver and runs the job within its budget: once, or
+// once per viewport in order (each with a fresh driver of that size,
+// ending with a screenshot when it passes) until one does not pass.
 func (r *Runner) execute(j *job) outcome {
 	ctx, cancel := context.WithTimeoutCause(j.ctx, j.budget, errBudget)
 	defer cancel()
-	drv, err := r.source(ctx)
-	if err == nil && drv == nil {
-		err = fmt.Errorf("%w: the driver source returned no driver", runtime.ErrBrowserUnavailable)
-	}
-	if err != nil {
-		if c := interruption(ctx); c != "" {
-			return outcome{state: stateOf(c), code: c, cause: err.Error()}
-		}
-		return outcome{state: StateFailed, code: sourceCode(err), cause: err.Error()}
-	}
-	defer func() {
-		if err := drv.Close(); err != nil {
-			r.log.Debug("driver close", "job", j.st.ID, "err", err)
-		}
-	}()
 	runDir := filepath.Join(r.dir, j.st.ID, runName)
 	if err := os.Mkdir(runDir, 0o700); err != nil && !errors.Is(err, fs.ErrExist) {
 		return outcome{state: StateFailed, code: CodeArtifactCapacity, cause: err.Error()}
 	}
-	hooks := r.stepHooks(j)
-	opts := append(slices.Clone(r.cfg.runOpts), runtime.WithDriver(drv), runtime.WithRunDir(runDir),
-		runtime.WithHooks(hooks), runtime.WithLogger(r.log))
-	res, err := runtime.Execute(ctx, j.cap, j.inputs, opts...)
-	o := classify(res, err, interruption(ctx))
+	r.mu.Lock()
+	vrecs := slices.Clone(j.st.Viewports)
+	r.mu.Unlock()
+	runs := len(j.viewports)
+	if runs == 0 {
+		runs = 1
+	}
+	var o outcome
+	offset := 0
+	for i := range runs {
+		var vp *Viewport
+		if len(j.viewports) > 0 {
+			vp = &j.viewports[i]
+		}
+		var drv runtime.Driver
+		var err error
+		if i == 0 {
+			drv, err = r.openFirst(ctx, j, vp)
+		} else {
+			r.mu.Lock()
+			ep := j.ep
+			r.mu.Unlock()
+			drv, err = openOn(ctx, ep, vp)
+		}
+		if err != nil {
+			o = outcome{state: StateFailed, code: sourceCode(err), cause: err.Error(), steps: o.steps, res: o.res, ran: o.ran}
+			if c := interruption(ctx); c != "" {
+				o.state, o.code = stateOf(c), c
+			}
+			if vp != nil {
+				vrecs[i].State, vrecs[i].Code = o.state, o.code
+			}
+			break
+		}
+		hooks := r.stepHooks(j, offset, vp)
+		opts := append(slices.Clone(r.cfg.runOpts), runtime.WithDriver(drv), runtime.WithRunDir(runDir),
+			runtime.WithHooks(hooks), runtime.WithLogger(r.log))
+		res, err := runtime.Execute(ctx, j.cap, j.inputs, opts...)
+		vo := classify(res, err, interruption(ctx))
+		vname := ""
+		if vp != nil {
+			vname = vp.Name
+		}
+		if res != nil {
+			for k, a := range res.Actions {
+				vo.steps = append(vo.steps, StepRecord{Viewport: vname, Index: k + 1, ID: a.ID, Milestone: a.Milestone, Status: a.Status})
+			}
+			offset += len(res.Actions)
+		}
+		if vp != nil {
+			v := &vrecs[i]
+			if vo.state == StatePassed {
+				name, size, code, serr := saveScreenshot(ctx, drv, runDir, vp.Name)
+				switch {
+				case serr != nil && interruption(ctx) != "":
+					vo.state, vo.code, vo.cause = stateOf(interruption(ctx)), interruption(ctx), serr.Error()
+				case serr != nil:
+					vo.state, vo.code, vo.cause = StateFailed, code, serr.Error()
+				default:
+					v.Screenshot, v.ScreenshotBytes = name, size
+				}
+			}
+			v.State, v.Code = vo.state, vo.code
+			if res != nil {
+				v.Terminal, v.Outcome, v.RunID, v.ReceiptHash, v.Outputs = res.State, res.Outcome, res.RunID, res.ReceiptHash, res.ModelOutputs
+				if res.Failure != nil {
+					v.Category, v.Reason = res.Failure.Category, res.Failure.Reason
+				}
+			}
+		}
+		if err := drv.Close(); err != nil {
+			r.log.Debug("driver close", "job", j.st.ID, "err", err)
+		}
+		vo.steps = append(o.steps, vo.steps...)
+		vo.ran = o.ran || res != nil
+		if vo.res == nil {
+			vo.res = o.res
+		}
+		o = vo
+		if o.state != StatePassed {
+			break
+		}
+	}
+	if len(j.viewports) > 0 {
+		o.viewports = vrecs
+	}
 	o.artifacts, o.artifact = listArtifacts(runDir)
 	if o.artifact > MaxRunArtifactBytes {
 		_ = os.RemoveAll(runDir)
-		o = outcome{state: StateFailed, code: CodeArtifactCapacity, res: res, cause: fmt.Sprintf("%d artifact bytes", o.artifact)}
+		o = outcome{state: StateFailed, code: CodeArtifactCapacity, res: o.res, steps: o.steps, viewports: o.viewports, ran: o.ran,
+			cause: fmt.Sprintf("%d artifact bytes", o.artifact)}
+		for i := range o.viewports {
+			o.viewports[i].Screenshot, o.viewports[i].ScreenshotBytes = "", 0
+		}
 	}
 	return o
 }
@@ -483,13 +612,19 @@ func stateOf(c Code) State {
 	return StateFailed
 }
 
-// stepHooks turns the runtime's action hooks into per-step progress.
-func (r *Runner) stepHooks(j *job) *runtime.Hooks {
+// stepHooks turns the runtime's action hooks into per-step progress;
+// offset is the number of actions the job's earlier viewports ran, vp
+// the viewport being run (nil without viewports).
+func (r *Runner) stepHooks(j *job, offset int, vp *Viewport) *runtime.Hooks {
 	h := r.cfg.hooks
+	vname := ""
+	if vp != nil {
+		vname = vp.Name
+	}
 	return &runtime.Hooks{
 		ActionStart: func(a runtime.ActionStartInfo) {
 			if h != nil && h.Step != nil {
-				h.Step(j.st.ID, StepProgress{Index: a.Ordinal, Total: j.st.TotalSteps, ID: a.ID, Milestone: a.Milestone})
+				h.Step(j.st.ID, StepProgress{Index: offset + a.Ordinal, Total: j.st.TotalSteps, ID: a.ID, Milestone: a.Milestone, Viewport: vname})
 			}
 		},
 		ActionDone: func(a runtime.ActionDoneInfo) {
@@ -499,7 +634,7 @@ func (r *Runner) stepHooks(j *job) *runtime.Hooks {
 			r.mu.Unlock()
 			if h != nil && h.Step != nil {
 				h.Step(j.st.ID, StepProgress{Index: n, Total: j.st.TotalSteps, ID: a.Outcome.ID, Milestone: a.Outcome.Milestone,
-					Done: true, Status: a.Outcome.Status})
+					Done: true, Status: a.Outcome.Status, Viewport: vname})
 			}
 		},
 	}
@@ -517,9 +652,16 @@ func (r *Runner) finishLocked(j *job, o outcome) {
 		if o.code != CodeArtifactCapacity {
 			j.st.Outputs, j.st.RunID, j.st.ReceiptHash = res.ModelOutputs, res.RunID, res.ReceiptHash
 		}
-		j.st.Steps = j.st.Steps[:0]
-		for i, a := range res.Actions {
-			j.st.Steps = append(j.st.Steps, StepRecord{Index: i + 1, ID: a.ID, Milestone: a.Milestone, Status: a.Status})
+	}
+	if o.ran {
+		j.st.Steps = o.steps
+	}
+	if o.viewports != nil {
+		j.st.Viewports = o.viewports
+		if o.code == CodeArtifactCapacity {
+			for i := range j.st.Viewports {
+				j.st.Viewports[i].Outputs, j.st.Viewports[i].RunID, j.st.Viewports[i].ReceiptHash = nil, "", ""
+			}
 		}
 	}
 	if o.code != CodeArtifactCapacity {

@@ -143,6 +143,12 @@ type Status struct {
 	CapabilityVersion string `json:"capability_version"`
 	// Mode is the driver's execution mode, once the run started.
 	Mode runtime.ExecutionMode `json:"execution_mode,omitempty"`
+	// Endpoint names the endpoint the job runs or ran on (WithEndpoints;
+	// "default" for a runner over one source), once it started.
+	Endpoint string `json:"endpoint,omitempty"`
+	// Viewports are the request's viewports and each one's result, in
+	// request order (none without viewports).
+	Viewports []ViewportRecord `json:"viewports,omitempty"`
 
 	Accepted time.Time  `json:"accepted_at"`
 	Started  *time.Time `json:"started_at,omitempty"`
@@ -184,6 +190,9 @@ type Artifact struct {
 
 // StepRecord is one action's outcome in a job record.
 type StepRecord struct {
+	// Viewport names the viewport the step ran in (none without
+	// viewports).
+	Viewport  string               `json:"viewport,omitempty"`
 	Index     int                  `json:"index"`
 	ID        string               `json:"id"`
 	Milestone string               `json:"milestone"`
@@ -212,7 +221,9 @@ type StepProgress struct {
 	// declared actions (a branch may run fewer, a revisit more).
 	Index, Total  int
 	ID, Milestone string
-	Done          bool
+	// Viewport names the viewport being run (none without viewports).
+	Viewport string
+	Done     bool
 	// Status is the action's outcome when Done.
 	Status receipt.ActionStatus
 }

@@ -31,6 +31,17 @@
 //	(cd runtime/browser/internal/benchcmp/playwright && npm install)
 //	go run -tags benchcmp ./runtime/browser/internal/benchcmp -n 20
 //
+// With -concurrency 1,2,4,8 it measures throughput instead: at each
+// level, -flows teller flows (members rotating, every answer checked)
+// run c at a time through one browser.Browser connected to the Chromium
+// (c goroutines, runtime.Execute with a fresh driver per flow) and
+// through playwright-core on the same browser (c async workers, a fresh
+// context per flow); it prints flows per second and the p50 and p95
+// flow latency of both sides and their ratios (goal: flows/s at least
+// Playwright's and p95 no worse, at every level).
+//
+//	go run -tags benchcmp ./runtime/browser/internal/benchcmp -concurrency 1,2,4,8 -flows 24
+//
 // Without Node, or without playwright-core installed in the playwright
 // folder, the Playwright side is skipped with a message saying so and the
 // two Go sides still run. It prints the mean and median per side, the
@@ -78,7 +89,22 @@ func main() {
 	cases := flag.String("cases", "role,substring", "cold lookup cases, comma-separated: role, substring, label (Playwright's getByLabel takes minutes on 10,000 controls)")
 	trace := flag.Bool("trace", false, "report where the Execute side's driver time goes")
 	pwDir := flag.String("playwright", "", "folder of flow.mjs with playwright-core installed (default: the playwright folder beside this program's source)")
+	conc := flag.String("concurrency", "", "throughput mode: concurrency levels, comma-separated (e.g. 1,2,4,8); each level runs -flows flows per side")
+	flows := flag.Int("flows", 24, "throughput mode: flows per level and side")
+	reps := flag.Int("reps", 1, "throughput mode: repetitions of each level (sides alternate)")
+	cpuProfile := flag.String("cpuprofile", "", "throughput mode: write a CPU profile of the measured levels to this file")
 	flag.Parse()
+	if *conc != "" {
+		levels, err := parseLevels(*conc)
+		if err == nil {
+			err = throughput(levels, *flows, *reps, scriptDir(*pwDir), *cpuProfile)
+		}
+		if err != nil {
+			fmt.Fprintln(os.Stderr, "benchcmp:", err)
+			os.Exit(1)
+		}
+		return
+	}
 	if err := run(*n, *lookups, strings.Split(*cases, ","), *trace, scriptDir(*pwDir)); err != nil {
 		fmt.Fprintln(os.Stderr, "benchcmp:", err)
 		os.Exit(1)

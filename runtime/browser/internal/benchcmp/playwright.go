@@ -105,6 +105,45 @@ func (p *playwright) ask(req map[string]any) (pwAnswer, error) {
 	return a, nil
 }
 
+// pwBatch is the answer line of a batch request.
+type pwBatch struct {
+	WallMS float64 `json:"wall_ms"`
+	Flows  []struct {
+		MS       float64 `json:"ms"`
+		Name     string  `json:"name"`
+		Savings  string  `json:"savings"`
+		Checking string  `json:"checking"`
+		Error    string  `json:"error"`
+	} `json:"flows"`
+	Error string `json:"error"`
+}
+
+// askBatch sends one batch request and decodes its answer.
+func (p *playwright) askBatch(req map[string]any) (pwBatch, error) {
+	b, err := json.Marshal(req)
+	if err != nil {
+		return pwBatch{}, err
+	}
+	if _, err := p.in.Write(append(b, '\n')); err != nil {
+		return pwBatch{}, fmt.Errorf("playwright: %w", err)
+	}
+	if !p.out.Scan() {
+		err := p.out.Err()
+		if err == nil {
+			err = errors.New("the node process ended")
+		}
+		return pwBatch{}, fmt.Errorf("playwright: %w", err)
+	}
+	var a pwBatch
+	if err := json.Unmarshal(p.out.Bytes(), &a); err != nil {
+		return pwBatch{}, fmt.Errorf("playwright: answer %q: %w", p.out.Text(), err)
+	}
+	if a.Error != "" {
+		return pwBatch{}, fmt.Errorf("playwright: %s", a.Error)
+	}
+	return a, nil
+}
+
 func ms(f float64) time.Duration { return time.Duration(f * float64(time.Millisecond)) }
 
 // close asks the script to disconnect and waits for it (at most 10 s,

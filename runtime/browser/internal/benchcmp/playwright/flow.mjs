@@ -23,6 +23,11 @@
 //	     getByLabel) lookup on a freshly loaded document (the navigation is
 //	     timed apart), resolved to element handles as Vera's Find resolves
 //	     to elements.
+//	{"op":"batch","base":..,"username":..,"password":..,"member_ids":[..],"concurrency":4}
+//	  -> {"wall_ms":987.6,"flows":[{"ms":..,"name":..,"savings":..,"checking":..},..]}
+//	     (a flow that failed is {"error":"..."} in its place)
+//	     the flow for every member, concurrency at a time (async workers
+//	     in this one process), in member order (benchcmp -concurrency).
 //	{"op":"quit"}
 //
 // An error is answered as {"error":"..."}.
@@ -57,10 +62,32 @@ async function flow(req) {
     const checking = (await main.getByTestId('balance-checking').textContent()).trim();
     const ms = performance.now() - start;
     if (!name || !checking) throw new Error('empty member name or checking balance');
-    return { ms, savings };
+    return { ms, savings, name, checking };
   } finally {
     await context.close();
   }
+}
+
+// batch runs req.member_ids.length flows, req.concurrency at a time
+// (async workers taking the next member), and answers the wall time and
+// each flow's own answer and time, in member order.
+async function batch(req) {
+  const ids = req.member_ids;
+  const flows = new Array(ids.length);
+  let next = 0;
+  const start = performance.now();
+  async function worker() {
+    while (next < ids.length) {
+      const i = next++;
+      try {
+        flows[i] = await flow({ ...req, member_id: ids[i] });
+      } catch (e) {
+        flows[i] = { error: String(e && e.message || e) };
+      }
+    }
+  }
+  await Promise.all(Array.from({ length: req.concurrency }, worker));
+  return { wall_ms: performance.now() - start, flows };
 }
 
 async function lookup(req) {
@@ -90,6 +117,7 @@ for await (const line of lines) {
     if (req.op === 'quit') break;
     if (req.op === 'flow') answer = await flow(req);
     else if (req.op === 'lookup') answer = await lookup(req);
+    else if (req.op === 'batch') answer = await batch(req);
     else answer = { error: 'unknown op ' + req.op };
   } catch (e) {
     answer = { error: String(e && e.message || e) };

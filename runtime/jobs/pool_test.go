@@ -1,0 +1,391 @@
+package jobs
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"reflect"
+	"sync"
+	"sync/atomic"
+	"testing"
+
+	"github.com/vera-run/vera/runtime"
+	"github.com/vera-run/vera/runtime/runtimetest"
+)
+
+// shotDriver is the fake driver with a Screenshot of a fixed size (the
+// policy tests; the pixels are Chromium's in live_test.go).
+type shotDriver struct {
+	runtime.Driver
+	size int
+}
+
+func (s *shotDriver) Screenshot(context.Context) ([]byte, error) { return make([]byte, s.size), nil }
+
+// fakeViewports opens fake drivers with screenshots of size bytes and
+// records the sizes asked for.
+type fakeViewports struct {
+	size  int
+	mu    sync.Mutex
+	asked [][2]int
+}
+
+func (f *fakeViewports) open(_ context.Context, w, h int) (runtime.Driver, error) {
+	f.mu.Lock()
+	f.asked = append(f.asked, [2]int{w, h})
+	f.mu.Unlock()
+	return &shotDriver{Driver: runtimetest.NewDriver(tellerSite()), size: f.size}, nil
+}
+
+// TestViewportRefusals: every viewport rule refuses the request with a
+// *ViewportError that is ErrInvalidViewport and ErrInvalidRequest,
+// naming the rule; nothing is admitted.
+func TestViewportRefusals(t *testing.T) {
+	f := &fakeSource{}
+	fv := &fakeViewports{size: 10}
+	r := newRunner(t, t.TempDir(), f.source, WithViewportSource(fv.open))
+	plain := newRunner(t, t.TempDir(), f.source)
+	c := tellerCap(t)
+	ok := Viewport{Name: "desktop", Width: 1280, Height: 800}
+	cases := []struct {
+		name string
+		r    *Runner
+		vps  []Viewport
+		want ViewportProblem
+		idx  int
+	}{
+		{"five", r, []Viewport{ok, {"a", 1, 1}, {"b", 1, 1}, {"c", 1, 1}, {"d", 1, 1}}, ViewportTooMany, -1},
+		{"empty name", r, []Viewport{{"", 10, 10}}, ViewportBadName, 0},
+		{"upper case", r, []Viewport{ok, {"Narrow", 10, 10}}, ViewportBadName, 1},
+		{"path", r, []Viewport{{"../x", 10, 10}}, ViewportBadName, 0},
+		{"long", r, []Viewport{{"a234567890123456789012345678901234", 10, 10}}, ViewportBadName, 0},
+		{"duplicate", r, []Viewport{ok, ok}, ViewportDuplicateName, 1},
+		{"width 0", r, []Viewport{{"w", 0, 10}}, ViewportBadWidth, 0},
+		{"width 1921", r, []Viewport{{"w", 1921, 10}}, ViewportBadWidth, 0},
+		{"height 1601", r, []Viewport{{"h", 10, 1601}}, ViewportBadHeight, 0},
+		{"unsupported", plain, []Viewport{ok}, ViewportUnsupported, -1},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			_, err := tc.r.Submit(t.Context(), Request{Capability: c, Inputs: inputs("41"), Viewports: tc.vps})
+			var ve *ViewportError
+			if !errors.As(err, &ve) || !errors.Is(err, ErrInvalidViewport) || !errors.Is(err, ErrInvalidRequest) {
+				t.Fatalf("err = %v, want a *ViewportError", err)
+			}
+			if ve.Problem != tc.want || ve.Index != tc.idx {
+				t.Errorf("problem %s at %d, want %s at %d (%v)", ve.Problem, ve.Index, tc.want, tc.idx, err)
+			}
+		})
+	}
+	// The limits themselves are accepted: four viewports at the maximum.
+	max := []Viewport{{"a", 1920, 1600}, {"b", 1, 1}, {"c-1", 390, 844}, {"d_2", 1280, 800}}
+	st, err := r.Submit(t.Context(), Request{Capability: c, Inputs: inputs("41"), Viewports: max})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if st = wait(t, r, st.ID); st.State != StatePassed || len(st.Viewports) != 4 {
+		t.Fatalf("four viewports: %+v", st)
+	}
+	if !reflect.DeepEqual(fv.asked, [][2]int{{1920, 1600}, {1, 1}, {390, 844}, {1280, 800}}) {
+		t.Errorf("sizes opened: %v", fv.asked)
+	}
+}
+
+// TestViewportArtifacts (fake driver): each viewport's screenshot is a
+// 0600 file listed in the record and counted in its artifact bytes; a
+// screenshot that would put the run above MaxRunArtifactBytes fails the
+// job artifact_capacity with its files removed and the later viewports
+// never run.
+func TestViewportArtifacts(t *testing.T) {
+	f := &fakeSource{}
+	fv := &fakeViewports{size: 1000}
+	dir := t.TempDir()
+	r := newRunner(t, dir, f.source, WithViewportSource(fv.open))
+	c := tellerCap(t)
+	vps := []Viewport{{"desktop", 1280, 800}, {"narrow", 390, 844}}
+	st, err := r.Submit(t.Context(), Request{Capability: c, Inputs: inputs("42"), Viewports: vps})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if st.TotalSteps != 2*5 && st.TotalSteps%2 != 0 {
+		t.Errorf("total steps %d for 2 viewports", st.TotalSteps)
+	}
+	st = wait(t, r, st.ID)
+	if st.State != StatePassed || !reflect.DeepEqual(asAny(t, st.Outputs["balances"]), asAny(t, answer(members[1]))) {
+		t.Fatalf("job: %+v", st)
+	}
+	runDir, _ := r.RunDir(st.ID)
+	names := map[string]int64{}
+	for _, a := range st.Artifacts {
+		names[a.Name] = a.Size
+	}
+	for _, v := range st.Viewports {
+		if v.State != StatePassed || v.Screenshot != "screenshots/"+v.Name+".png" || v.ScreenshotBytes != 1000 || v.RunID == "" ||
+			!reflect.DeepEqual(asAny(t, v.Outputs["balances"]), asAny(t, answer(members[1]))) {
+			t.Errorf("viewport %+v", v)
+		}
+		if names[v.Screenshot] != 1000 {
+			t.Errorf("screenshot %s not in the artifacts: %v", v.Screenshot, st.Artifacts)
+		}
+		fi, err := os.Stat(filepath.Join(runDir, filepath.FromSlash(v.Screenshot)))
+		if err != nil || fi.Mode().Perm() != 0o600 {
+			t.Errorf("screenshot file: %v %v", fi, err)
+		}
+	}
+	var sum int64
+	for _, a := range st.Artifacts {
+		sum += a.Size
+	}
+	if sum != st.ArtifactBytes {
+		t.Errorf("artifact bytes %d, files %d", st.ArtifactBytes, sum)
+	}
+	seen := map[string]int{}
+	for _, s := range st.Steps {
+		seen[s.Viewport]++
+	}
+	if len(seen) != 2 || seen["desktop"] == 0 || seen["desktop"] != seen["narrow"] || st.CompletedSteps != len(st.Steps) {
+		t.Errorf("steps per viewport %v, completed %d of %d", seen, st.CompletedSteps, len(st.Steps))
+	}
+
+	// Over the per-run artifact bytes: the first screenshot already is.
+	big := &fakeViewports{size: MaxRunArtifactBytes + 1}
+	r2 := newRunner(t, t.TempDir(), f.source, WithViewportSource(big.open))
+	st, err = r2.Submit(t.Context(), Request{Capability: c, Inputs: inputs("42"), Viewports: vps})
+	if err != nil {
+		t.Fatal(err)
+	}
+	st = wait(t, r2, st.ID)
+	if st.State != StateFailed || st.Code != CodeArtifactCapacity || st.Viewports[0].Code != CodeArtifactCapacity ||
+		st.Viewports[1].State != "" || st.Viewports[0].Screenshot != "" || len(big.asked) != 1 {
+		t.Errorf("over the artifact limit: %+v (opened %v)", st, big.asked)
+	}
+
+	// A viewport driver without Screenshot: browser_unavailable.
+	noShot := func(context.Context, int, int) (runtime.Driver, error) {
+		return runtimetest.NewDriver(tellerSite()), nil
+	}
+	r3 := newRunner(t, t.TempDir(), f.source, WithViewportSource(noShot))
+	st, err = r3.Submit(t.Context(), Request{Capability: c, Inputs: inputs("42"), Viewports: vps[:1]})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if st = wait(t, r3, st.ID); st.State != StateFailed || st.Code != CodeBrowserUnavailable {
+		t.Errorf("no screenshot: %+v", st)
+	}
+}
+
+// poolEndpoint is one fake endpoint: fake drivers, until killed; then
+// Open and Check fail with runtime.ErrBrowserCrashed.
+type poolEndpoint struct {
+	name  string
+	dead  atomic.Bool
+	opens atomic.Int64
+	gate  chan struct{} // nil: runs go at once
+	in    chan string   // a run entered Navigate (the endpoint's name)
+}
+
+func (p *poolEndpoint) open(ctx context.Context) (runtime.Driver, error) {
+	p.opens.Add(1)
+	if p.dead.Load() {
+		return nil, fmt.Errorf("%w: %s is gone", runtime.ErrBrowserCrashed, p.name)
+	}
+	d := runtimetest.NewDriver(tellerSite())
+	if p.gate == nil {
+		return d, nil
+	}
+	return &crashable{gatedDriver: &gatedDriver{Driver: d, gate: p.gate}, p: p}, nil
+}
+
+func (p *poolEndpoint) check(ctx context.Context) error {
+	if p.dead.Load() {
+		return fmt.Errorf("%w: %s is gone", runtime.ErrBrowserCrashed, p.name)
+	}
+	return nil
+}
+
+// crashable reports entering Navigate and fails every call once its
+// endpoint is dead.
+type crashable struct {
+	*gatedDriver
+	p *poolEndpoint
+}
+
+func (c *crashable) Navigate(ctx context.Context, url string) error {
+	select {
+	case c.p.in <- c.p.name:
+	default:
+	}
+	select {
+	case <-c.gate:
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+	if c.p.dead.Load() {
+		return fmt.Errorf("%w: %s died", runtime.ErrBrowserCrashed, c.p.name)
+	}
+	return c.Driver.Navigate(ctx, url)
+}
+
+// TestPoolFailover (fake endpoints): three endpoints of one slot; one
+// dies while a job runs on it. That job ends browser_crashed; the
+// endpoint is found unhealthy and gets no more work; every queued job
+// passes with its own answer on the other two; an option without
+// endpoints' rules is refused.
+func TestPoolFailover(t *testing.T) {
+	gate := make(chan struct{})
+	in := make(chan string, 8)
+	eps := []*poolEndpoint{{name: "a", gate: gate, in: in}, {name: "b", gate: gate, in: in}, {name: "c", gate: gate, in: in}}
+	var cfg []Endpoint
+	for _, p := range eps {
+		cfg = append(cfg, Endpoint{Name: p.name, Slots: 1, Open: p.open, Check: p.check})
+	}
+	r := newRunner(t, t.TempDir(), nil, WithEndpoints(cfg...), WithMaxQueued(8))
+	c := tellerCap(t)
+	ids := map[string]member{}
+	for i := range 9 {
+		m := members[i%len(members)]
+		st, err := r.Submit(t.Context(), Request{Capability: c, Inputs: inputs(m.id)})
+		if err != nil {
+			t.Fatalf("submission %d: %v", i, err)
+		}
+		ids[st.ID] = m
+	}
+	// Three jobs in flight, one per endpoint; kill "b".
+	for range 3 {
+		<-in
+	}
+	var victim string
+	for id := range ids {
+		if st, _ := r.Status(id); st.State == StateRunning && st.Endpoint == "b" {
+			victim = id
+		}
+	}
+	if victim == "" {
+		t.Fatal("no job running on b")
+	}
+	eps[1].dead.Store(true)
+	opensB := eps[1].opens.Load()
+	close(gate)
+	for id, m := range ids {
+		st := wait(t, r, id)
+		if id == victim {
+			if st.State != StateFailed || st.Code != CodeBrowserCrashed || len(st.Outputs) != 0 {
+				t.Errorf("job on the dead endpoint: %+v", st)
+			}
+			continue
+		}
+		if st.State != StatePassed || !reflect.DeepEqual(asAny(t, st.Outputs["balances"]), asAny(t, answer(m))) || st.Endpoint == "b" && st.Started.After(*wait(t, r, victim).Finished) {
+			t.Errorf("job %s (member %s): WRONG: %+v", id, m.id, st)
+		}
+	}
+	if n := eps[1].opens.Load(); n != opensB {
+		t.Errorf("%d opens tried on the dead endpoint after its job crashed", n-opensB)
+	}
+	var bst EndpointStatus
+	for _, e := range r.Endpoints() {
+		if e.Name == "b" {
+			bst = e
+		}
+		if e.Busy != 0 {
+			t.Errorf("endpoint %s busy %d after the queue drained", e.Name, e.Busy)
+		}
+	}
+	if bst.Healthy || bst.LastError == "" {
+		t.Errorf("dead endpoint: %+v", bst)
+	}
+	// All dead: refused browser_unavailable before admission.
+	eps[0].dead.Store(true)
+	eps[2].dead.Store(true)
+	st, err := r.Submit(t.Context(), Request{Capability: c, Inputs: inputs("41")})
+	if err == nil {
+		// Admitted before any check saw them die: it must fail, never
+		// pass, and the endpoints are then found dead.
+		if st = wait(t, r, st.ID); st.State != StateFailed || (st.Code != CodeBrowserCrashed && st.Code != CodeBrowserUnavailable) {
+			t.Errorf("job with every endpoint dead: %+v", st)
+		}
+		if _, err = r.Submit(t.Context(), Request{Capability: c, Inputs: inputs("41")}); CodeOf(err) != CodeBrowserUnavailable {
+			t.Errorf("submission with every endpoint dead: %v", err)
+		}
+	} else if CodeOf(err) != CodeBrowserUnavailable {
+		t.Errorf("submission with every endpoint dead: %v", err)
+	}
+
+	for _, bad := range [][]Endpoint{
+		nil,
+		{{Name: "x", Slots: 0, Open: eps[0].open}},
+		{{Name: "x y", Slots: 1, Open: eps[0].open}},
+		{{Name: "x", Slots: 1}},
+		{{Name: "x", Slots: 1, Open: eps[0].open}, {Name: "x", Slots: 1, Open: eps[0].open}},
+	} {
+		if _, err := New(t.TempDir(), nil, WithEndpoints(bad...)); !errors.Is(err, ErrInvalidArgument) {
+			t.Errorf("WithEndpoints(%v) = %v", bad, err)
+		}
+	}
+	if _, err := New(t.TempDir(), eps[0].open, WithEndpoints(cfg[0])); !errors.Is(err, ErrInvalidArgument) {
+		t.Errorf("source and endpoints: %v", err)
+	}
+	if _, err := New(t.TempDir(), nil, WithEndpoints(cfg[0]), WithHealthInterval(0)); !errors.Is(err, ErrInvalidArgument) {
+		t.Errorf("health interval 0: %v", err)
+	}
+}
+
+// TestPoolFailoverOpen (fake endpoints): a job dispatched to an endpoint
+// that died before its driver opened is opened on another endpoint and
+// passes; the dead one is found unhealthy by that open, not a timer.
+func TestPoolFailoverOpen(t *testing.T) {
+	a, b := &poolEndpoint{name: "a"}, &poolEndpoint{name: "b"}
+	a.dead.Store(true) // dead from the start; the runner believes it healthy
+	r := newRunner(t, t.TempDir(), nil, WithEndpoints(
+		Endpoint{Name: "a", Slots: 2, Open: a.open, Check: a.check},
+		Endpoint{Name: "b", Slots: 1, Open: b.open, Check: b.check}), WithHealthInterval(10*60e9))
+	c := tellerCap(t)
+	var ids []string
+	for i := range 4 {
+		st, err := r.Submit(t.Context(), Request{Capability: c, Inputs: inputs(members[i].id)})
+		if err != nil {
+			t.Fatal(err)
+		}
+		ids = append(ids, st.ID)
+	}
+	for i, id := range ids {
+		st := wait(t, r, id)
+		if st.State != StatePassed || st.Endpoint != "b" || !reflect.DeepEqual(asAny(t, st.Outputs["balances"]), asAny(t, answer(members[i]))) {
+			t.Errorf("job %d: %+v", i, st)
+		}
+	}
+	for _, e := range r.Endpoints() {
+		if e.Name == "a" && (e.Healthy || e.LastError == "") {
+			t.Errorf("endpoint a: %+v", e)
+		}
+	}
+}
+
+// TestPoolSlowCheck: a health check that runs out of time makes an
+// endpoint unhealthy only the second time in a row; a refusal at once.
+func TestPoolSlowCheck(t *testing.T) {
+	var mu sync.Mutex
+	var verdict error
+	set := func(err error) { mu.Lock(); verdict = err; mu.Unlock() }
+	p := &poolEndpoint{name: "a"}
+	r := newRunner(t, t.TempDir(), nil, WithEndpoints(Endpoint{Name: "a", Slots: 1, Open: p.open,
+		Check: func(context.Context) error { mu.Lock(); defer mu.Unlock(); return verdict }}), WithHealthInterval(10*60e9))
+	e := r.eps[0]
+	healthy := func() bool { return r.Endpoints()[0].Healthy }
+	set(fmt.Errorf("open: %w", context.DeadlineExceeded))
+	if r.checkEndpoint(t.Context(), e); !healthy() {
+		t.Error("unhealthy after one slow check")
+	}
+	if r.checkEndpoint(t.Context(), e); healthy() {
+		t.Error("healthy after two slow checks in a row")
+	}
+	set(nil)
+	if r.checkEndpoint(t.Context(), e); !healthy() {
+		t.Error("unhealthy after a passing check")
+	}
+	set(fmt.Errorf("%w: connection refused", runtime.ErrBrowserUnavailable))
+	if r.checkEndpoint(t.Context(), e); healthy() {
+		t.Error("healthy after a refusal")
+	}
+}
