@@ -44,6 +44,8 @@ func (c *Capability) Validate() ErrorList {
 	v.literals()
 	v.unsubstituted()
 	v.secretEnums()
+	v.secrets() // secrets.go
+	v.seed()    // seed.go
 	v.errs = append(v.errs, fieldRules(c)...)
 	return v.sorted()
 }
