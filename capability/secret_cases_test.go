@@ -58,7 +58,9 @@ func init() {
 				c.Seed.LocalStorage = append(c.Seed.LocalStorage, SeedStorage{Origin: portal, Key: "session_id", Value: SeedValue{Public: pub("s1")}})
 			}},
 		corpusCase{name: "seed_public_credential_shaped", base: "portal_session", code: CodeCredentialLiteral, note: "a credential-shaped public storage value",
-			edit: func(c *Capability) { c.Seed.LocalStorage[0].Value.Public = pub("ghp_abcdefghijklmnopqrstuvwxyz0123456789") }},
+			edit: func(c *Capability) {
+				c.Seed.LocalStorage[0].Value.Public = pub("ghp_abcdefghijklmnopqrstuvwxyz0123456789")
+			}},
 		corpusCase{name: "seed_cookie_name_invalid", base: "portal_session", code: CodeInvalidSeedCookie, note: "a cookie name with a space",
 			edit: func(c *Capability) {
 				c.Seed.Cookies = append(c.Seed.Cookies, SeedCookie{Origin: portal, Name: "portal theme", Value: SeedValue{Public: pub("dark")}})

@@ -126,6 +126,17 @@ func (s *Seed) eachValue(fn func(path string, v *SeedValue)) {
 	}
 }
 
+// EachSecret calls fn with the JSON path and secret name of every seeded
+// value that refers to a secret, in document order. It is safe on a nil
+// seed.
+func (s *Seed) EachSecret(fn func(path, name string)) {
+	s.eachValue(func(path string, v *SeedValue) {
+		if v.Secret != "" {
+			fn(path+".value.secret", v.Secret)
+		}
+	})
+}
+
 // seedRefs reports the secret references of the seeded values to ref.
 func (v *validation) seedRefs(ref func(pth, string)) {
 	v.c.Seed.eachValue(func(path string, sv *SeedValue) {

@@ -87,8 +87,21 @@ func Execute(ctx context.Context, c *capability.Capability, inputs map[string]an
 	if err != nil {
 		return nil, err
 	}
+	// Secrets (secrets.go): the allowed env names, then every referenced
+	// secret resolved, before any driver call.
+	secrets, err := resolveSecrets(c, &cfg, inputs)
+	if err != nil {
+		return nil, err
+	}
+	secrets.applyInputs(c, vals)
+	if secrets.repl != nil {
+		cfg.logger = slog.New(scrubHandler{inner: cfg.logger.Handler(), s: secrets})
+	}
 	if cfg.driver == nil {
 		return nil, ErrNoDriver
+	}
+	if _, ok := cfg.driver.(Seeder); !ok && !c.Seed.Empty() {
+		return nil, fmt.Errorf("%w: %T", ErrSeedUnsupported, cfg.driver)
 	}
 	// One run per driver at a time (claim.go): a second concurrent
 	// Execute on the same driver is refused here, before any driver call.
@@ -118,6 +131,7 @@ func Execute(ctx context.Context, c *capability.Capability, inputs map[string]an
 		drv:       cfg.driver,
 		info:      cfg.driver.Info(),
 		vals:      vals,
+		secrets:   secrets,
 		execHash:  execHash,
 		runID:     runID,
 		runDir:    runDir,
@@ -159,6 +173,7 @@ type run struct {
 	drv      Driver
 	info     DriverInfo
 	vals     map[string]inputValue
+	secrets  *secretSet // resolved secrets and the scrubber (secrets.go)
 	execHash string
 	runID    string
 	runDir   string // reserved before the run, filled by writeEvidence
@@ -233,6 +248,7 @@ type stop struct {
 // failure builds a sanitized failure ([newFailure]); the raw detail is
 // logged at debug level and only its hash leaves this function.
 func (r *run) failure(cat Category, reason Reason, detail string) *Failure {
+	detail = r.secrets.scrub(detail)
 	f := newFailure(cat, reason, detail)
 	r.log.Debug("vera run failure", "run", r.runID, "category", string(cat), "reason", f.Reason, "detail", detail)
 	return f
@@ -300,6 +316,9 @@ func (r *run) classify(err error, cat Category, reason Reason) *stop {
 func (r *run) execute() *stop {
 	if err := r.drv.RestrictOrigins(r.ctx, OriginScope{Allowed: r.plan.allowed, Subresources: r.plan.subres}); err != nil {
 		return r.classify(err, receipt.CategoryInternal, ReasonRestrictOriginsFailed)
+	}
+	if st := r.seed(); st != nil {
+		return st
 	}
 	start, err := resolveURL(r.cap.Runtime.Start, r.cap.Runtime.StartQuery, r.plan.allowed, r.vals)
 	if err != nil {

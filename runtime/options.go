@@ -29,6 +29,8 @@ type config struct {
 	logger       *slog.Logger
 	skipValidate bool
 	poll         time.Duration
+	envLookup    func(string) (string, bool) // secrets.go
+	allowedEnv   []string
 	// err is the first bad option value; Execute refuses it.
 	err error
 }
