@@ -26,7 +26,11 @@ var errRunTimeout = errors.New("run timeout")
 // an invalid capability ([ErrInvalidCapability]; the executor's own safety
 // checks run even with [WithSkipValidationUnsafe]), an invalid recovery
 // proposal ([ErrInvalidProposal]), missing, unknown or mistyped inputs
-// ([ErrInputs]), a missing driver ([ErrNoDriver]), a driver another
+// ([ErrInputs]), a secret env name outside [WithAllowedEnv]
+// ([ErrInvalidCapability]) or a secret that cannot be resolved
+// ([ErrSecretUnavailable]), a missing driver ([ErrNoDriver]), a seeded
+// capability on a driver that is not a [Seeder] ([ErrSeedUnsupported]),
+// a driver another
 // Execute is still using ([ErrDriverBusy]) and, last, a run folder
 // that cannot take the evidence ([ErrRunDir], wrapping a
 // *[receipt.RunDirError] that names the check: location, git_work_tree,
