@@ -561,7 +561,7 @@ func (r *run) where() (origin, path string) {
 	if err != nil {
 		return "", ""
 	}
-	return originOf(u), u.EscapedPath()
+	return originOf(u), r.secrets.scrub(u.EscapedPath())
 }
 
 // finish turns the terminal stop into the Result and writes the evidence.
