@@ -299,7 +299,10 @@
 //     the host never supplies it), so the existing secret-input rules
 //     (fill only, never templated, never hashed) carry over unchanged
 //     instead of a second, parallel set of rules for a fill "secret"
-//     member. Seeded values refer with {"secret": name}. Undeclared and
+//     member. Seeded values refer with {"secret_ref": name} (not "secret":
+//     bundle verification's credential_field rule reads a string member
+//     named "secret" as a credential, and one name for one reference reads
+//     better anyway). Undeclared and
 //     unused secrets are refused, as inputs are. Env names are POSIX
 //     upper-case names; variables that configure the process (PATH, HOME,
 //     LD_*, VERA_* ... [ReservedEnv]) are refused in every document,
@@ -311,7 +314,7 @@
 //     results carry [SecretReference] ("[secret:NAME]") in place of a
 //     value; the runtime does the replacing.
 //   - Seeded state (seed: cookies, local_storage, session_storage). Values
-//     are an explicit {"public": "..."} or {"secret": name}, never a bare
+//     are an explicit {"public": "..."} or {"secret_ref": name}, never a bare
 //     string, so a reviewer sees which values are private. Public is a
 //     *string: an empty literal is a value, an absent one is not. Every
 //     origin is exactly an allowed origin (origin_not_allowed, the code a

@@ -10,7 +10,7 @@ func init() {
 	corpusCases = append(corpusCases,
 		corpusCase{name: "secret_undeclared", base: "portal_session", code: CodeUndeclaredSecret, note: "a seeded storage value refers to a secret that is not declared",
 			edit: func(c *Capability) {
-				c.Seed.LocalStorage = append(c.Seed.LocalStorage, SeedStorage{Origin: portal, Key: "portal.theme", Value: SeedValue{Secret: "portal_theme"}})
+				c.Seed.LocalStorage = append(c.Seed.LocalStorage, SeedStorage{Origin: portal, Key: "portal.theme", Value: SeedValue{SecretRef: "portal_theme"}})
 			}},
 		corpusCase{name: "secret_unused", base: "portal_sign_in", code: CodeUnusedSecret, note: "a declared secret no input or seeded value refers to",
 			edit: func(c *Capability) {
@@ -44,7 +44,7 @@ func init() {
 		corpusCase{name: "seed_storage_origin_not_allowed", base: "portal_session", code: CodeOriginNotAllowed, note: "a seeded local storage entry for an origin outside site.allowed_origins",
 			edit: func(c *Capability) { c.Seed.LocalStorage[0].Origin = "https://portal.example" }},
 		corpusCase{name: "seed_value_both", base: "portal_session", code: CodeInvalidSeedValue, note: "a seeded value that is both a public literal and a secret reference",
-			edit: func(c *Capability) { c.Seed.LocalStorage[0].Value.Secret = "portal_session" }},
+			edit: func(c *Capability) { c.Seed.LocalStorage[0].Value.SecretRef = "portal_session" }},
 		corpusCase{name: "seed_value_neither", base: "portal_session", code: CodeInvalidSeedValue, note: "a seeded value with neither public nor secret",
 			edit: func(c *Capability) { c.Seed.SessionStorage[0].Value = SeedValue{} }},
 		corpusCase{name: "seed_value_template", base: "portal_session", code: CodeInvalidSeedValue, note: "a seeded public value with a template",

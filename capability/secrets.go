@@ -9,7 +9,7 @@ import (
 // Secret declares one environment-backed secret (seed 002): a capability
 // never holds a credential, it names the environment variable the host's
 // runtime reads it from. An input refers to it with secret_ref, a seeded
-// cookie or storage value with {"secret": name}. The resolved value never
+// cookie or storage value with {"secret_ref": name}. The resolved value never
 // enters a document, a receipt, an output, a log or a comparison: durable
 // results carry the reference [SecretReference] instead.
 type Secret struct {
@@ -139,8 +139,8 @@ func (c *Capability) SecretRefs() []string {
 		}
 	}
 	c.Seed.eachValue(func(_ string, sv *SeedValue) {
-		if sv.Secret != "" {
-			used[sv.Secret] = true
+		if sv.SecretRef != "" {
+			used[sv.SecretRef] = true
 		}
 	})
 	var out []string

@@ -59,7 +59,7 @@ func TestSecretRefsOrder(t *testing.T) {
 	c := &Capability{
 		Secrets: []Secret{{Name: "z"}, {Name: "a"}, {Name: "unused"}},
 		Inputs:  []Input{{Name: "p", SecretRef: "a"}},
-		Seed: &Seed{Cookies: []SeedCookie{{Value: SeedValue{Secret: "z"}}, {Value: SeedValue{Secret: "a"}}},
+		Seed: &Seed{Cookies: []SeedCookie{{Value: SeedValue{SecretRef: "z"}}, {Value: SeedValue{SecretRef: "a"}}},
 			LocalStorage: []SeedStorage{{Value: SeedValue{Public: &pub}}}},
 	}
 	got := c.SecretRefs()

@@ -71,8 +71,10 @@ type SeedValue struct {
 	// shaped, and never the value of a credential-named cookie or key
 	// ([CodeSeedCredentialLiteral]).
 	Public *string `json:"public,omitempty" validate:"omitempty,max=4096"`
-	// Secret names a declared secret whose resolved value is set.
-	Secret string `json:"secret,omitempty" validate:"-"`
+	// SecretRef names a declared secret whose resolved value is set
+	// (secret_ref, like an input's: a member named "secret" would read
+	// as a credential to every scanner of 5.4.1).
+	SecretRef string `json:"secret_ref,omitempty" validate:"-"`
 }
 
 // Seed limits.
@@ -87,7 +89,7 @@ const (
 // Seed validation codes.
 const (
 	// CodeInvalidSeedValue: a seeded value sets neither or both of public
-	// and secret.
+	// and secret_ref, or a templated public.
 	CodeInvalidSeedValue Code = "invalid_seed_value"
 	// CodeInvalidSeedCookie: a cookie name that is not an RFC 6265 token,
 	// a public value with bytes a cookie cannot carry (control
@@ -131,8 +133,8 @@ func (s *Seed) eachValue(fn func(path string, v *SeedValue)) {
 // seed.
 func (s *Seed) EachSecret(fn func(path, name string)) {
 	s.eachValue(func(path string, v *SeedValue) {
-		if v.Secret != "" {
-			fn(path+".value.secret", v.Secret)
+		if v.SecretRef != "" {
+			fn(path+".value.secret_ref", v.SecretRef)
 		}
 	})
 }
@@ -140,8 +142,8 @@ func (s *Seed) EachSecret(fn func(path, name string)) {
 // seedRefs reports the secret references of the seeded values to ref.
 func (v *validation) seedRefs(ref func(pth, string)) {
 	v.c.Seed.eachValue(func(path string, sv *SeedValue) {
-		if sv.Secret != "" {
-			ref(at(path).f("value").f("secret"), sv.Secret)
+		if sv.SecretRef != "" {
+			ref(at(path).f("value").f("secret_ref"), sv.SecretRef)
 		}
 	})
 }
@@ -210,8 +212,8 @@ func (v *validation) seedOrigin(p pth, o string) bool {
 
 // seedValue checks that exactly one of public and secret is set.
 func (v *validation) seedValue(p pth, sv *SeedValue) {
-	if (sv.Public == nil) == (sv.Secret == "") {
-		v.add(p, CodeInvalidSeedValue, `a seeded value is exactly one of {"public": "..."} and {"secret": "<declared secret>"}`, "")
+	if (sv.Public == nil) == (sv.SecretRef == "") {
+		v.add(p, CodeInvalidSeedValue, `a seeded value is exactly one of {"public": "..."} and {"secret_ref": "<declared secret>"}`, "")
 	}
 	if sv.Public != nil && strings.Contains(*sv.Public, "{{") {
 		v.add(p.f("public"), CodeInvalidSeedValue, "a seeded value takes no templates: it is a public literal or a secret reference", "")

@@ -27,7 +27,7 @@ func FuzzSeedSecrets(f *testing.F) {
 	f.Add([]byte(base["secrets"]), []byte(base["seed"]))
 	f.Add([]byte(`[{"name":"s","env":"HOME"}]`), []byte(`{"cookies":[{"origin":"http://127.0.0.1:4050","name":"sid","value":{"public":"abc"}}]}`))
 	f.Add([]byte(`[]`), []byte(`{"local_storage":[{"origin":"http://127.0.0.1:4051","key":"k","value":{}}]}`))
-	f.Add([]byte(`[{"name":"a","env":"A"},{"name":"a","env":"A"}]`), []byte(`{"session_storage":[{"origin":"http://127.0.0.1:4050","key":"k","value":{"secret":"b","public":""}}]}`))
+	f.Add([]byte(`[{"name":"a","env":"A"},{"name":"a","env":"A"}]`), []byte(`{"session_storage":[{"origin":"http://127.0.0.1:4050","key":"k","value":{"secret_ref":"b","public":""}}]}`))
 	f.Fuzz(func(t *testing.T, secrets, seed []byte) {
 		doc := map[string]json.RawMessage{}
 		for k, v := range base {
@@ -64,14 +64,14 @@ func FuzzSeedSecrets(f *testing.F) {
 		}
 		used := map[string]bool{}
 		c.Seed.eachValue(func(path string, v *SeedValue) {
-			if (v.Public == nil) == (v.Secret == "") {
-				t.Fatalf("accepted %s with public %v and secret %q", path, v.Public, v.Secret)
+			if (v.Public == nil) == (v.SecretRef == "") {
+				t.Fatalf("accepted %s with public %v and secret %q", path, v.Public, v.SecretRef)
 			}
-			if v.Secret != "" {
-				if !declared[v.Secret] {
-					t.Fatalf("accepted undeclared %q at %s", v.Secret, path)
+			if v.SecretRef != "" {
+				if !declared[v.SecretRef] {
+					t.Fatalf("accepted undeclared %q at %s", v.SecretRef, path)
 				}
-				used[v.Secret] = true
+				used[v.SecretRef] = true
 			}
 		})
 		for n := range declared {

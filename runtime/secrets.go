@@ -215,8 +215,8 @@ func resolveSecrets(c *capability.Capability, cfg *config, inputs map[string]any
 	cookieUse := map[string]int{} // secret -> longest cookie name using it
 	if c.Seed != nil {
 		for _, ck := range c.Seed.Cookies {
-			if ck.Value.Secret != "" {
-				cookieUse[ck.Value.Secret] = max(cookieUse[ck.Value.Secret], len(ck.Name)+1)
+			if ck.Value.SecretRef != "" {
+				cookieUse[ck.Value.SecretRef] = max(cookieUse[ck.Value.SecretRef], len(ck.Name)+1)
 			}
 		}
 	}
@@ -355,7 +355,7 @@ func (s *secretSet) seedState(c *capability.Capability) SeedState {
 		if v.Public != nil {
 			return *v.Public
 		}
-		return s.values[v.Secret]
+		return s.values[v.SecretRef]
 	}
 	norm := func(o string) string {
 		if n, err := origin.Normalize(o); err == nil {
