@@ -393,6 +393,8 @@ func Codes() []Code {
 	}
 	cs = append(cs, queryCodes...)
 	cs = append(cs, framePathCodes...)
+	cs = append(cs, secretCodes...)
+	cs = append(cs, seedCodes...)
 	slices.Sort(cs)
 	return cs
 }

@@ -300,4 +300,41 @@
 //     invalid_frame_selector); a value over the bound in runes is
 //     reported by the tag alone, never twice. The JSON Schema's maxLength
 //     counts code points and stays the looser, rune bound.
+//   - Secrets (issue 17, seed 002; FORMAT 3.2.4). A capability declares
+//     environment-backed secrets (secrets[]: name, env, description) and
+//     refers to them; it never holds a value. An input refers with
+//     secret_ref (a secret string input, neither required nor defaulted:
+//     the host never supplies it), so the existing secret-input rules
+//     (fill only, never templated, never hashed) carry over unchanged
+//     instead of a second, parallel set of rules for a fill "secret"
+//     member. Seeded values refer with {"secret_ref": name} (not "secret":
+//     bundle verification's credential_field rule reads a string member
+//     named "secret" as a credential, and one name for one reference reads
+//     better anyway). Undeclared and
+//     unused secrets are refused, as inputs are. Env names are POSIX
+//     upper-case names; variables that configure the process (PATH, HOME,
+//     LD_*, VERA_* ... [ReservedEnv]) are refused in every document,
+//     because reading one would disclose the host's setup. Which names a
+//     run may read is the host's list, not the document's:
+//     [Capability.CheckSecretEnv] reports secret_env_not_allowed against
+//     it, and that code is outside [Codes] because no file can carry the
+//     list (so it has no corpus case or conformance vector). Durable
+//     results carry [SecretReference] ("[secret:NAME]") in place of a
+//     value; the runtime does the replacing.
+//   - Seeded state (seed: cookies, local_storage, session_storage). Values
+//     are an explicit {"public": "..."} or {"secret_ref": name}, never a bare
+//     string, so a reviewer sees which values are private. Public is a
+//     *string: an empty literal is a value, an absent one is not. Every
+//     origin is exactly an allowed origin (origin_not_allowed, the code a
+//     navigation target out of scope gets). Cookies are host-only session
+//     cookies, Secure exactly on https origins, SameSite lax or strict
+//     ("none" would send them cross-site): a domain cookie would widen
+//     the scope to every subdomain and an expiry would outlive the run's
+//     context. A public literal for a credential-named cookie or key
+//     (session, sid, token, auth, ... the query rule's names) is refused
+//     (seed_credential_literal): a capability holds no credentials, not
+//     even one a reviewer might think is public. Limits: 32 cookies, 64
+//     entries per storage kind, 4096 bytes for a public value (a cookie's
+//     name and value together, RFC 6265's minimum a browser keeps), 256
+//     for a cookie name, 1024 for a storage key, 16 secrets.
 package capability

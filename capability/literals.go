@@ -59,6 +59,7 @@ const (
 	scanStruct                  // struct
 	scanPtr                     // *struct
 	scanStructs                 // []struct
+	scanStrPtr                  // *string (an optional literal such as a seeded public value)
 )
 
 var scanPlans sync.Map // reflect.Type -> []scanField
@@ -83,6 +84,8 @@ func scanPlan(t reflect.Type) []scanField {
 			sf.kind = scanStruct
 		case ft.Kind() == reflect.Pointer && ft.Elem().Kind() == reflect.Struct:
 			sf.kind = scanPtr
+		case ft.Kind() == reflect.Pointer && ft.Elem().Kind() == reflect.String:
+			sf.kind = scanStrPtr
 		case ft.Kind() == reflect.Slice && ft.Elem().Kind() == reflect.String:
 			sf.kind = scanStrings
 		case ft.Kind() == reflect.Slice && ft.Elem().Kind() == reflect.Struct:
@@ -133,6 +136,10 @@ func (v *validation) scanStruct(val reflect.Value, segs []strictjson.PathSeg) {
 		case scanPtr:
 			if !fv.IsNil() {
 				v.scanStruct(fv.Elem(), p)
+			}
+		case scanStrPtr:
+			if !fv.IsNil() {
+				v.literal(p, fv.Elem().String(), f.marker)
 			}
 		case scanStructs:
 			for i := 0; i < fv.Len(); i++ {

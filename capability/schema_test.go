@@ -39,6 +39,11 @@ var schemaTypes = map[string]reflect.Type{
 	"Validation":      reflect.TypeOf(Validation{}),
 	"Candidate":       reflect.TypeOf(locator.Candidate{}),
 	"QueryEntry":      reflect.TypeOf(QueryEntry{}),
+	"Secret":          reflect.TypeOf(Secret{}),
+	"Seed":            reflect.TypeOf(Seed{}),
+	"SeedCookie":      reflect.TypeOf(SeedCookie{}),
+	"SeedStorage":     reflect.TypeOf(SeedStorage{}),
+	"SeedValue":       reflect.TypeOf(SeedValue{}),
 }
 
 // uniqueLists are the string lists Validate rejects duplicates in.

@@ -142,6 +142,11 @@ type Capability struct {
 	Outputs          []Output          `json:"outputs" validate:"max=100,dive"`
 	Milestones       []Milestone       `json:"milestones" validate:"required,min=1,dive"`
 	BusinessOutcomes []BusinessOutcome `json:"business_outcomes,omitempty" validate:"max=100,dive"`
+	// Secrets declares the environment-backed secrets the capability
+	// refers to (see [Secret]); Seed is the state set before the first
+	// navigation (see [Seed]).
+	Secrets []Secret `json:"secrets,omitempty" validate:"max=16,dive"`
+	Seed    *Seed    `json:"seed,omitempty"`
 
 	// Validation is set only by receipt.Finalize on promotion to
 	// validated_local. It is excluded from the execution hash.
@@ -299,6 +304,10 @@ type Input struct {
 	Maximum *float64 `json:"maximum,omitempty" validate:"-"`
 	// MaxLength bounds string inputs, in runes.
 	MaxLength int `json:"max_length,omitempty" validate:"min=0"`
+	// SecretRef names a declared secret ([Secret]) the runtime resolves
+	// from the environment as this input's value; the host never
+	// supplies it. Only on a secret string input.
+	SecretRef string `json:"secret_ref,omitempty" validate:"-"`
 }
 
 // OutputKind is the shape of an output.

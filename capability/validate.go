@@ -45,6 +45,8 @@ func (c *Capability) Validate() ErrorList {
 	v.unsubstituted()
 	v.secretEnums()
 	v.byteBounds()
+	v.secrets() // secrets.go
+	v.seed()    // seed.go
 	v.errs = append(v.errs, fieldRules(c)...)
 	return v.sorted()
 }

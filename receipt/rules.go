@@ -31,7 +31,7 @@ var runtimeReasonCodes = []string{
 	ReasonOutcomeUnconfirmed,
 	"browser_crashed", "browser_unavailable", "browser_launch_failed",
 	"unsupported", "frame_error", "find_failed", "visible_failed", "url_failed",
-	"violations_failed", "settle_failed", "restrict_origins_failed", "contract_hash_failed", "dedupe_key_failed",
+	"violations_failed", "settle_failed", "restrict_origins_failed", "seed_failed", "contract_hash_failed", "dedupe_key_failed",
 	"driver_open_failed", "no_driver_factory", "unspecified",
 }
 

@@ -203,6 +203,7 @@ type sanitizer struct{ values []string }
 
 func (r *run) sanitizer() sanitizer {
 	var s sanitizer
+	s.values = append(s.values, r.secrets.list()...)
 	for _, v := range r.vals {
 		// Very short values would blank out ordinary words; they cannot
 		// carry much either.

@@ -151,6 +151,48 @@
 // extraction's limit input must be at least 1. Unsupplied optional inputs
 // take their declared default; receipts mark them not present.
 //
+// # Secrets and seeded state
+//
+// A capability's declared secrets (capability.Secret; FORMAT 3.2.4) are
+// resolved before any driver call, after the inputs: the secrets' env
+// names must be on the host's list ([WithAllowedEnv]; none without it, so
+// a capability with secrets is refused with code secret_env_not_allowed),
+// then every referenced secret is read through [WithEnvLookup] (default
+// os.LookupEnv), and only those names are ever looked up. An unset,
+// empty, too short (under [MinSecretValueBytes]), too long, non-UTF-8 or
+// control-character value, or one a seeded cookie cannot carry, refuses
+// the run with a *[SecretError] ([ErrSecretUnavailable]) that names the
+// secret and variable, never the value. A host that supplies an input
+// with a secret_ref is refused ([InputFromSecret]). A secret_ref input
+// then behaves as a supplied secret input: it is filled, shown to an
+// approver as [SecretShown], recorded present and secret, never hashed.
+//
+// Decisions:
+//   - One scrubber: every resolved value (and its encodeURIComponent
+//     form) is replaced by capability.SecretReference ("[secret:NAME]")
+//     in output values (outputs.json, the receipt's output hashes, the
+//     model outputs), in failure details before they are hashed or
+//     logged, and in every log record (the logger of [WithLogger] is
+//     wrapped; attributes and errors are scrubbed). The local cause
+//     replaces them with the redaction marker like supplied inputs.
+//     Longest value first, so one secret inside another leaves nothing.
+//   - Values shorter than 4 bytes are refused rather than scrubbed: the
+//     scrubber would rewrite ordinary words, and a 3-byte secret guards
+//     nothing. (A value that happens to occur inside "[secret:NAME]"
+//     itself, such as "secr", would survive in that reference; such
+//     values are not plausible credentials.)
+//   - The allowed list is a plain []string option now; the grant of
+//     runtime/grant will supply it (its environment names) later.
+//
+// Seeded state (capability.Seed) is applied by the optional [Seeder]
+// driver capability once, after RestrictOrigins and before the start
+// navigation, with secret references resolved ([SeedState]). A driver
+// without it cannot run such a capability: Execute refuses it with
+// [ErrSeedUnsupported] before any driver call (drivers that lack it keep
+// working for every other capability). A Seed failure ends the run as
+// internal / seed_failed (origin_not_allowed / navigation_blocked when
+// the driver refused an origin outside its scope).
+//
 // # Waits and timeouts
 //
 // Conditions are polled every [DefaultPollInterval] (see

@@ -51,15 +51,15 @@ func (r *run) outputValue(o *outState) receipt.OutputValue {
 	}
 	switch d.Kind {
 	case capability.OutputText:
-		ov.Value = o.text
+		ov.Value = r.secrets.scrub(o.text)
 	case capability.OutputRecord:
-		ov.Value = o.record
+		ov.Value = r.secrets.scrubValue(o.record)
 	case capability.OutputRecordSet:
 		recs := o.records
 		if recs == nil {
 			recs = []any{}
 		}
-		ov.Value = recs
+		ov.Value = r.secrets.scrubValue(recs)
 	case capability.OutputDownloadSet:
 		ov.Files = make([]receipt.DownloadFile, len(o.files))
 		for i, f := range o.files {

@@ -26,7 +26,11 @@ var errRunTimeout = errors.New("run timeout")
 // an invalid capability ([ErrInvalidCapability]; capability.ValidateForExecution
 // always runs), an invalid recovery
 // proposal ([ErrInvalidProposal]), missing, unknown or mistyped inputs
-// ([ErrInputs]), a missing driver ([ErrNoDriver]), a driver another
+// ([ErrInputs]), a secret env name outside [WithAllowedEnv]
+// ([ErrInvalidCapability]) or a secret that cannot be resolved
+// ([ErrSecretUnavailable]), a missing driver ([ErrNoDriver]), a seeded
+// capability on a driver that is not a [Seeder] ([ErrSeedUnsupported]),
+// a driver another
 // Execute is still using ([ErrDriverBusy]) and, last, a run folder
 // that cannot take the evidence ([ErrRunDir], wrapping a
 // *[receipt.RunDirError] that names the check: location, git_work_tree,
@@ -85,8 +89,21 @@ func Execute(ctx context.Context, c *capability.Capability, inputs map[string]an
 	if err != nil {
 		return nil, err
 	}
+	// Secrets (secrets.go): the allowed env names, then every referenced
+	// secret resolved, before any driver call.
+	secrets, err := resolveSecrets(c, &cfg, inputs)
+	if err != nil {
+		return nil, err
+	}
+	secrets.applyInputs(c, vals)
+	if secrets.repl != nil {
+		cfg.logger = slog.New(scrubHandler{inner: cfg.logger.Handler(), s: secrets})
+	}
 	if cfg.driver == nil {
 		return nil, ErrNoDriver
+	}
+	if _, ok := cfg.driver.(Seeder); !ok && !c.Seed.Empty() {
+		return nil, fmt.Errorf("%w: %T", ErrSeedUnsupported, cfg.driver)
 	}
 	// One run per driver at a time (claim.go): a second concurrent
 	// Execute on the same driver is refused here, before any driver call.
@@ -116,6 +133,7 @@ func Execute(ctx context.Context, c *capability.Capability, inputs map[string]an
 		drv:       cfg.driver,
 		info:      cfg.driver.Info(),
 		vals:      vals,
+		secrets:   secrets,
 		execHash:  execHash,
 		runID:     runID,
 		runDir:    runDir,
@@ -157,6 +175,7 @@ type run struct {
 	drv      Driver
 	info     DriverInfo
 	vals     map[string]inputValue
+	secrets  *secretSet // resolved secrets and the scrubber (secrets.go)
 	execHash string
 	runID    string
 	runDir   string // reserved before the run, filled by writeEvidence
@@ -231,6 +250,7 @@ type stop struct {
 // failure builds a sanitized failure ([newFailure]); the raw detail is
 // logged at debug level and only its hash leaves this function.
 func (r *run) failure(cat Category, reason Reason, detail string) *Failure {
+	detail = r.secrets.scrub(detail)
 	f := newFailure(cat, reason, detail)
 	r.log.Debug("vera run failure", "run", r.runID, "category", string(cat), "reason", f.Reason, "detail", detail)
 	return f
@@ -298,6 +318,9 @@ func (r *run) classify(err error, cat Category, reason Reason) *stop {
 func (r *run) execute() *stop {
 	if err := r.drv.RestrictOrigins(r.ctx, OriginScope{Allowed: r.plan.allowed, Subresources: r.plan.subres}); err != nil {
 		return r.classify(err, receipt.CategoryInternal, ReasonRestrictOriginsFailed)
+	}
+	if st := r.seed(); st != nil {
+		return st
 	}
 	start, err := resolveURL(r.cap.Runtime.Start, r.cap.Runtime.StartQuery, r.plan.allowed, r.vals)
 	if err != nil {
@@ -536,7 +559,7 @@ func (r *run) where() (origin, path string) {
 	if err != nil {
 		return "", ""
 	}
-	return originOf(u), u.EscapedPath()
+	return originOf(u), r.secrets.scrub(u.EscapedPath())
 }
 
 // finish turns the terminal stop into the Result and writes the evidence.

@@ -28,6 +28,8 @@ type config struct {
 	hooks        *Hooks
 	logger       *slog.Logger
 	poll         time.Duration
+	envLookup    func(string) (string, bool) // secrets.go
+	allowedEnv   []string
 	// err is the first bad option value; Execute refuses it.
 	err error
 }

@@ -202,6 +202,10 @@ const (
 	// ReasonRestrictOriginsFailed (internal): installing the origin scope
 	// failed.
 	ReasonRestrictOriginsFailed Reason = "restrict_origins_failed"
+	// ReasonSeedFailed (internal): setting the capability's seeded
+	// cookies or storage ([Seeder]) failed without a more specific
+	// sentinel.
+	ReasonSeedFailed Reason = "seed_failed"
 	// ReasonContractHashFailed (internal): hashing an action's contract
 	// for a recovery request failed.
 	ReasonContractHashFailed Reason = "contract_hash_failed"
@@ -237,7 +241,7 @@ var runtimeReasons = []Reason{
 	ReasonOutcomeUnconfirmed,
 	ReasonBrowserCrashed, ReasonBrowserUnavailable, ReasonBrowserLaunchFailed,
 	ReasonUnsupported, ReasonFrameError, ReasonFindFailed, ReasonVisibleFailed, ReasonURLFailed,
-	ReasonViolationsFailed, ReasonSettleFailed, ReasonRestrictOriginsFailed, ReasonContractHashFailed, ReasonDedupeKeyFailed,
+	ReasonViolationsFailed, ReasonSettleFailed, ReasonRestrictOriginsFailed, ReasonSeedFailed, ReasonContractHashFailed, ReasonDedupeKeyFailed,
 	ReasonDriverOpenFailed, ReasonNoDriverFactory, ReasonUnspecified,
 }
 

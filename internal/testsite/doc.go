@@ -45,6 +45,16 @@
 //     hidden attribute (display:none) and are absent from the accessibility
 //     tree; they are never removed from the DOM.
 //
+// # Member portal (Portal, StartPortal)
+//
+// Who is signed in, from the HttpOnly cookie "portal_session", and two
+// labels the page's script reads from localStorage "portal.workspace" and
+// sessionStorage "portal.tab" while it loads; see [Portal] for the routes.
+// Sign-in needs an account added with AddAccount; NewSession mints a
+// session for seeding; Logins counts password sign-ins. It is not part of
+// [Start] (its placeholder origin in capability fixtures is
+// http://127.0.0.1:4050).
+//
 // # Teller console (Teller, http://127.0.0.1:P)
 //
 // The member-balance process. No JavaScript; every form is a plain POST.

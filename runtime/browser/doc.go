@@ -532,4 +532,29 @@
 //     (Page.captureScreenshot, never beyond the viewport), at most
 //     [MaxScreenshotBytes]; it fails like every driver call once the
 //     driver is closed or its browser is gone.
+//
+// # Seeded state
+//
+// [Driver.Seed] (runtime.Seeder) sets a capability's cookies and storage
+// before the first navigation, in the driver's own browser context:
+//   - Every origin must be in the installed scope, else ErrOriginBlocked
+//     and a navigation violation, before anything is set.
+//   - Cookies: Storage.setCookies with url = origin + path and no domain
+//     (host-only), then Storage.getCookies; a cookie the browser did not
+//     keep is an error, never a silent miss.
+//   - Storage: DOMStorage.setDOMStorageItem needs a live document of the
+//     origin and a script registered for new documents would run on every
+//     later load too (re-seeding after the page cleared its storage), so
+//     neither is used. The page instead navigates to origin +
+//     "/.well-known/vera-seed", which interception answers itself with an
+//     empty document (Fetch.fulfillRequest; the request never leaves the
+//     browser and the site never sees it; a fulfilled document's lost IP
+//     address space does not matter because it makes no request), sets
+//     the entries with setItem and reads them back. Then the page goes to
+//     about:blank and Page.resetNavigationHistory drops the seed entries,
+//     so the start navigation begins like on a fresh page. Session
+//     storage belongs to the tab and its origin and survives those
+//     navigations; the first load of the start page already sees both.
+//   - Values (resolved secrets) are sent over CDP only; they are never
+//     logged or quoted in an error.
 package browser

@@ -77,6 +77,7 @@ type Driver struct {
 	waiters    map[uint64]func(*cdp.Event)
 	pendings   []*pendingDownload
 	causal     causal
+	seedURL    string // the seed page Seed is loading, answered by interception (seed.go)
 
 	closeOnce sync.Once
 	closeErr  error

@@ -381,7 +381,8 @@ func (d *Driver) onRequest(sid proto.TargetSessionID, e *proto.FetchRequestPause
 	document := e.ResourceType == proto.NetworkResourceTypeDocument
 	d.mu.Lock()
 	t := d.targets[sid]
-	allowed := !governed || d.origins.permits(origin, document)
+	seedDoc := d.seedRequestLocked(sid, e)
+	allowed := seedDoc || !governed || d.origins.permits(origin, document)
 	var v runtime.Violation
 	closePopup := false
 	if !allowed && t != nil {
@@ -421,6 +422,13 @@ func (d *Driver) onRequest(sid proto.TargetSessionID, e *proto.FetchRequestPause
 		d.mu.Unlock()
 	}
 	id := e.RequestID
+	if seedDoc {
+		d.goHandle(func() {
+			_ = d.fulfillSeed(sid, id)
+			replied()
+		})
+		return
+	}
 	if allowed {
 		d.goHandle(func() {
 			_ = d.call(d.lifeCtx, sid, proto.FetchContinueRequest{RequestID: id}, nil)

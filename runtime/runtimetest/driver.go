@@ -128,6 +128,7 @@ type Driver struct {
 	closed     bool
 	crashed    bool
 	tmpDir     string
+	seeded     []runtime.SeedState // seed.go
 	// frameBudget counts the frame documents a load may still create.
 	frameBudget int
 }

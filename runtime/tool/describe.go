@@ -120,11 +120,18 @@ func annotations(c *capability.Capability) Annotations {
 // date as a string of format date; enum as a string enum), its
 // description, bounds (maxLength, minimum, maximum) and default,
 // "required" for required inputs without a default, no additional
-// properties. A secret input is writeOnly and never carries a default.
+// properties. A secret input is writeOnly and never carries a default;
+// an input with a secret_ref is not listed at all (the runtime reads it
+// from the environment and refuses it from a caller).
 func InputSchema(c *capability.Capability) (map[string]any, error) {
 	props := map[string]any{}
 	required := []string{}
 	for _, in := range c.Inputs {
+		if in.SecretRef != "" {
+			// Its value comes from a declared secret in the host's
+			// environment; a caller never supplies it (FORMAT 3.2.4).
+			continue
+		}
 		p := map[string]any{}
 		switch in.Type {
 		case capability.InputString:
