@@ -64,6 +64,7 @@ func StartTeller(opts ...Option) (*Teller, error) {
 	mux.HandleFunc("GET /members/{id}", t.member)
 	t.escapeRoutes(mux)
 	t.picksRoutes(mux)
+	t.shiftRoutes(mux)
 	t.transferRoutes(mux)
 	t.apiRoutes(mux)
 	t.reactRoutes(mux)

@@ -435,13 +435,31 @@ func (d *Driver) waitReady(ctx context.Context, el *element, hit bool, ready fun
 
 // click waits for el and clicks its centre with the mouse. *sent is set
 // before the mouse press goes out.
+//
+// A press the guard stopped because the layout moved after the
+// measurement (errPressMissed, see clickroute.go) had no effect: the
+// element is measured and clicked again, at most maxPressRetries times
+// and bounded by ctx, and then refused as not interactable.
 func (d *Driver) click(ctx context.Context, el *element, ready func(elState) string, sent *bool) (elState, error) {
-	st, pt, err := d.waitReady(ctx, el, true, ready)
-	if err != nil {
-		return st, err
+	for attempt := 0; ; attempt++ {
+		st, pt, err := d.waitReady(ctx, el, true, ready)
+		if err != nil {
+			return st, err
+		}
+		err = d.dispatchClick(ctx, el, pt.X, pt.Y, sent)
+		if !errors.Is(err, errPressMissed) {
+			return st, err
+		}
+		if attempt == maxPressRetries {
+			return st, fmt.Errorf("%w: %w, %d times", runtime.ErrNotInteractable, err, attempt+1)
+		}
 	}
-	return st, d.dispatchClick(ctx, el, pt.X, pt.Y, sent)
 }
+
+// maxPressRetries bounds how often a click stopped by its guard is
+// measured and sent again: a layout that keeps moving under the pointer
+// is not interactable.
+const maxPressRetries = 5
 
 func intp(i int) *int { return &i }
 

@@ -2,6 +2,7 @@ package browser
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"time"
 
@@ -23,13 +24,54 @@ import (
 // there, wait for the element's frame to render and press again, bounded
 // by ctx. Anywhere else: release and fail as not interactable.
 
-// jsArmPress arms a capture listener for mousedown on this element's
-// window; it counts presses on this element (or inside it) and elsewhere.
+// A click can also miss in the element's own document: the page's layout
+// moves between the measurement of the element's centre and the press (a
+// stylesheet that arrives late, a banner inserted above, a re-render).
+// Dispatched blind, the press and release then land on whatever is at the
+// old point now, and that element gets the click: a silent miss at best
+// (a slow teller page: the search button moved down when its stylesheet
+// arrived, and the form was never sent), a click on the wrong control at
+// worst. So every click is guarded, as Playwright's hit-target check
+// does: before the press, capture listeners on the element's window (and
+// on the window of every <iframe> on its frame path) watch pointerdown,
+// mousedown, pointerup, mouseup and click. A press whose composed path
+// does not hold the guarded element is counted as "other" and stopped
+// there, and so is every pointerup, mouseup and click after it
+// (preventDefault and stopImmediatePropagation in the capture phase,
+// before any page listener registered later sees them, and with the
+// default action cancelled: no focus change, no activation, no form
+// submission, no link). After a press that reached the element nothing
+// is stopped, so the activation a click causes elsewhere (a label's click
+// on its control) goes through. The press goes out, the guards are read,
+// and only a press that reached the element is released; a press the
+// guard stopped is released into the still armed guard (inert) and the
+// click is measured and sent again, bounded by ctx. The limit: a page
+// listener registered on window in the capture phase before the guard
+// still runs first.
+
+// jsArmPress arms the guard for this element on its window; it counts
+// presses that reach this element (an element inside it, shadow trees
+// included, or one of its labels, as the hit-test before the click
+// allows) and stops a press that does not, with the rest of its click.
 const jsArmPress = `function(){
-  const el = this, w = el.ownerDocument.defaultView, rec = {hit: 0, other: 0};
-  const h = e => { if (e.target === el || el.contains(e.target)) rec.hit++; else rec.other++; };
-  w.addEventListener('mousedown', h, true);
-  return { read() { return {hit: rec.hit, other: rec.other}; }, done() { w.removeEventListener('mousedown', h, true); } };
+  const el = this, w = el.ownerDocument.defaultView, rec = {hit: 0, other: 0, stop: false};
+  const reaches = e => {
+    const p = e.composedPath();
+    if (p.includes(el) || (e.target instanceof Node && el.contains(e.target))) return true;
+    // The actionability hit-test also accepts one of the element's
+    // labels (a styled checkbox under its label): so does the guard.
+    return !!el.labels && Array.prototype.some.call(el.labels, l => p.includes(l));
+  };
+  const h = e => {
+    if (e.type === 'pointerdown' || e.type === 'mousedown') {
+      if (reaches(e)) { rec.hit++; rec.stop = false; return; }
+      rec.other++; rec.stop = true;
+    }
+    if (rec.stop) { e.preventDefault(); e.stopImmediatePropagation(); }
+  };
+  const types = ['pointerdown', 'mousedown', 'pointerup', 'mouseup', 'click'];
+  for (const t of types) w.addEventListener(t, h, true);
+  return { read() { return {hit: rec.hit, other: rec.other}; }, done() { for (const t of types) w.removeEventListener(t, h, true); } };
 }`
 
 // jsTwoFrames resolves after two animation frames of this element's
@@ -60,45 +102,46 @@ func (d *Driver) readPress(ctx context.Context, p pressProbe) (pressCount, error
 	return c, err
 }
 
-// dispatchClick sends the mouse events of one click at (x, y), checking
-// that the press reached el when el is inside frames (see above).
+// errPressMissed: the guard stopped a press that did not reach the
+// element (its layout moved after it was measured); nothing happened, and
+// the caller measures the element again.
+var errPressMissed = errors.New("the press did not reach the element (the layout moved); it was stopped")
+
+// dispatchClick sends the mouse events of one click at (x, y), guarded
+// (see above): move, press, read the guards, then release. A press that
+// reached el is released and the click is done. One that landed on the
+// frame path's own <iframe> element in an ancestor (misrouted, harmless)
+// is released there and sent again at the same point after el's frame
+// rendered. One the guard stopped returns errPressMissed (released into
+// the armed guard: inert). One that no guard saw within the bound is
+// released and refused as not interactable.
 func (d *Driver) dispatchClick(ctx context.Context, el *element, x, y float64, sent *bool) error {
 	moved := proto.InputDispatchMouseEvent{Type: proto.InputDispatchMouseEventTypeMouseMoved, X: x, Y: y}
 	pressed := proto.InputDispatchMouseEvent{Type: proto.InputDispatchMouseEventTypeMousePressed, X: x, Y: y, Button: proto.InputMouseButtonLeft, Buttons: intp(1), ClickCount: 1}
 	released := proto.InputDispatchMouseEvent{Type: proto.InputDispatchMouseEventTypeMouseReleased, X: x, Y: y, Button: proto.InputMouseButtonLeft, Buttons: intp(0), ClickCount: 1}
-	if len(el.chain) == 0 {
-		for _, ev := range []proto.InputDispatchMouseEvent{moved, pressed, released} {
-			if ev.Type == proto.InputDispatchMouseEventTypeMousePressed {
-				*sent = true
-			}
-			if err := d.call(ctx, d.pageSID, ev, nil); err != nil {
-				return err
-			}
-		}
-		return nil
-	}
 	for {
 		own, err := d.armPress(ctx, el.sid, el.obj)
 		if err != nil {
 			return err
 		}
 		probes := []pressProbe{own}
-		for _, l := range el.chain {
-			p, err := d.armPress(ctx, l.sid, l.obj)
-			if err != nil {
-				return err
-			}
-			probes = append(probes, p)
-		}
 		disarm := func() {
 			for _, p := range probes {
 				_, _ = d.callOn(ctx, p.sid, p.obj, `function(){ this.done() }`, true, nil)
 			}
 		}
+		for _, l := range el.chain {
+			p, err := d.armPress(ctx, l.sid, l.obj)
+			if err != nil {
+				disarm()
+				return err
+			}
+			probes = append(probes, p)
+		}
 		for _, ev := range []proto.InputDispatchMouseEvent{moved, pressed} {
 			if ev.Type == proto.InputDispatchMouseEventTypeMousePressed {
-				// Dispatched, even when the press lands on the frame's
-				// <iframe> and is retried: the flag is conservative.
+				// Dispatched, even when the press is stopped or retried:
+				// the flag is conservative.
 				*sent = true
 			}
 			if err := d.call(ctx, d.pageSID, ev, nil); err != nil {
@@ -115,10 +158,16 @@ func (d *Driver) dispatchClick(ctx context.Context, el *element, x, y float64, s
 		if err := d.call(ctx, d.pageSID, released, nil); err != nil {
 			return err
 		}
+		if where == pressOnElement {
+			// Disarmed after the release: the click event of this release
+			// is dispatched before Input.dispatchMouseEvent returns, so the
+			// guard never outlives the click it guards. A document that
+			// navigated away takes its guard with it.
+			disarm()
+			return nil
+		}
 		disarm()
 		switch where {
-		case pressOnElement:
-			return nil
 		case pressOnFramePath:
 			d.log.Debug("click misrouted to a parent frame; retrying after a rendered frame")
 			if _, err := d.callOn(ctx, el.sid, el.obj, jsTwoFrames, true, nil); err != nil {
@@ -127,6 +176,9 @@ func (d *Driver) dispatchClick(ctx context.Context, el *element, x, y float64, s
 			// re-measure: the caller's point is still right (the element
 			// is stable), only the browser's routing lagged.
 			continue
+		case pressStopped:
+			d.log.Debug("click stopped by the guard: the layout moved after the element was measured")
+			return errPressMissed
 		default:
 			return fmt.Errorf("%w: the press at the element's centre did not reach it", runtime.ErrNotInteractable)
 		}
@@ -139,6 +191,9 @@ const (
 	pressNowhere pressWhere = iota
 	pressOnElement
 	pressOnFramePath
+	// pressStopped: a guard saw the press elsewhere and stopped it.
+	pressStopped
+	// pressElsewhere: no guard saw the press within the bound.
 	pressElsewhere
 )
 
@@ -157,11 +212,11 @@ func (d *Driver) pressTarget(ctx context.Context, probes []pressProbe) (pressWhe
 			case i == 0 && c.Hit > 0:
 				return pressOnElement, nil
 			case i == 0 && c.Other > 0:
-				return pressElsewhere, nil
+				return pressStopped, nil
 			case i > 0 && c.Hit > 0:
 				onPath = true
 			case i > 0 && c.Other > 0:
-				return pressElsewhere, nil
+				return pressStopped, nil
 			}
 		}
 		// An ancestor's iframe element got the press while the element's

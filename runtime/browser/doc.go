@@ -125,8 +125,15 @@
 //     is checked: listeners in the element's document and its ancestors
 //     say where the press went; one the browser misrouted to the frame's
 //     own <iframe> element (its hit-test data lags under load) is
-//     released and pressed again after a rendered frame, one that reached
-//     anything else fails as not interactable (see clickroute.go).
+//     released and pressed again after a rendered frame (see
+//     clickroute.go). Every click is guarded against a layout that moves
+//     between the measurement and the press (a late stylesheet, an
+//     inserted banner, a re-render): capture listeners on the element's
+//     window (and on each ancestor's, for frames) stop a press that did
+//     not reach the element, a descendant or one of its labels, with the
+//     rest of its click, so the element that is there now never gets it;
+//     the element is then measured and clicked again, at most 5 more
+//     times, and after that refused as not interactable.
 //   - An element fully in view costs no extra round trip: two state
 //     reads (the stability proof) and one call per iframe on its frame
 //     path, as before actionability scrolled; only an element that is not
