@@ -29,6 +29,7 @@ type config struct {
 	logger       *slog.Logger
 	skipValidate bool
 	poll         time.Duration
+	capture      *CapturePolicy // WithCapture (capture.go)
 	// err is the first bad option value; Execute refuses it.
 	err error
 }
