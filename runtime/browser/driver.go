@@ -77,6 +77,7 @@ type Driver struct {
 	waiters    map[uint64]func(*cdp.Event)
 	pendings   []*pendingDownload
 	causal     causal
+	capt       *capState // runtime.WithCapture's observation (capture.go), nil when off
 
 	closeOnce sync.Once
 	closeErr  error
