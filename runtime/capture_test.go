@@ -19,7 +19,7 @@ import (
 func captureFixture() (*runtimetest.Site, *capability.Capability) {
 	s := site(map[string]*runtimetest.Page{
 		"/login": {
-			Body: []*runtimetest.Node{textbox("pw", "Password"), button("go", "Sign in"), hidden(heading("hi", "Welcome"))},
+			Body:  []*runtimetest.Node{textbox("pw", "Password"), button("go", "Sign in"), hidden(heading("hi", "Welcome"))},
 			Rules: []runtimetest.Rule{onClick("go", runtimetest.Effect{Show: []string{"hi"}})},
 		},
 	})

@@ -29,7 +29,27 @@ type capState struct {
 	lost   int
 	// downloads are the GUIDs of downloads begun in the driver's frames.
 	downloads map[string]bool
-	remove    func()
+	// internal are the sessions of browser-internal documents (chrome://
+	// WebUI such as the omnibox popup, which new headless Chromium may
+	// open in the driver's context): never the page's events.
+	internal map[proto.TargetSessionID]bool
+	remove   func()
+}
+
+// internalURL reports a browser-internal document.
+func internalURL(u string) bool {
+	for _, p := range []string{"chrome:", "chrome-untrusted:", "devtools:", "chrome-extension:", "chrome-search:"} {
+		if strings.HasPrefix(u, p) {
+			return true
+		}
+	}
+	return false
+}
+
+func (c *capState) isInternal(sid proto.TargetSessionID) bool {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.internal[sid]
 }
 
 func (c *capState) add(e runtime.PageEvent) {
@@ -70,7 +90,15 @@ func (d *Driver) StartCapture(ctx context.Context) error {
 		return err
 	}
 	defer done()
-	c := &capState{downloads: map[string]bool{}}
+	c := &capState{downloads: map[string]bool{}, internal: map[proto.TargetSessionID]bool{}}
+	var infos proto.TargetGetTargetsResult
+	if err := d.call(ctx, "", proto.TargetGetTargets{}, &infos); err != nil {
+		return err
+	}
+	urls := map[proto.TargetTargetID]string{}
+	for _, ti := range infos.TargetInfos {
+		urls[ti.TargetID] = ti.URL
+	}
 	d.mu.Lock()
 	if d.capt != nil {
 		d.mu.Unlock()
@@ -78,7 +106,11 @@ func (d *Driver) StartCapture(ctx context.Context) error {
 	}
 	d.capt = c
 	var sids []proto.TargetSessionID
-	for sid := range d.targets {
+	for sid, t := range d.targets {
+		if internalURL(urls[t.id]) {
+			c.internal[sid] = true
+			continue
+		}
 		sids = append(sids, sid)
 	}
 	d.mu.Unlock()
@@ -106,11 +138,20 @@ func (d *Driver) enableCapture(ctx context.Context, sid proto.TargetSessionID) {
 }
 
 // captureAttached enables capture on a newly attached target of the
-// driver's context, before it runs (called from onAttached).
-func (d *Driver) captureAttached(ctx context.Context, sid proto.TargetSessionID) {
-	if d.capturing() != nil {
-		d.enableCapture(ctx, sid)
+// driver's context, before it runs (called from onAttached); a
+// browser-internal document is marked and left alone.
+func (d *Driver) captureAttached(ctx context.Context, sid proto.TargetSessionID, url string) {
+	c := d.capturing()
+	if c == nil {
+		return
 	}
+	if internalURL(url) {
+		c.mu.Lock()
+		c.internal[sid] = true
+		c.mu.Unlock()
+		return
+	}
+	d.enableCapture(ctx, sid)
 }
 
 // StopCapture implements [runtime.Capturer]: it stops the observation and
@@ -151,11 +192,8 @@ func (d *Driver) StopCapture(ctx context.Context) error {
 // event. It runs on the event loop and never blocks or calls.
 func (d *Driver) onCaptureEvent(c *capState, ev *cdp.Event) {
 	sid := proto.TargetSessionID(ev.SessionID)
-	var t *target
-	if sid != "" {
-		if t = d.targetOf(sid); t == nil && ev.Method != "Target.attachedToTarget" {
-			return
-		}
+	if sid != "" && ev.Method != "Target.attachedToTarget" && (d.targetOf(sid) == nil || c.isInternal(sid)) {
+		return
 	}
 	switch ev.Method {
 	case "Runtime.consoleAPICalled":
@@ -212,7 +250,7 @@ func (d *Driver) onCaptureEvent(c *capState, ev *cdp.Event) {
 			return
 		}
 		nt := d.targetOf(e.SessionID)
-		if nt == nil {
+		if nt == nil || internalURL(e.TargetInfo.URL) || c.isInternal(sid) {
 			return
 		}
 		switch nt.kind {
