@@ -152,7 +152,9 @@ type Snapshot struct {
 	// line per node, indented by depth, "role" and the quoted name.
 	Accessibility    string
 	AccessibilityErr error
-	// History is the navigation history; HistoryIndex the current entry.
+	// History is the run's navigation history: the page's entries after
+	// the one current when StartCapture ran; HistoryIndex is the current
+	// entry's index in it (-1 when the page went back before the run).
 	History      []string
 	HistoryIndex int
 	HistoryErr   error

@@ -34,6 +34,10 @@ type capState struct {
 	// open in the driver's context): never the page's events.
 	internal map[proto.TargetSessionID]bool
 	remove   func()
+	// baseEntry is the id of the page's last history entry when the
+	// capture started (-1 when unknown): the history a snapshot reports
+	// is the entries after it, the run's own.
+	baseEntry int
 }
 
 // internalURL reports a browser-internal document.
@@ -114,6 +118,11 @@ func (d *Driver) StartCapture(ctx context.Context) error {
 		sids = append(sids, sid)
 	}
 	d.mu.Unlock()
+	c.baseEntry = -1
+	var hist proto.PageGetNavigationHistoryResult
+	if d.call(ctx, d.pageSIDNow(), proto.PageGetNavigationHistory{}, &hist) == nil && len(hist.Entries) > 0 {
+		c.baseEntry = hist.Entries[len(hist.Entries)-1].ID
+	}
 	c.remove = d.addWaiter(func(ev *cdp.Event) { d.onCaptureEvent(c, ev) })
 	for _, sid := range sids {
 		d.enableCapture(ctx, sid)
@@ -124,6 +133,12 @@ func (d *Driver) StartCapture(ctx context.Context) error {
 	}
 	c.take()
 	return nil
+}
+
+func (d *Driver) pageSIDNow() proto.TargetSessionID {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	return d.pageSID
 }
 
 // enableCapture enables the event domains on one session (best effort: a
@@ -354,8 +369,16 @@ func (d *Driver) Snapshot(ctx context.Context, req runtime.SnapshotRequest) (*ru
 	if req.History {
 		var res proto.PageGetNavigationHistoryResult
 		s.HistoryErr = d.call(ctx, sid, proto.PageGetNavigationHistory{}, &res)
-		s.HistoryIndex = res.CurrentIndex
-		for _, e := range res.Entries {
+		// Only the entries after the capture's start are the run's; when
+		// the base entry is gone (pruned), every entry is reported.
+		first := 0
+		for i, e := range res.Entries {
+			if e.ID == c.baseEntry {
+				first = i + 1
+			}
+		}
+		s.HistoryIndex = res.CurrentIndex - first
+		for _, e := range res.Entries[first:] {
 			s.History = append(s.History, e.URL)
 		}
 	}

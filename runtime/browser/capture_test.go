@@ -229,3 +229,106 @@ func TestCaptureNoSecret(t *testing.T) {
 		t.Errorf("redacted inputs: %v", c.RedactedInputs)
 	}
 }
+
+// captureRun executes the activity flow with a capture policy and returns
+// the run's receipt and capture.
+func captureRun(t *testing.T, d *Driver, a *testsite.Activity, pol runtime.CapturePolicy) (*receipt.Receipt, *receipt.Capture) {
+	t.Helper()
+	ctx := tctx(t, 90*time.Second)
+	c := parseCap(t, activityCapability, a.Origin())
+	res := execute(t, ctx, d, c, nil, runtime.WithCapture(pol))
+	wantState(t, res, runtime.StateCompleted, "")
+	rf := runFiles(t, res)
+	if rf.Capture == nil {
+		t.Fatal("no capture in the run folder")
+	}
+	return rf.Receipt, rf.Capture
+}
+
+func compareCaptures(t *testing.T, ra *receipt.Receipt, ca *receipt.Capture, rb *receipt.Receipt, cb *receipt.Capture, opts ...receipt.CompareOption) *receipt.Comparison {
+	t.Helper()
+	cmp, err := receipt.Compare(ra, rb, append([]receipt.CompareOption{receipt.WithCaptures(ca, cb)}, opts...)...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return cmp
+}
+
+func stepStatus(cmp *receipt.Comparison, id string) receipt.ChangeStatus {
+	for _, s := range cmp.Steps {
+		if s.Action == id {
+			return s.Status
+		}
+	}
+	return ""
+}
+
+// TestCaptureCompare: two captures of the same flow compare unchanged; a
+// changed report page compares changed on the report step only; a capture
+// truncated by a tiny byte limit compares unknown.
+func TestCaptureCompare(t *testing.T) {
+	d := shared(t)
+	a := startActivity(t)
+	pol := runtime.DefaultCapturePolicy()
+	r1, c1 := captureRun(t, d, a, pol)
+	r2, c2 := captureRun(t, d, a, pol)
+	same := compareCaptures(t, r1, c1, r2, c2)
+	if same.Verdict != receipt.StatusUnchanged {
+		b, _ := same.JSON()
+		t.Fatalf("same flow: verdict %s\n%s", same.Verdict, b)
+	}
+	if same.Policy.Capture == nil {
+		t.Error("the policy does not commit to the capture normalization")
+	}
+
+	a.SetPlan("Premium")
+	r3, c3 := captureRun(t, d, a, pol)
+	changed := compareCaptures(t, r1, c1, r3, c3)
+	if changed.Verdict != receipt.StatusChanged || stepStatus(changed, "open_report") != receipt.StatusChanged || stepStatus(changed, "run_checks") != receipt.StatusUnchanged {
+		b, _ := changed.JSON()
+		t.Fatalf("changed page: %s", b)
+	}
+	kinds := map[receipt.ArtifactKind]bool{}
+	for _, ch := range changed.Changes {
+		if ch.Action != "open_report" {
+			t.Errorf("change outside the report step: %+v", ch)
+		}
+		kinds[ch.Kind] = true
+	}
+	if !kinds[receipt.ArtifactDOM] || !kinds[receipt.ArtifactAccessibility] || !kinds[receipt.ArtifactScreenshot] {
+		t.Errorf("changed kinds: %v", kinds)
+	}
+	// A caller rule naming the changed literal over the text kinds makes
+	// the DOM and accessibility equal again; the screenshot still differs.
+	ruled := compareCaptures(t, r1, c1, r3, c3,
+		receipt.WithRule(receipt.Rule{Kind: receipt.ArtifactDOM, Find: "Premium", Replace: "Basic"}),
+		receipt.WithRule(receipt.Rule{Kind: receipt.ArtifactAccessibility, Find: "Premium", Replace: "Basic"}))
+	for _, ch := range ruled.Changes {
+		if ch.Kind == receipt.ArtifactDOM || ch.Kind == receipt.ArtifactAccessibility {
+			t.Errorf("rule not applied: %+v", ch)
+		}
+	}
+	// max_changes bounds the records, the totals stay.
+	bounded := compareCaptures(t, r1, c1, r3, c3, receipt.WithMaxChanges(1))
+	if len(bounded.Changes) != 1 || bounded.Totals.Omitted != changed.Totals.Changed+changed.Totals.Unknown-1 {
+		t.Errorf("bounded: %d changes, totals %+v", len(bounded.Changes), bounded.Totals)
+	}
+
+	a.SetPlan("Basic")
+	tiny := pol
+	tiny.MaxSectionBytes = 64
+	r4, c4 := captureRun(t, d, a, tiny)
+	if c4.Eligible {
+		t.Fatal("a truncated capture is eligible")
+	}
+	unk := compareCaptures(t, r1, c1, r4, c4)
+	if unk.Verdict != receipt.StatusUnknown {
+		b, _ := unk.JSON()
+		t.Fatalf("truncated: verdict %s\n%s", unk.Verdict, b)
+	}
+	for _, ch := range unk.Changes {
+		if ch.Status == receipt.StatusChanged {
+			t.Errorf("a truncated section compares changed: %+v", ch)
+		}
+	}
+}
