@@ -332,3 +332,25 @@ func TestCaptureCompare(t *testing.T) {
 		}
 	}
 }
+
+// TestCaptureConnectDeclaresGap: a capture in an externally owned browser
+// declares the pre-attach gap and still attributes the page's events.
+func TestCaptureConnectDeclaresGap(t *testing.T) {
+	ext := startExternal(t)
+	a := startActivity(t)
+	ctx := tctx(t, 90*time.Second)
+	d, err := Connect(ctx, ext.endpoint)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer d.Close()
+	res := execute(t, ctx, d, parseCap(t, activityCapability, a.Origin()), nil, runtime.WithCapture(runtime.DefaultCapturePolicy()))
+	wantState(t, res, runtime.StateCompleted, "")
+	c := loadRunCapture(t, res)
+	if !c.PreAttachGap || c.Context.Mode != runtime.ModeLiveConnected {
+		t.Fatalf("connect capture: gap %v mode %s", c.PreAttachGap, c.Context.Mode)
+	}
+	if !hasEvent(c.Steps[0].Events.Records, receipt.EventConsole, func(e receipt.CaptureEvent) bool { return e.Text == "checks started" }) {
+		t.Errorf("run_checks events: %q", eventKinds(c.Steps[0].Events.Records))
+	}
+}
