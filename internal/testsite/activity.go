@@ -35,6 +35,15 @@ const (
 	// "signing in with <code>" to the console, stores the code in
 	// sessionStorage "draft_code" and shows h2 "Signed in".
 	ActivityLoginPath = "/activity/login"
+	// ActivityToolsPath is GET a page with button "Open tools": clicking
+	// it adds an iframe showing [ActivityReportPath], starts a dedicated
+	// worker from [ActivityWorkerPath] and opens [ActivityReportPath] in
+	// a popup (window.open), then shows "Tools open" once the worker has
+	// answered.
+	ActivityToolsPath = "/activity/tools"
+	// ActivityWorkerPath is GET the worker script: it answers each
+	// message with "ready".
+	ActivityWorkerPath = "/activity/worker.js"
 )
 
 // Activity is the activity console app started by [StartActivity].
@@ -63,6 +72,14 @@ func StartActivity(opts ...Option) (*Activity, error) {
 	})
 	mux.HandleFunc("GET "+ActivityLoginPath, func(w http.ResponseWriter, _ *http.Request) {
 		render(w, http.StatusOK, "activity_login.html", nil)
+	})
+	mux.HandleFunc("GET "+ActivityToolsPath, func(w http.ResponseWriter, _ *http.Request) {
+		render(w, http.StatusOK, "activity_tools.html", nil)
+	})
+	mux.HandleFunc("GET "+ActivityWorkerPath, func(w http.ResponseWriter, _ *http.Request) {
+		w.Header().Set("Content-Type", "text/javascript")
+		w.Header().Set("Cache-Control", "no-store")
+		_, _ = w.Write([]byte("onmessage = () => postMessage('ready');\n"))
 	})
 	mux.HandleFunc("GET "+ActivityStatusPath, func(w http.ResponseWriter, _ *http.Request) {
 		w.Header().Set("Content-Type", "application/json")

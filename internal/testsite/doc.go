@@ -441,4 +441,7 @@
 //	GET /activity/login      text field "Access code", button "Sign in"; signing in logs
 //	                         "signing in with <code>", stores it in sessionStorage
 //	                         draft_code and attribute data-last, shows h2 "Signed in"
+//	GET /activity/tools      button "Open tools": adds an iframe of /activity/report, opens
+//	                         /activity/report in a popup, starts a worker from
+//	                         /activity/worker.js and shows "Tools open" when it answers
 package testsite

@@ -354,3 +354,32 @@ func TestCaptureConnectDeclaresGap(t *testing.T) {
 		t.Errorf("run_checks events: %q", eventKinds(c.Steps[0].Events.Records))
 	}
 }
+
+// TestCaptureTargetEvents: a frame, a popup and a worker the page opens
+// in a known step are that step's events.
+func TestCaptureTargetEvents(t *testing.T) {
+	d := shared(t)
+	a := startActivity(t)
+	ctx := tctx(t, 90*time.Second)
+	doc := strings.NewReplacer(`"start": "/activity"`, `"start": "/activity/tools"`,
+		`"name": "Run checks"`, `"name": "Open tools"`, `"text": "Checks done"`, `"text": "Tools open"`).Replace(activityCapability)
+	c := parseCap(t, doc, a.Origin())
+	c.Milestones[0].Actions = c.Milestones[0].Actions[:1]
+	res := execute(t, ctx, d, c, nil, runtime.WithCapture(runtime.DefaultCapturePolicy()))
+	wantState(t, res, runtime.StateCompleted, "")
+	cp := loadRunCapture(t, res)
+	evs := cp.Steps[0].Events.Records
+	report := a.Origin() + "/activity/report"
+	if !hasEvent(evs, receipt.EventFrame, func(e receipt.CaptureEvent) bool { return e.URL == report }) {
+		t.Errorf("no frame event: %q", eventKinds(evs))
+	}
+	if !hasEvent(evs, receipt.EventPopup, nil) {
+		t.Errorf("no popup event: %q", eventKinds(evs))
+	}
+	if !hasEvent(evs, receipt.EventWorker, func(e receipt.CaptureEvent) bool { return e.URL == a.Origin()+"/activity/worker.js" }) {
+		t.Errorf("no worker event: %q", eventKinds(evs))
+	}
+	if hasEvent(cp.Initial.Events.Records, receipt.EventWorker, nil) || hasEvent(cp.Initial.Events.Records, receipt.EventPopup, nil) {
+		t.Errorf("target events in the initial state: %q", eventKinds(cp.Initial.Events.Records))
+	}
+}
