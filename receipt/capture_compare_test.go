@@ -68,9 +68,11 @@ func TestCompareCapturesRules(t *testing.T) {
 			off := receipt.CaptureSection{State: receipt.CaptureDisabled, Reason: receipt.CaptureReasonPolicy}
 			ca.Steps[3].Storage, cb.Steps[3].Storage = off, off
 		}, receipt.StatusUnchanged, ""},
-		"context differs": {func(_, cb *receipt.Capture) { cb.Context.Viewport = "800x600" }, receipt.StatusUnknown, receipt.AlignCaptureContext},
+		"context differs":     {func(_, cb *receipt.Capture) { cb.Context.Viewport = "800x600" }, receipt.StatusUnknown, receipt.AlignCaptureContext},
 		"step record missing": {func(_, cb *receipt.Capture) { cb.Steps[4].ActionID = "renamed" }, receipt.StatusUnknown, receipt.AlignCaptureMissing},
-		"duplicate record": {func(_, cb *receipt.Capture) { cb.Steps[4].ActionID, cb.Steps[4].Visit = cb.Steps[3].ActionID, cb.Steps[3].Visit }, receipt.StatusUnknown, receipt.AlignDuplicate},
+		"duplicate record": {func(_, cb *receipt.Capture) {
+			cb.Steps[4].ActionID, cb.Steps[4].Visit = cb.Steps[3].ActionID, cb.Steps[3].Visit
+		}, receipt.StatusUnknown, receipt.AlignDuplicate},
 	}
 	for name, tc := range tests {
 		t.Run(name, func(t *testing.T) {
