@@ -213,6 +213,15 @@ func (r *run) captureStep(index int) receipt.CaptureStep {
 		}
 		return s
 	}
+	for _, e := range []struct {
+		name string
+		err  error
+	}{{"screenshot", snap.ScreenshotErr}, {"dom", snap.DOMErr}, {"accessibility", snap.AccessibilityErr},
+		{"history", snap.HistoryErr}, {"storage", snap.StorageErr}} {
+		if e.err != nil {
+			r.log.Debug("vera capture section failed", "run", r.runID, "step", index, "section", e.name, "detail", e.err.Error())
+		}
+	}
 	if c.doc.Context.Viewport == "" {
 		c.doc.Context.Viewport = snap.Viewport
 	}

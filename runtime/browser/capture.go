@@ -9,12 +9,17 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"time"
 
 	"github.com/go-rod/rod/lib/cdp"
 	"github.com/go-rod/rod/lib/proto"
 	"github.com/vera-run/vera/receipt"
 	"github.com/vera-run/vera/runtime"
 )
+
+// SnapshotSectionTimeout bounds each section of a Snapshot (within the
+// caller's ctx), so one section that cannot be taken leaves the others.
+const SnapshotSectionTimeout = 3 * time.Second
 
 // MaxCaptureBuffer bounds the page events the driver buffers between two
 // snapshots; later events are counted as lost (runtime.Snapshot.EventsLost).
@@ -349,7 +354,16 @@ func (d *Driver) Snapshot(ctx context.Context, req runtime.SnapshotRequest) (*ru
 	sid, pageURL := d.pageSID, d.url
 	d.mu.Unlock()
 	s := &runtime.Snapshot{}
+	// Each section has its own share of the deadline, so one that hangs
+	// (a screenshot of a page hidden behind a popup waits for a frame
+	// that never comes) is missing alone, never the others.
+	outer := ctx
+	section := func() (context.Context, context.CancelFunc) {
+		return context.WithTimeout(outer, SnapshotSectionTimeout)
+	}
 	if req.Screenshot {
+		ctx, cancel := section()
+		defer cancel()
 		var res struct {
 			Data []byte `json:"data"`
 		}
@@ -361,12 +375,18 @@ func (d *Driver) Snapshot(ctx context.Context, req runtime.SnapshotRequest) (*ru
 		}
 	}
 	if req.DOM {
+		ctx, cancel := section()
 		s.DOM, s.DOMErr = d.outerHTML(ctx, sid)
+		cancel()
 	}
 	if req.Accessibility {
+		ctx, cancel := section()
 		s.Accessibility, s.AccessibilityErr = d.axText(ctx, sid)
+		cancel()
 	}
 	if req.History {
+		ctx, cancel := section()
+		defer cancel()
 		var res proto.PageGetNavigationHistoryResult
 		s.HistoryErr = d.call(ctx, sid, proto.PageGetNavigationHistory{}, &res)
 		// Only the entries after the capture's start are the run's; when
@@ -383,7 +403,9 @@ func (d *Driver) Snapshot(ctx context.Context, req runtime.SnapshotRequest) (*ru
 		}
 	}
 	if req.Storage {
+		ctx, cancel := section()
 		s.Storage, s.StorageErr = d.storage(ctx, sid, pageURL)
+		cancel()
 	}
 	// The events last, so those the captures themselves caused (none
 	// should) are the next step's, never lost.

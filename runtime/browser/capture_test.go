@@ -1,12 +1,14 @@
 package browser
 
 import (
+	"context"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/go-rod/rod/lib/proto"
 	"github.com/vera-run/vera/capability"
 	"github.com/vera-run/vera/internal/testsite"
 	"github.com/vera-run/vera/receipt"
@@ -365,6 +367,7 @@ func TestCaptureTargetEvents(t *testing.T) {
 		`"name": "Run checks"`, `"name": "Open tools"`, `"text": "Checks done"`, `"text": "Tools open"`).Replace(activityCapability)
 	c := parseCap(t, doc, a.Origin())
 	c.Milestones[0].Actions = c.Milestones[0].Actions[:1]
+	t.Cleanup(func() { closePopups(d) })
 	res := execute(t, ctx, d, c, nil, runtime.WithCapture(runtime.DefaultCapturePolicy()))
 	wantState(t, res, runtime.StateCompleted, "")
 	cp := loadRunCapture(t, res)
@@ -381,5 +384,23 @@ func TestCaptureTargetEvents(t *testing.T) {
 	}
 	if hasEvent(cp.Initial.Events.Records, receipt.EventWorker, nil) || hasEvent(cp.Initial.Events.Records, receipt.EventPopup, nil) {
 		t.Errorf("target events in the initial state: %q", eventKinds(cp.Initial.Events.Records))
+	}
+}
+
+// closePopups closes the popups a test opened on the shared driver: a
+// page hidden behind one cannot be screenshot.
+func closePopups(d *Driver) {
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	d.mu.Lock()
+	var ids []proto.TargetTargetID
+	for _, t := range d.targets {
+		if t.kind == kindPopup {
+			ids = append(ids, t.id)
+		}
+	}
+	d.mu.Unlock()
+	for _, id := range ids {
+		_ = d.call(ctx, "", proto.TargetCloseTarget{TargetID: id}, nil)
 	}
 }

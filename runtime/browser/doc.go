@@ -552,6 +552,9 @@
 //     override: Page.captureScreenshot, DOM.getOuterHTML of the document
 //     object, Accessibility.getFullAXTree, Page.getNavigationHistory,
 //     DOMStorage.getDOMStorageItems for the top-level origin.
+//   - Each section has its own bound (SnapshotSectionTimeout): a
+//     screenshot of a page hidden behind a popup waits for a frame that
+//     never comes, and must leave only itself missing.
 //   - The history is the run's own: entries after the one current at
 //     StartCapture, so a reused page's earlier runs never make two
 //     captures of the same flow differ.
