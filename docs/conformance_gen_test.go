@@ -61,6 +61,9 @@ type runFiles struct {
 	r *receipt.Receipt
 	o *receipt.Outputs
 	p *receipt.Proposals
+	// c is the run's step capture (conformance_capture_test.go), nil for
+	// none; with one the lock is v3.
+	c *receipt.Capture
 	// lockSchema overrides the lock's schema ("" picks v1 or v2).
 	lockSchema string
 	// edits are applied to the encoded files after the lock was computed
@@ -106,6 +109,9 @@ func (rf *runFiles) encode(t *testing.T) map[string][]byte {
 	if rf.p != nil {
 		put(receipt.FileProposals, rf.p)
 	}
+	if rf.c != nil {
+		put(receipt.FileCapture, rf.c)
+	}
 	put(receipt.FileReceipt, rf.r)
 	apply := func() {
 		names := make([]string, 0, len(rf.edits))
@@ -128,6 +134,10 @@ func (rf *runFiles) encode(t *testing.T) map[string][]byte {
 	if b, ok := out[receipt.FileProposals]; ok {
 		l.Schema = receipt.SchemaLockV2
 		l.RecoveryProposals = canonjson.SumBytes(b)
+	}
+	if b, ok := out[receipt.FileCapture]; ok {
+		l.Schema = receipt.SchemaLockV3
+		l.Capture = canonjson.SumBytes(b)
 	}
 	if rf.lockSchema != "" {
 		l.Schema = rf.lockSchema

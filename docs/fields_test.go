@@ -127,6 +127,15 @@ func documentedTypes() []documentedType {
 		{"receipt.ArtifactChange", typeOf[receipt.ArtifactChange]()},
 		{"receipt.ArtifactState", typeOf[receipt.ArtifactState]()},
 		{"receipt.Totals", typeOf[receipt.Totals]()},
+		{"receipt.CaptureNormalization", typeOf[receipt.CaptureNormalization]()},
+		{"receipt.Capture", typeOf[receipt.Capture]()},
+		{"receipt.CaptureContext", typeOf[receipt.CaptureContext]()},
+		{"receipt.CapturePolicy", typeOf[receipt.CapturePolicy]()},
+		{"receipt.CaptureStep", typeOf[receipt.CaptureStep]()},
+		{"receipt.CaptureSection", typeOf[receipt.CaptureSection]()},
+		{"receipt.CaptureEvents", typeOf[receipt.CaptureEvents]()},
+		{"receipt.CaptureEvent", typeOf[receipt.CaptureEvent]()},
+		{"receipt.CaptureTotals", typeOf[receipt.CaptureTotals]()},
 	}
 }
 

@@ -570,6 +570,16 @@ func checkLock(l *Lock) problems {
 		if !canonjson.ValidDigest(l.RecoveryProposals) {
 			ps.add(f, ErrSchema, "a %s lock needs a recovery_proposals sha256 digest", SchemaLockV2)
 		}
+	case SchemaLockV3:
+		if l.RecoveryProposals != "" && !canonjson.ValidDigest(l.RecoveryProposals) {
+			ps.add(f, ErrSchema, "recovery_proposals is not a sha256 digest")
+		}
+		if !canonjson.ValidDigest(l.Capture) {
+			ps.add(f, ErrSchema, "a %s lock needs a capture sha256 digest", SchemaLockV3)
+		}
+	}
+	if l.Schema != SchemaLockV3 && l.Capture != "" {
+		ps.add(f, ErrSchema, "a %s lock has no capture", l.Schema)
 	}
 	return ps
 }

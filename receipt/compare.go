@@ -68,6 +68,7 @@ func artifactKinds() []ArtifactKind {
 	ks := []ArtifactKind{ArtifactAction, ArtifactFailure, ArtifactRecords, ArtifactDownload, ArtifactApproval,
 		ArtifactCapability, ArtifactMode, ArtifactEnvironment, ArtifactInput, ArtifactOutput,
 		ArtifactMilestones, ArtifactTerminal, ArtifactOrigins, ArtifactBlocked, ArtifactFlags}
+	ks = append(ks, captureKinds...) // capture_compare.go
 	slices.Sort(ks)
 	return ks
 }
@@ -117,6 +118,9 @@ type Policy struct {
 	// Rules are the caller rules, sorted by kind, find, replace, without
 	// duplicates, in the order they were applied.
 	Rules []Rule `json:"rules"`
+	// Capture is the built-in capture normalization, present only when
+	// step captures were compared ([WithCaptures]).
+	Capture *CaptureNormalization `json:"capture,omitempty"`
 }
 
 // CompareOption configures [Compare].
@@ -126,6 +130,9 @@ type compareConfig struct {
 	rules      []Rule
 	maxChanges int
 	errs       []error
+	// captures are WithCaptures' documents (capture_compare.go).
+	captures   bool
+	capA, capB *Capture
 }
 
 // WithRule adds a caller normalization rule. Rules are sorted canonically
@@ -168,6 +175,10 @@ const (
 	StatePresent   Presence = "present"
 	StateMissing   Presence = "missing"
 	StateOverLimit Presence = "over_limit"
+	// StateTruncated and StateDisabled are capture sections that were
+	// truncated, or disabled on this side only ([WithCaptures]).
+	StateTruncated Presence = "truncated"
+	StateDisabled  Presence = "disabled"
 )
 
 // AlignCode is the code of an [AlignmentFailure].
@@ -180,6 +191,12 @@ const (
 	AlignMissingInB         AlignCode = "missing_in_b"
 	AlignKindChanged        AlignCode = "action_kind_changed"
 	AlignCapabilityMismatch AlignCode = "capability_mismatch"
+	// AlignCaptureContext: the captures were taken in different browser,
+	// mode, viewport or origin contexts ([WithCaptures]).
+	AlignCaptureContext AlignCode = "capture_context_mismatch"
+	// AlignCaptureMissing: only one run has a capture, or a step has no
+	// capture record ([WithCaptures]).
+	AlignCaptureMissing AlignCode = "capture_missing"
 )
 
 // RunRef identifies a compared run.
@@ -347,11 +364,15 @@ func Compare(a, b *Receipt, opts ...CompareOption) (*Comparison, error) {
 	if err != nil {
 		return nil, err
 	}
+	if err := checkCaptureConfig(&cfg, a, b, &pol); err != nil {
+		return nil, err
+	}
 	pd, err := PolicyDigest(pol)
 	if err != nil {
 		return nil, fmt.Errorf("%w: %w", ErrCompare, err)
 	}
 	cmp := &comparer{rules: pol.Rules, max: cfg.maxChanges}
+	cmp.setCaptures(&cfg)
 	out := &Comparison{
 		Schema: SchemaComparison, A: refOf(a), B: refOf(b), Policy: pol, PolicyDigest: pd,
 		AlignmentFailures: []AlignmentFailure{}, Steps: []StepResult{}, Changes: []ArtifactChange{},
@@ -365,6 +386,7 @@ func Compare(a, b *Receipt, opts ...CompareOption) (*Comparison, error) {
 	}
 	cmp.steps(a, b)
 	cmp.runArtifacts(a, b)
+	cmp.captureRun(&cfg)
 
 	t := &out.Totals
 	switch {
@@ -386,6 +408,8 @@ type comparer struct {
 	rules []Rule
 	max   int
 	out   *Comparison
+	// capture is the capture comparison state, nil without WithCaptures.
+	capture *captureCmp
 }
 
 type stepKey struct {
@@ -486,6 +510,7 @@ func (c *comparer) step(x, y *ActionRecord) {
 	if x.Effect == string(capability.EffectConsequential) || y.Effect == string(capability.EffectConsequential) {
 		merge(c.artifact(ArtifactApproval, k, "", x.Approval, x.Approval != nil, y.Approval, y.Approval != nil))
 	}
+	merge(c.captureStep(k))
 	c.out.Steps = append(c.out.Steps, StepResult{Action: k.id, Visit: k.visit, Operation: x.Operation, Status: status})
 	t := &c.out.Totals
 	t.Steps++
@@ -558,8 +583,12 @@ func appendNew(xs []string, x string) []string {
 
 // artifact compares one artifact and records it; it returns its status.
 func (c *comparer) artifact(kind ArtifactKind, k stepKey, name string, x any, okX bool, y any, okY bool) ChangeStatus {
-	before := c.state(kind, x, okX)
-	after := c.state(kind, y, okY)
+	return c.record(kind, k, name, c.state(kind, x, okX), c.state(kind, y, okY))
+}
+
+// record counts one compared artifact and retains it when changed or
+// unknown, within the bound; it returns its status.
+func (c *comparer) record(kind ArtifactKind, k stepKey, name string, before, after ArtifactState) ChangeStatus {
 	status := StatusUnknown
 	if before.State == StatePresent && after.State == StatePresent {
 		status = StatusUnchanged

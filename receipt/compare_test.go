@@ -233,7 +233,7 @@ func TestCompareErrors(t *testing.T) {
 		many[i] = receipt.WithRule(receipt.Rule{Kind: receipt.ArtifactOrigins, Find: strings.Repeat("a", i+1)})
 	}
 	tests := map[string][]receipt.CompareOption{
-		"unknown kind":       {receipt.WithRule(receipt.Rule{Kind: "dom", Find: "a"})},
+		"unknown kind":       {receipt.WithRule(receipt.Rule{Kind: "no_such_kind", Find: "a"})},
 		"empty find":         {receipt.WithRule(receipt.Rule{Kind: receipt.ArtifactOrigins})},
 		"long find":          {receipt.WithRule(receipt.Rule{Kind: receipt.ArtifactOrigins, Find: long})},
 		"long replace":       {receipt.WithRule(receipt.Rule{Kind: receipt.ArtifactOrigins, Find: "a", Replace: long})},

@@ -57,6 +57,16 @@
 //   - A comparison never treats missing evidence as equal, commits to its
 //     normalization policy by digest and keeps its totals visible when its
 //     change records are bounded.
+//   - A step capture (capture.json, [Capture], FORMAT.md 16) is private
+//     evidence like outputs.json: linked by a browser-run-lock/v3,
+//     strictly loaded ([LoadCapture]), checked against its receipt by
+//     [VerifyRun], not scanned for secret-shaped strings (the writer
+//     redacts), never in a bundle. [WithCaptures] extends [Compare] with
+//     the captures instead of a second comparison: the policy commits to
+//     the capture normalization only when captures are compared, so the
+//     digest of a receipt-only comparison is unchanged; a section
+//     disabled on both sides is not compared, anything truncated,
+//     missing or disabled on one side is unknown.
 //
 // # Hashes
 //

@@ -30,6 +30,9 @@ type RunFiles struct {
 	Receipt   *Receipt
 	Outputs   *Outputs
 	Proposals *Proposals
+	// Capture is capture.json (FORMAT.md 16), nil when absent or not
+	// decodable.
+	Capture *Capture
 	// Raw holds the exact bytes of every run file read, by file name.
 	Raw map[string][]byte
 	// Hashes holds "sha256:<hex>" of the exact bytes of every run file
@@ -49,7 +52,7 @@ type docSpec struct {
 var (
 	specReceipt   = docSpec{FileReceipt, MaxReceiptBytes, []string{SchemaReceipt}}
 	specOutputs   = docSpec{FileOutputs, MaxOutputsBytes, []string{SchemaOutputs}}
-	specLock      = docSpec{FileLock, MaxLockBytes, []string{SchemaLockV1, SchemaLockV2}}
+	specLock      = docSpec{FileLock, MaxLockBytes, []string{SchemaLockV1, SchemaLockV2, SchemaLockV3}}
 	specProposals = docSpec{FileProposals, MaxProposalsBytes, []string{SchemaProposals}}
 )
 
@@ -113,7 +116,7 @@ func load(ctx context.Context, dir string) (_ *RunFiles, _ *Report, ctxErr error
 		names = append(names, name)
 	}
 	sort.Strings(names)
-	known := map[string]bool{FileLock: true, FileReceipt: true, FileOutputs: true, FileProposals: true}
+	known := map[string]bool{FileLock: true, FileReceipt: true, FileOutputs: true, FileProposals: true, FileCapture: true}
 	for _, name := range names {
 		switch {
 		case known[name]:
@@ -202,6 +205,13 @@ func load(ctx context.Context, dir string) (_ *RunFiles, _ *Report, ctxErr error
 			rf.Proposals = &p
 		}
 	}
+	if present[FileCapture] {
+		var c Capture
+		if read(specCapture, &c) {
+			ps = append(ps, checkCapture(&c)...)
+			rf.Capture = &c
+		}
+	}
 	if raw, ok := rf.Raw[FileLock]; ok {
 		ps = append(ps, scanSecrets(FileLock, raw)...)
 	}
@@ -232,7 +242,7 @@ func listRunDir(root *os.Root) (map[string]bool, error) {
 	}
 	if len(entries) > MaxDirEntries {
 		present := map[string]bool{tooManyEntries: true}
-		for _, name := range []string{FileLock, FileReceipt, FileOutputs, FileProposals} {
+		for _, name := range []string{FileLock, FileReceipt, FileOutputs, FileProposals, FileCapture} {
 			if _, err := root.Lstat(name); err == nil {
 				present[name] = true
 			}

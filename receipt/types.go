@@ -295,8 +295,12 @@ type Lock struct {
 	RunID     string `json:"run_id"`
 	Receipt   string `json:"receipt"`
 	Outputs   string `json:"outputs"`
-	// RecoveryProposals is present (and required) only in v2.
+	// RecoveryProposals is present (and required) in v2, present in v3
+	// exactly when the run has recovery proposals.
 	RecoveryProposals string `json:"recovery_proposals,omitempty"`
+	// Capture is the sha256 of capture.json, present (and required) only
+	// in v3 ([SchemaLockV3], FORMAT.md 16.4).
+	Capture string `json:"capture,omitempty"`
 }
 
 // RecoveryTarget is the exact action or extraction field to recover.

@@ -87,6 +87,9 @@ func verifyRun(ctx context.Context, dir string, c *capability.Capability) (*RunF
 	if rf.Receipt != nil && rf.Proposals != nil {
 		checkProposalOutcome(rf.Receipt, rf.Proposals, &ps)
 	}
+	if rf.Receipt != nil && rf.Capture != nil {
+		checkCaptureReceipt(rf.Capture, rf.Receipt, &ps)
+	}
 	if c == nil {
 		ps.add("", ErrCapability, "no capability to verify the run against")
 	} else {
@@ -117,6 +120,11 @@ func checkLinks(rf *RunFiles, ps *problems) {
 			} else if got := rf.Hashes[FileProposals]; got != l.RecoveryProposals {
 				ps.add(FileProposals, ErrHashMismatch, "sha256 is %s, the lock records %s", got, short(l.RecoveryProposals))
 			}
+		case SchemaLockV3:
+			checkLinksV3(rf, hasProposals, ps)
+		}
+		if _, hasCapture := rf.Raw[FileCapture]; hasCapture && l.Schema != SchemaLockV3 {
+			ps.add(FileCapture, ErrLink, "present, but a %s lock does not cover a capture", l.Schema)
 		}
 	}
 	runID := ""
@@ -141,7 +149,11 @@ func checkLinks(rf *RunFiles, ps *problems) {
 	if rf.Proposals != nil {
 		check(FileProposals, rf.Proposals.RunID)
 	}
-	if rf.Receipt != nil && (rf.Receipt.Recovered || rf.Receipt.LocatorChangesDuringRun) && rf.Lock != nil && rf.Lock.Schema != SchemaLockV2 {
+	if rf.Capture != nil {
+		check(FileCapture, rf.Capture.RunID)
+	}
+	if rf.Receipt != nil && (rf.Receipt.Recovered || rf.Receipt.LocatorChangesDuringRun) && rf.Lock != nil &&
+		rf.Lock.Schema != SchemaLockV2 && (rf.Lock.Schema != SchemaLockV3 || rf.Lock.RecoveryProposals == "") {
 		ps.add(FileLock, ErrLink, "the receipt records a recovery but the lock covers no recovery proposals")
 	}
 }

@@ -78,6 +78,7 @@ func (r *run) runAction(m *capability.Milestone, ai, visit int) *stop {
 	out.Duration = time.Since(start)
 	r.actions = append(r.actions, out)
 	r.records = append(r.records, r.actionRecord(&out))
+	r.captureAction(m, &out)
 	r.hooks.actionDone(ActionDoneInfo{Outcome: out, Timing: timing})
 	return st
 }

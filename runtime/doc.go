@@ -549,4 +549,39 @@
 //   - Refusing is not queueing: Execute never waits for a busy driver (a
 //     host that wants queueing uses runtime/jobs, which gives every run
 //     its own driver).
+//
+// # Step capture (Evidence v2)
+//
+// [WithCapture] is opt-in: the run folder then also holds capture.json
+// (FORMAT.md 16) with the page's initial state and one record per
+// executed action, and the lock is browser-run-lock/v3. The code is in
+// capture.go (policy, [Capturer]) and capture_record.go (the record).
+//
+//   - The driver side is the optional [Capturer] interface, not new
+//     Driver methods: the Driver stays small and mechanical, a driver
+//     without it still runs, and its capture records every section but
+//     the URL as missing (driver_unsupported), so it is never eligible
+//     for an equality claim rather than silently empty.
+//   - The initial state is captured after the start navigation's causal
+//     barrier; each action's record after the action has been recorded
+//     (its barrier, postcondition and checks done), so the events a step
+//     caused are observed before it is captured. Events are attributed
+//     to the step during which the driver reported them.
+//   - Captures use the caller's context with their own bound (10 s), not
+//     the run's: a run that timed out still records where it stopped.
+//   - Redaction happens before any limit (so a cut can never leave part
+//     of a secret): every supplied secret input value, and its query,
+//     path, HTML and JSON escapes, becomes "[secret:NAME]" in every text.
+//     Pixels cannot be redacted, so from the first action that uses a
+//     secret input every screenshot is disabled (secret_input).
+//   - URLs are sanitized to origin and path plus query names: the capture
+//     is private but keeps no query values.
+//   - Limits are declared in the policy (events per step by count and
+//     bytes, each section, each screenshot, the whole capture) and every
+//     cut is visible: truncated sections with their reason, omitted event
+//     counts next to totals. Anything truncated or missing makes the
+//     capture ineligible.
+//   - The receipt does not change: captures are never bundled, never
+//     count toward validation and never alter a run's terminal state; a
+//     capture failure is a missing section, never a run failure.
 package runtime

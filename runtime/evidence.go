@@ -129,7 +129,7 @@ func (r *run) writeEvidence(res *Result, term *stop) (string, string, error) {
 			Name: ov.Name, Kind: ov.Kind, Exposure: ov.Exposure, Count: runwrite.OutputCount(&ov), Hash: h,
 		})
 	}
-	run := &runwrite.Run{Receipt: rc, Outputs: outs}
+	run := &runwrite.Run{Receipt: rc, Outputs: outs, Capture: r.captureFinish()}
 	if p := r.proposal; p != nil {
 		a, _, _, _ := r.cap.Action(p.Target.ActionID)
 		ch, err := canonjson.Digest(a)

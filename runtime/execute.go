@@ -156,6 +156,7 @@ func Execute(ctx context.Context, c *capability.Capability, inputs map[string]an
 		r.proposal = p
 		r.proposalOutcome = "failed"
 	}
+	r.capt = r.newCapture()
 
 	r.started = time.Now()
 	rctx, cancel := context.WithTimeoutCause(ctx, ms(c.Runtime.RunTimeoutMS, DefaultRunTimeout, MaxRunTimeout), errRunTimeout)
@@ -181,6 +182,7 @@ type run struct {
 	runDir   string // reserved before the run, filled by writeEvidence
 	proposal *RecoveryProposal
 	clock    *phaseClock // the running action's time breakdown, nil between actions
+	capt     *captureRec // WithCapture's record, nil without (capture_record.go)
 
 	parent, ctx       context.Context
 	pollEvery         time.Duration
@@ -322,6 +324,7 @@ func (r *run) execute() *stop {
 	if st := r.seed(); st != nil {
 		return st
 	}
+	r.captureStart()
 	start, err := resolveURL(r.cap.Runtime.Start, r.cap.Runtime.StartQuery, r.plan.allowed, r.vals)
 	if err != nil {
 		return r.failed(receipt.CategoryTargetNotAllowed, ReasonStartNotAllowed, err.Error())
@@ -339,6 +342,7 @@ func (r *run) execute() *stop {
 	if st := r.afterNavigation(); st != nil {
 		return st
 	}
+	r.captureInitial()
 	return r.milestoneLoop()
 }
 

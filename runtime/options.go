@@ -30,6 +30,7 @@ type config struct {
 	poll         time.Duration
 	envLookup    func(string) (string, bool) // secrets.go
 	allowedEnv   []string
+	capture      *CapturePolicy // WithCapture (capture.go)
 	// err is the first bad option value; Execute refuses it.
 	err error
 }

@@ -20,6 +20,9 @@ type Run struct {
 	Outputs *receipt.Outputs
 	// Proposals is nil unless recovery was attempted.
 	Proposals *receipt.Proposals
+	// Capture is nil unless the run had a capture policy; with one the
+	// lock is browser-run-lock/v3.
+	Capture *receipt.Capture
 }
 
 // Option configures [WriteRun] and [ReserveRunDir].
@@ -52,8 +55,9 @@ var ErrWrite = errors.New("receipt: write run")
 // and receipt.ErrRunDir) and writes the run's documents into it as RFC 8785
 // canonical JSON, each atomically (temporary file, fsync, rename, files
 // 0600), in this order: outputs.json, recovery.proposals.json (only when
-// present), run.receipt.json, and last run.lock.json (v1, or v2 when
-// proposals are present) hashing the others. The lock is the commit
+// present), capture.json (only when present), run.receipt.json, and last
+// run.lock.json (v1, v2 when proposals are present, v3 when a capture is)
+// hashing the others. The lock is the commit
 // marker: a directory without it is an incomplete run, which
 // receipt.VerifyRun reports as such. It returns the directory and the receipt's hash.
 //
@@ -98,6 +102,10 @@ func prepareRun(run *Run) error {
 		}
 		run.Proposals.RunID = run.Receipt.RunID
 	}
+	if run.Capture != nil {
+		run.Capture.Schema = receipt.SchemaCapture
+		run.Capture.RunID = run.Receipt.RunID
+	}
 	return nil
 }
 
@@ -127,6 +135,12 @@ func writeFiles(root *os.Root, run *Run) (string, error) {
 	if run.Proposals != nil {
 		lock.Schema = receipt.SchemaLockV2
 		if lock.RecoveryProposals, err = put(receipt.FileProposals, run.Proposals); err != nil {
+			return "", err
+		}
+	}
+	if run.Capture != nil {
+		lock.Schema = receipt.SchemaLockV3
+		if lock.Capture, err = put(receipt.FileCapture, run.Capture); err != nil {
 			return "", err
 		}
 	}

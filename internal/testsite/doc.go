@@ -433,4 +433,25 @@
 // (pre.example, no test id). The open POST /api/pets has a request body
 // textarea with neither label nor placeholder (a textbox without a
 // name), disabled until "Try it out".
+//
+// # Activity console (Activity, http://127.0.0.1:P)
+//
+// For per-step capture tests (runtime.WithCapture): pages whose events
+// happen in known steps. Started alone with [StartActivity].
+//
+//	GET /activity            h1 "Activity monitor", button "Run checks", status "Idle",
+//	                         link "Show report". "Run checks" logs "checks started", fetches
+//	                         /activity/api/status, opens a WebSocket to /activity/socket,
+//	                         sends "ping", logs (info) "checks done: ok pong:ping", throws
+//	                         Error("widget check failed") from a timer, then shows
+//	                         "Checks done"
+//	GET /activity/api/status {"status":"ok"}
+//	GET /activity/socket     WebSocket echo: each text message m answered "pong:"+m
+//	GET /activity/report     h1 "Report", "Plan: Basic" ([Activity.SetPlan] changes it)
+//	GET /activity/login      text field "Access code", button "Sign in"; signing in logs
+//	                         "signing in with <code>", stores it in sessionStorage
+//	                         draft_code and attribute data-last, shows h2 "Signed in"
+//	GET /activity/tools      button "Open tools": adds an iframe of /activity/report, opens
+//	                         /activity/report in a popup, starts a worker from
+//	                         /activity/worker.js and shows "Tools open" when it answers
 package testsite

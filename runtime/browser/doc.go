@@ -564,4 +564,37 @@
 //     navigations; the first load of the start page already sees both.
 //   - Values (resolved secrets) are sent over CDP only; they are never
 //     logged or quoted in an error.
+//
+// # Step capture
+//
+// The Driver implements runtime.Capturer (capture.go) for
+// runtime.WithCapture. Decisions:
+//
+//   - Runtime and Network are enabled only while a capture runs, on the
+//     page and every target of the driver's context (new targets before
+//     they run, from onAttached), and disabled again at StopCapture, so
+//     a run without capture pays nothing. Events the browser replays
+//     while the domains are enabled are discarded.
+//   - Events come from the event loop through a waiter that never blocks
+//     or calls: console (Runtime.consoleAPICalled), page errors
+//     (Runtime.exceptionThrown), requests (Network.requestWillBeSent),
+//     WebSockets (created, frames sent and received: payload length
+//     only), child frames (Page.frameNavigated with a parent), workers
+//     and popups (Target.attachedToTarget), cancelled downloads of the
+//     driver's frames (Browser.downloadProgress). At most
+//     MaxCaptureBuffer events wait between snapshots; more are counted as
+//     lost, never silently dropped.
+//   - Browser-internal documents (chrome: WebUI, such as the omnibox
+//     popup new headless Chromium opens in the context) are never the
+//     page's: their sessions are marked and ignored.
+//   - Sections come from CDP, never from page scripts a page could
+//     override: Page.captureScreenshot, DOM.getOuterHTML of the document
+//     object, Accessibility.getFullAXTree, Page.getNavigationHistory,
+//     DOMStorage.getDOMStorageItems for the top-level origin.
+//   - Each section has its own bound (SnapshotSectionTimeout): a
+//     screenshot of a page hidden behind a popup waits for a frame that
+//     never comes, and must leave only itself missing.
+//   - The history is the run's own: entries after the one current at
+//     StartCapture, so a reused page's earlier runs never make two
+//     captures of the same flow differ.
 package browser

@@ -77,7 +77,8 @@ type Driver struct {
 	waiters    map[uint64]func(*cdp.Event)
 	pendings   []*pendingDownload
 	causal     causal
-	seedURL    string // the seed page Seed is loading, answered by interception (seed.go)
+	seedURL    string    // the seed page Seed is loading, answered by interception (seed.go)
+	capt       *capState // runtime.WithCapture's observation (capture.go), nil when off
 
 	closeOnce sync.Once
 	closeErr  error

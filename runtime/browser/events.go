@@ -329,6 +329,7 @@ func (d *Driver) onAttached(parent proto.TargetSessionID, e *proto.TargetAttache
 			}
 			_ = d.call(ctx, sid, proto.TargetSetAutoAttach{AutoAttach: true, WaitForDebuggerOnStart: true, Flatten: true}, nil)
 		}
+		d.captureAttached(ctx, sid, info.URL)
 		if waiting {
 			_ = d.call(ctx, sid, proto.RuntimeRunIfWaitingForDebugger{}, nil)
 		}

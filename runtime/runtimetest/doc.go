@@ -110,4 +110,10 @@
 //     directory, or the [WithDownloadDirectory] folder through a
 //     .crdownload partial) and hands the same event to every armed
 //     listener; each listener attributes one download.
+//   - The fake implements runtime.Capturer (capture.go) with what a
+//     fixture has: the URL, the DOM serialized from the fixture tree and
+//     empty storage. It renders no pixels, computes no accessibility tree
+//     and keeps no history, so those sections are missing (never
+//     invented) and a fake capture is never eligible for an equality
+//     claim; it has no page events, so every event list is empty.
 package runtimetest

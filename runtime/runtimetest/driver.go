@@ -131,6 +131,8 @@ type Driver struct {
 	seeded     []runtime.SeedState // seed.go
 	// frameBudget counts the frame documents a load may still create.
 	frameBudget int
+	// capturing is set between StartCapture and StopCapture (capture.go).
+	capturing bool
 }
 
 var _ runtime.Driver = (*Driver)(nil)
