@@ -164,6 +164,8 @@ type run struct {
 	runDir   string // reserved before the run, filled by writeEvidence
 	proposal *RecoveryProposal
 	clock    *phaseClock // the running action's time breakdown, nil between actions
+	looks    []look      // the batched looks of the current decision point (batch.go)
+	looking  bool
 
 	parent, ctx       context.Context
 	pollEvery         time.Duration

@@ -123,3 +123,10 @@ func (t *tracing) report() {
 		fmt.Fprintf(os.Stderr, "  %-28s %4d calls  %8v total  %8v each\n", n, t.count[n], t.total[n].Round(time.Millisecond), (t.total[n] / time.Duration(t.count[n])).Round(100*time.Microsecond))
 	}
 }
+
+// FindCounts forwards runtime.BatchFinder, so the traced run takes the
+// same path as the untraced one.
+func (t *tracing) FindCounts(ctx context.Context, s runtime.Scope, r runtime.Element, c []locator.Candidate) ([]int, error) {
+	defer t.note("FindCounts", time.Now())
+	return t.Driver.(runtime.BatchFinder).FindCounts(ctx, s, r, c)
+}
