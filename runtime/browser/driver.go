@@ -236,6 +236,7 @@ func open(ctx context.Context, wsURL string, o options, proc *process, downloads
 		url:         "about:blank",
 		causal:      newCausal(),
 		host:        o.host,
+		callTrace:   o.callTrace,
 	}
 	d.wg.Add(1)
 	go d.eventLoop()

@@ -95,3 +95,46 @@ func BenchmarkTellerFlow(b *testing.B) {
 		b.Log(sb.String())
 	}
 }
+
+// BenchmarkConnect measures Connect and Close on a running Chromium
+// (a new browser context and page each time) and reports, with -v, the
+// CDP commands of one Connect and the time until each answer.
+func BenchmarkConnect(b *testing.B) {
+	requireBrowser(b)
+	e := startExternal(b)
+	ctx := tctx(b, 5*time.Minute)
+	var (
+		mu    sync.Mutex
+		calls = map[string]int{}
+		took  = map[string]time.Duration{}
+		runs  int
+	)
+	trace := withCallTrace(func(method string, start time.Time) {
+		mu.Lock()
+		calls[method]++
+		took[method] += time.Since(start)
+		mu.Unlock()
+	})
+	var connect time.Duration
+	for b.Loop() {
+		t0 := time.Now()
+		d, err := Connect(ctx, e.HTTPEndpoint(), trace)
+		if err != nil {
+			b.Fatal(err)
+		}
+		connect += time.Since(t0)
+		runs++
+		d.Close()
+	}
+	b.ReportMetric(float64(connect.Microseconds())/float64(runs)/1000, "connect-ms/op")
+	var ms []string
+	for m, c := range calls {
+		ms = append(ms, fmt.Sprintf("%s %.1f (%v)", m, float64(c)/float64(runs), (took[m] / time.Duration(runs)).Round(100*time.Microsecond)))
+	}
+	slices.Sort(ms)
+	b.Log("per Connect+Close:\n    " + strings.Join(ms, "\n    "))
+}
+
+func withCallTrace(f func(method string, start time.Time)) Option {
+	return func(o *options) { o.callTrace = f }
+}
