@@ -129,7 +129,7 @@ func BenchmarkConnect(b *testing.B) {
 	b.ReportMetric(float64(connect.Microseconds())/float64(runs)/1000, "connect-ms/op")
 	var ms []string
 	for m, c := range calls {
-		ms = append(ms, fmt.Sprintf("%s %.1f (%v)", m, float64(c)/float64(runs), (took[m] / time.Duration(runs)).Round(100*time.Microsecond)))
+		ms = append(ms, fmt.Sprintf("%s %.1f (%v)", m, float64(c)/float64(runs), (took[m]/time.Duration(runs)).Round(100*time.Microsecond)))
 	}
 	slices.Sort(ms)
 	b.Log("per Connect+Close:\n    " + strings.Join(ms, "\n    "))
