@@ -458,6 +458,7 @@ func (r *run) poll(ctx context.Context, check func(context.Context) (bool, *stop
 	}()
 	for {
 		r.touch()
+		checked := time.Now()
 		ok, st := check(ctx)
 		if st == nil {
 			// Every poll is a decision point: a blocked navigation or
@@ -476,18 +477,11 @@ func (r *run) poll(ctx context.Context, check func(context.Context) (bool, *stop
 		if ok {
 			return true, nil
 		}
-		if timer == nil {
-			timer = time.NewTimer(r.pollEvery)
-		} else {
-			timer.Reset(r.pollEvery)
-		}
-		select {
-		case <-ctx.Done():
+		if r.pause(ctx, &timer, checked) {
 			if ist := r.interrupted(); ist != nil {
 				return false, ist
 			}
 			return false, nil
-		case <-timer.C:
 		}
 	}
 }
