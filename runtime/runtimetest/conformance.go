@@ -146,10 +146,12 @@ func (x *session) at(path string) {
 
 func (x *session) find(scope runtime.Scope, root runtime.Element, c locator.Candidate) []runtime.Element {
 	x.t.Helper()
+	count := x.count(scope, root, c)
 	els, err := x.d.Find(x.ctx, scope, root, c)
 	if err != nil {
 		x.t.Fatalf("Find(%s): %v", c, err)
 	}
+	x.checkCount(c, count, len(els))
 	return els
 }
 
