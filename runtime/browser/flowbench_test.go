@@ -27,6 +27,12 @@ func BenchmarkTellerFlow(b *testing.B) {
 		took    = map[string]map[string]time.Duration{}
 		timings = map[string]runtime.ActionTiming{}
 		total   int
+		// runStart, lastDone: the run's start and its last action's end;
+		// beforeFirst, afterLast sum the time before the first action
+		// (validation, run folder, origin scope, start navigation) and
+		// after the last (final barrier, evidence).
+		runStart, lastDone     time.Time
+		beforeFirst, afterLast time.Duration
 	)
 	d.callTrace = func(method string, start time.Time) {
 		mu.Lock()
@@ -40,7 +46,14 @@ func BenchmarkTellerFlow(b *testing.B) {
 	}
 	b.Cleanup(func() { d.callTrace = nil })
 	hooks := &runtime.Hooks{
-		ActionStart: func(i runtime.ActionStartInfo) { mu.Lock(); cur = i.ID; mu.Unlock() },
+		ActionStart: func(i runtime.ActionStartInfo) {
+			mu.Lock()
+			cur = i.ID
+			if i.Ordinal == 1 {
+				beforeFirst += time.Since(runStart)
+			}
+			mu.Unlock()
+		},
 		ActionDone: func(i runtime.ActionDoneInfo) {
 			mu.Lock()
 			t := timings[i.Outcome.ID]
@@ -51,6 +64,7 @@ func BenchmarkTellerFlow(b *testing.B) {
 			t.Evidence += i.Timing.Evidence
 			timings[i.Outcome.ID] = t
 			cur = "(between actions)"
+			lastDone = time.Now()
 			mu.Unlock()
 		},
 	}
@@ -62,14 +76,19 @@ func BenchmarkTellerFlow(b *testing.B) {
 	for b.Loop() {
 		mu.Lock()
 		cur = "(setup)"
+		runStart = time.Now()
 		mu.Unlock()
 		res, err := runtime.Execute(ctx, c, inputs, runtime.WithDriver(d), runtime.WithRunDir(b.TempDir()), runtime.WithHooks(hooks))
+		mu.Lock()
+		afterLast += time.Since(lastDone)
+		mu.Unlock()
 		if err != nil || res.State != runtime.StateCompleted {
 			b.Fatalf("Execute = %v, %v", res, err)
 		}
 		runs++
 	}
 	b.ReportMetric(float64(total)/float64(runs), "cdp-calls/op")
+	b.Logf("before the first action %v, after the last %v (per run)", (beforeFirst / time.Duration(runs)).Round(100*time.Microsecond), (afterLast / time.Duration(runs)).Round(100*time.Microsecond))
 	d.mu.Lock()
 	b.ReportMetric(float64(d.causal.chainWaits-waits0)/float64(runs), "quiet-waits/op")
 	d.mu.Unlock()
