@@ -130,3 +130,9 @@ func (t *tracing) FindCounts(ctx context.Context, s runtime.Scope, r runtime.Ele
 	defer t.note("FindCounts", time.Now())
 	return t.Driver.(runtime.BatchFinder).FindCounts(ctx, s, r, c)
 }
+
+// WaitChange forwards runtime.ChangeWaiter.
+func (t *tracing) WaitChange(ctx context.Context, s runtime.Scope) error {
+	defer t.note("WaitChange", time.Now())
+	return t.Driver.(runtime.ChangeWaiter).WaitChange(ctx, s)
+}
