@@ -146,12 +146,10 @@ func (x *session) at(path string) {
 
 func (x *session) find(scope runtime.Scope, root runtime.Element, c locator.Candidate) []runtime.Element {
 	x.t.Helper()
-	count := x.count(scope, root, c)
 	els, err := x.d.Find(x.ctx, scope, root, c)
 	if err != nil {
 		x.t.Fatalf("Find(%s): %v", c, err)
 	}
-	x.checkCount(c, count, len(els))
 	return els
 }
 
@@ -183,7 +181,10 @@ func (x *session) ids(els []runtime.Element) []string {
 // that order.
 func (x *session) expect(scope runtime.Scope, root runtime.Element, c locator.Candidate, ids ...string) {
 	x.t.Helper()
-	got := x.ids(x.find(scope, root, c))
+	count := x.count(scope, root, c)
+	els := x.find(scope, root, c)
+	x.checkCount(c, count, len(els))
+	got := x.ids(els)
 	if ids == nil {
 		ids = []string{}
 	}

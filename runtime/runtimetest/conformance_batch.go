@@ -5,7 +5,7 @@ import (
 	"github.com/vera-run/vera/runtime"
 )
 
-// count asks a [runtime.BatchFinder] driver how many elements Find will
+// count (for the locator checks, session.expect) asks a [runtime.BatchFinder] driver how many elements Find will
 // return for c (together with a candidate that matches nothing, so the
 // look covers more than one candidate), or returns -2 for a driver
 // without the extension.
