@@ -237,6 +237,8 @@ func (r *run) doAction(m *capability.Milestone, ai int, as *actState, out *Actio
 		}
 		out.Postcondition = "verified"
 	}
+	r.lookAt(r.ctx, true, true)
+	defer r.endLook()
 	if st := r.checkModals(r.ctx); st != nil {
 		return st
 	}

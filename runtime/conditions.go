@@ -327,6 +327,10 @@ func (r *run) anyVisible(ctx context.Context, scope Scope, root Element, cands [
 // onMiss runs while a wait is unsatisfied: an unknown modal blocks the run
 // and a business outcome ends it.
 func (r *run) onMiss(ctx context.Context) *stop {
+	if !r.looking {
+		r.lookAt(ctx, true, true)
+		defer r.endLook()
+	}
 	if st := r.checkModals(ctx); st != nil {
 		return st
 	}
@@ -341,6 +345,10 @@ func (r *run) checkOutcomes(ctx context.Context) *stop {
 	outs := r.cap.BusinessOutcomes
 	if len(outs) == 0 {
 		return nil
+	}
+	if !r.looking {
+		r.lookAt(ctx, false, true)
+		defer r.endLook()
 	}
 	var (
 		haveURL       bool
@@ -426,6 +434,10 @@ var dialogRoles = [...]locator.Candidate{
 // the top-level document and the selected frame; one the capability does
 // not target blocks the run.
 func (r *run) checkModals(ctx context.Context) *stop {
+	if !r.looking {
+		r.lookAt(ctx, true, false)
+		defer r.endLook()
+	}
 	fs, ferr, st := r.frameScope(ctx)
 	if st != nil {
 		return st
@@ -446,7 +458,7 @@ func (r *run) checkModals(ctx context.Context) *stop {
 	}
 	for _, scope := range scopes[:n] {
 		for _, role := range dialogRoles {
-			els, err := r.drv.Find(ctx, scope, nil, role)
+			els, err := r.find(ctx, scope, nil, role)
 			if err != nil {
 				if errors.Is(err, ErrStaleElement) {
 					continue

@@ -210,6 +210,27 @@
 // and business outcomes, so a "Session expired" page or an unexpected
 // dialog ends the wait at once instead of timing out.
 //
+// Two optional driver extensions make the waits and checks cheaper
+// without changing an answer (issue 21):
+//   - [ChangeWaiter]: between two checks of an unmet condition the
+//     runtime waits for the driver to report a page change (a DOM
+//     mutation, a navigation, a load) instead of sleeping the whole poll
+//     interval; the interval still bounds every pause, so a change no
+//     event announces is seen as late as without the extension, and two
+//     checks are never closer than 5 ms. A driver error falls back to
+//     the plain interval.
+//   - [BatchFinder]: the checks of one decision point (the modal check
+//     for dialogs and alert dialogs in the top-level document and the
+//     selected frame; the business outcomes' visible texts, unscoped
+//     locators and detect scopes) first ask FindCounts, one look per
+//     document, and skip Find for every candidate it rules out (count
+//     0). The look holds only for that decision point and that page
+//     generation, only for Finds without a root; a failed look leaves
+//     every check to ask Find, so the answers are the same as without the
+//     extension (TestBatchFinderSameAnswers holds the fake to that).
+//     runtimetest.TestDriver checks FindCounts against Find for drivers
+//     that have it.
+//
 // # Cancellation
 //
 // When the caller's ctx ends (canceled or its own deadline), Execute stops

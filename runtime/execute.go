@@ -183,6 +183,8 @@ type run struct {
 	proposal *RecoveryProposal
 	clock    *phaseClock // the running action's time breakdown, nil between actions
 	capt     *captureRec // WithCapture's record, nil without (capture_record.go)
+	looks    []look      // the batched looks of the current decision point (batch.go)
+	looking  bool
 
 	parent, ctx       context.Context
 	pollEvery         time.Duration
@@ -481,6 +483,7 @@ func (r *run) poll(ctx context.Context, check func(context.Context) (bool, *stop
 	}()
 	for {
 		r.touch()
+		checked := time.Now()
 		ok, st := check(ctx)
 		if st == nil {
 			// Every poll is a decision point: a blocked navigation or
@@ -499,18 +502,11 @@ func (r *run) poll(ctx context.Context, check func(context.Context) (bool, *stop
 		if ok {
 			return true, nil
 		}
-		if timer == nil {
-			timer = time.NewTimer(r.pollEvery)
-		} else {
-			timer.Reset(r.pollEvery)
-		}
-		select {
-		case <-ctx.Done():
+		if r.pause(ctx, &timer, checked) {
 			if ist := r.interrupted(); ist != nil {
 				return false, ist
 			}
 			return false, nil
-		case <-timer.C:
 		}
 	}
 }

@@ -25,12 +25,12 @@ type scopedFinder struct {
 
 // Find finds an unscoped candidate.
 func (f *scopedFinder) Find(ctx context.Context, c locator.Candidate) ([]Element, error) {
-	return f.r.drv.Find(ctx, f.scope, f.root, f.r.substCandidate(c))
+	return f.r.find(ctx, f.scope, f.root, f.r.substCandidate(c))
 }
 
 // FindWithin finds an unscoped candidate below root.
 func (f *scopedFinder) FindWithin(ctx context.Context, root Element, c locator.Candidate) ([]Element, error) {
-	return f.r.drv.Find(ctx, f.scope, root, f.r.substCandidate(c))
+	return f.r.find(ctx, f.scope, root, f.r.substCandidate(c))
 }
 
 // findCandidate returns the elements one candidate matches in scope (below
@@ -58,7 +58,7 @@ func (r *run) detectRoot(ctx context.Context, scope Scope, d *capability.Outcome
 	if d.Scope == nil {
 		return nil, true, nil
 	}
-	els, err := r.drv.Find(ctx, scope, nil, r.substCandidate(d.Scope.Unscoped()))
+	els, err := r.find(ctx, scope, nil, r.substCandidate(d.Scope.Unscoped()))
 	if err != nil {
 		if errors.Is(err, ErrStaleElement) {
 			return nil, false, nil

@@ -2,6 +2,8 @@ package browser
 
 import (
 	"fmt"
+	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -138,7 +140,19 @@ func benchFindCold(b *testing.B, path string, c locator.Candidate, want int) {
 		}
 		nav += time.Since(t0)
 		b.StartTimer()
+		var mu sync.Mutex
+		var calls []string
+		t1 := time.Now()
+		d.callTrace = func(method string, start time.Time) {
+			mu.Lock()
+			calls = append(calls, fmt.Sprintf("%s +%v %v", method, start.Sub(t1).Round(100*time.Microsecond), time.Since(start).Round(100*time.Microsecond)))
+			mu.Unlock()
+		}
 		els, err := d.Find(ctx, top, nil, c)
+		d.callTrace = nil
+		if i == 1 {
+			b.Logf("first cold lookup, %v: %s", time.Since(t1).Round(100*time.Microsecond), strings.Join(calls, "; "))
+		}
 		if err != nil {
 			b.Fatal(err)
 		}

@@ -20,7 +20,7 @@ type external struct {
 	endpoint string // http://127.0.0.1:PORT
 }
 
-func startExternal(t *testing.T) *external {
+func startExternal(t testing.TB) *external {
 	t.Helper()
 	bin := requireBrowser(t)
 	p, err := chromeproc.Start(tctx(t, 30*time.Second), chromeproc.WithPath(bin))

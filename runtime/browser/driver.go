@@ -82,6 +82,11 @@ type Driver struct {
 
 	closeOnce sync.Once
 	closeErr  error
+
+	// callTrace, when set (tests and benchmarks only, before the first
+	// call), sees every CDP command the driver sends and how long its
+	// answer took (since start).
+	callTrace func(method string, start time.Time)
 }
 
 var _ runtime.Driver = (*Driver)(nil)
@@ -233,6 +238,7 @@ func open(ctx context.Context, wsURL string, o options, proc *process, downloads
 		url:         "about:blank",
 		causal:      newCausal(),
 		host:        o.host,
+		callTrace:   o.callTrace,
 	}
 	d.wg.Add(1)
 	go d.eventLoop()
@@ -501,6 +507,9 @@ func (d *Driver) markCrashed(reason string) {
 // call sends one CDP command on session sid ("" for the browser) and
 // decodes its result into res when res is not nil.
 func (d *Driver) call(ctx context.Context, sid proto.TargetSessionID, req proto.Request, res any) error {
+	if d.callTrace != nil {
+		defer d.callTrace(req.ProtoReq(), time.Now())
+	}
 	b, err := d.cdp.Call(ctx, string(sid), req.ProtoReq(), req)
 	if err != nil {
 		return err

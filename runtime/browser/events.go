@@ -410,7 +410,7 @@ func (d *Driver) onRequest(sid proto.TargetSessionID, e *proto.FetchRequestPause
 		d.causal.noteLocked()
 	}
 	d.mu.Unlock()
-	chains := chainingResource(e.ResourceType)
+	chains := chainingResource(e.ResourceType) && !imageFetch(e)
 	replied := func() {
 		d.mu.Lock()
 		if chains {

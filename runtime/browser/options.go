@@ -3,6 +3,7 @@ package browser
 import (
 	"fmt"
 	"log/slog"
+	"time"
 
 	"github.com/vera-run/vera/runtime/browser/internal/cdpws"
 	"github.com/vera-run/vera/runtime/browser/internal/netgate"
@@ -31,6 +32,8 @@ const StallTimeout = cdpws.DefaultStallTimeout
 type Option func(*options)
 
 type options struct {
+	// callTrace is Driver.callTrace from the first call on (tests).
+	callTrace     func(method string, start time.Time)
 	logger        *slog.Logger
 	browserPath   string
 	remote        bool

@@ -3,6 +3,7 @@ package browser
 import (
 	"context"
 	"errors"
+	"strings"
 	"time"
 
 	"github.com/go-rod/rod/lib/proto"
@@ -89,6 +90,41 @@ func chainingResource(rt proto.NetworkResourceType) bool {
 		return false
 	}
 	return true
+}
+
+// imageFetch reports whether a paused request of no specific type
+// ("Other") is an image fetch: its Accept header lists only image types
+// (before a final "*/*" fallback), as Chromium's own image loads send it.
+// That is the document's icon (the favicon, which the browser fetches
+// after every load): its response is decoded for the tab strip, never
+// handed to the page's scripts, so it cannot start more page work and
+// does not open the quiet window. Page code cannot make such a request:
+// fetch and XHR are typed "Fetch" and "XHR", images "Image".
+func imageFetch(e *proto.FetchRequestPaused) bool {
+	if e.ResourceType != proto.NetworkResourceTypeOther || e.Request == nil {
+		return false
+	}
+	var accept string
+	for k, v := range e.Request.Headers {
+		if strings.EqualFold(k, "Accept") {
+			accept = v.Str()
+		}
+	}
+	if accept == "" {
+		return false
+	}
+	n := 0
+	for _, part := range strings.Split(accept, ",") {
+		mt, _, _ := strings.Cut(strings.TrimSpace(part), ";")
+		switch {
+		case strings.HasPrefix(mt, "image/"):
+			n++
+		case mt == "*/*":
+		default:
+			return false
+		}
+	}
+	return n > 0
 }
 
 // pendingLocked reports whether anything newer than since is pending.

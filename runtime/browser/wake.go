@@ -27,9 +27,16 @@ type changeWaker struct {
 }
 
 func (d *Driver) newChangeWaker() *changeWaker {
+	return d.newWaker(func(method string) bool {
+		return strings.HasPrefix(method, "Page.") || strings.HasPrefix(method, "Target.")
+	})
+}
+
+// newWaker is a changeWaker woken by the events for which wakes is true.
+func (d *Driver) newWaker(wakes func(method string) bool) *changeWaker {
 	w := &changeWaker{ch: make(chan struct{}, 1)}
 	w.remove = d.addWaiter(func(ev *cdp.Event) {
-		if strings.HasPrefix(ev.Method, "Page.") || strings.HasPrefix(ev.Method, "Target.") {
+		if wakes(ev.Method) {
 			select {
 			case w.ch <- struct{}{}:
 			default:

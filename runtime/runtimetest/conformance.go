@@ -181,7 +181,10 @@ func (x *session) ids(els []runtime.Element) []string {
 // that order.
 func (x *session) expect(scope runtime.Scope, root runtime.Element, c locator.Candidate, ids ...string) {
 	x.t.Helper()
-	got := x.ids(x.find(scope, root, c))
+	count := x.count(scope, root, c)
+	els := x.find(scope, root, c)
+	x.checkCount(c, count, len(els))
+	got := x.ids(els)
 	if ids == nil {
 		ids = []string{}
 	}

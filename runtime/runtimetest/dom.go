@@ -4,6 +4,7 @@ import (
 	"maps"
 	"slices"
 	"strings"
+	"unicode"
 )
 
 // elem is one element of the materialised document: the exact element
@@ -279,7 +280,33 @@ func validFloat(s string) bool {
 }
 
 // collapse replaces every whitespace run with one space and trims.
-func collapse(s string) string { return strings.Join(strings.Fields(s), " ") }
+func collapse(s string) string {
+	// Most texts are already collapsed: answer them without allocating.
+	if collapsed(s) {
+		return s
+	}
+	return strings.Join(strings.Fields(s), " ")
+}
+
+// collapsed reports whether s equals strings.Join(strings.Fields(s), " "):
+// no leading, trailing or doubled space and no whitespace but ' '.
+func collapsed(s string) bool {
+	prevSpace := true // at the start a space would be leading
+	for _, r := range s {
+		switch {
+		case r == ' ':
+			if prevSpace {
+				return false
+			}
+			prevSpace = true
+		case unicode.IsSpace(r):
+			return false
+		default:
+			prevSpace = false
+		}
+	}
+	return s == "" || !prevSpace
+}
 
 // textContent is the DOM textContent: every descendant's text, hidden or
 // not. The renderer separates elements with line breaks, so pieces are

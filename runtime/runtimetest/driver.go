@@ -123,7 +123,7 @@ type Driver struct {
 	top        *document
 	dialog     *DialogEffect
 	pending    []*pendingDownload
-	calls      []Call
+	calls      [][]Call // the call log in blocks of callBlock (never copied as it grows)
 	clicks     []string
 	closed     bool
 	crashed    bool
@@ -234,8 +234,15 @@ func (d *Driver) enter(ctx context.Context) error {
 
 func (d *Driver) log(c Call, err error) {
 	c.Err = err
-	d.calls = append(d.calls, c)
+	if n := len(d.calls); n == 0 || len(d.calls[n-1]) == cap(d.calls[n-1]) {
+		d.calls = append(d.calls, make([]Call, 0, callBlock))
+	}
+	last := &d.calls[len(d.calls)-1]
+	*last = append(*last, c)
 }
+
+// callBlock is the size of one block of the call log.
+const callBlock = 256
 
 // RestrictOrigins installs the origin scope. Only Allowed origins may serve
 // documents (top-level pages and frames); the fake has no subresources.
@@ -667,7 +674,11 @@ func (d *Driver) Crash() {
 func (d *Driver) Calls() []Call {
 	d.mu.Lock()
 	defer d.mu.Unlock()
-	return slices.Clone(d.calls)
+	var out []Call
+	for _, b := range d.calls {
+		out = append(out, b...)
+	}
+	return out
 }
 
 // Clicks returns the fixture id ("<tag>" without one) of every element

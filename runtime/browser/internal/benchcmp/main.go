@@ -172,12 +172,19 @@ func run(n, lookups int, cases []string, trace bool, pwDir string) error {
 		}
 		defer d.Close()
 		var drv runtime.Driver = d
+		opts := []runtime.Option{runtime.WithRunDir(runDir), runtime.WithAllowGitWorkTree()}
 		if tr != nil {
+			tr.note("Connect", start)
 			drv = tr
 			tr.Driver = d
+			opts = append(opts, runtime.WithHooks(tr.hooks()))
 		}
+		t0 := time.Now()
 		res, err := runtime.Execute(ctx, c, map[string]any{"username": username, "password": password, "member_id": memberID},
-			runtime.WithDriver(drv), runtime.WithRunDir(runDir), runtime.WithAllowGitWorkTree())
+			append(opts, runtime.WithDriver(drv))...)
+		if tr != nil {
+			tr.note("Execute (whole)", t0)
+		}
 		if err != nil {
 			return 0, err
 		}

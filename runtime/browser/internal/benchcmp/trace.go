@@ -66,9 +66,49 @@ func (t *tracing) Visible(ctx context.Context, e runtime.Element) (bool, error) 
 	defer t.note("Visible", time.Now())
 	return t.Driver.Visible(ctx, e)
 }
+func (t *tracing) Settle(ctx context.Context) error {
+	defer t.note("Settle", time.Now())
+	return t.Driver.Settle(ctx)
+}
+func (t *tracing) RestrictOrigins(ctx context.Context, s runtime.OriginScope) error {
+	defer t.note("RestrictOrigins", time.Now())
+	return t.Driver.RestrictOrigins(ctx, s)
+}
+func (t *tracing) FrameURL(ctx context.Context, s runtime.Scope) (string, error) {
+	defer t.note("FrameURL", time.Now())
+	return t.Driver.FrameURL(ctx, s)
+}
 func (t *tracing) Violations(ctx context.Context) ([]runtime.Violation, error) {
 	defer t.note("Violations", time.Now())
 	return t.Driver.Violations(ctx)
+}
+
+// hooks returns hooks that charge each action's phases to "phase X"
+// entries and the waits to "wait X" entries.
+func (t *tracing) hooks() *runtime.Hooks {
+	return &runtime.Hooks{
+		ActionDone: func(i runtime.ActionDoneInfo) {
+			t.mu.Lock()
+			defer t.mu.Unlock()
+			add := func(name string, d time.Duration) {
+				t.total[name] += d
+				t.count[name]++
+			}
+			tm := i.Timing
+			add("phase resolve", tm.Resolve)
+			add("phase act", tm.Act)
+			add("phase settle", tm.Settle)
+			add("phase postcondition", tm.Postcondition)
+			add("phase evidence", tm.Evidence)
+			add("action "+i.Outcome.ID, i.Outcome.Duration)
+		},
+		WaitDone: func(i runtime.WaitDoneInfo) {
+			t.mu.Lock()
+			defer t.mu.Unlock()
+			t.total["wait "+string(i.Kind)] += i.Elapsed
+			t.count["wait "+string(i.Kind)]++
+		},
+	}
 }
 
 func (t *tracing) report() {
@@ -80,6 +120,19 @@ func (t *tracing) report() {
 	}
 	sort.Slice(names, func(i, j int) bool { return t.total[names[i]] > t.total[names[j]] })
 	for _, n := range names {
-		fmt.Fprintf(os.Stderr, "  %-16s %4d calls  %8v total  %8v each\n", n, t.count[n], t.total[n].Round(time.Millisecond), (t.total[n] / time.Duration(t.count[n])).Round(100*time.Microsecond))
+		fmt.Fprintf(os.Stderr, "  %-28s %4d calls  %8v total  %8v each\n", n, t.count[n], t.total[n].Round(time.Millisecond), (t.total[n] / time.Duration(t.count[n])).Round(100*time.Microsecond))
 	}
+}
+
+// FindCounts forwards runtime.BatchFinder, so the traced run takes the
+// same path as the untraced one.
+func (t *tracing) FindCounts(ctx context.Context, s runtime.Scope, r runtime.Element, c []locator.Candidate) ([]int, error) {
+	defer t.note("FindCounts", time.Now())
+	return t.Driver.(runtime.BatchFinder).FindCounts(ctx, s, r, c)
+}
+
+// WaitChange forwards runtime.ChangeWaiter.
+func (t *tracing) WaitChange(ctx context.Context, s runtime.Scope) error {
+	defer t.note("WaitChange", time.Now())
+	return t.Driver.(runtime.ChangeWaiter).WaitChange(ctx, s)
 }
