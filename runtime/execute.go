@@ -1,6 +1,7 @@
 package runtime
 
 import (
+	"github.com/vera-run/vera/runtime/grant"
 	"context"
 	"errors"
 	"fmt"
@@ -101,6 +102,12 @@ func Execute(ctx context.Context, c *capability.Capability, inputs map[string]an
 	if err != nil {
 		return nil, &CapabilityError{Problems: capability.ErrorList{{Code: codeSchema, Message: "execution hash: " + err.Error()}}}
 	}
+	// Authorization before the first driver call (grant.go): a live run
+	// needs a grant that covers this capability.
+	granted, err := authorizeRun(&cfg, cfg.driver.Info(), execHash, c.Site.AllowedOrigins)
+	if err != nil {
+		return nil, err
+	}
 	// The last check before the first driver call: the run folder, with
 	// the run directory reserved now so the evidence cannot collide later.
 	runID := runwrite.NewRunID()
@@ -119,6 +126,7 @@ func Execute(ctx context.Context, c *capability.Capability, inputs map[string]an
 		info:      cfg.driver.Info(),
 		vals:      vals,
 		execHash:  execHash,
+		grant:     granted,
 		runID:     runID,
 		runDir:    runDir,
 		pollEvery: cfg.poll,
@@ -160,6 +168,7 @@ type run struct {
 	info     DriverInfo
 	vals     map[string]inputValue
 	execHash string
+	grant    *grant.Grant // nil for a simulated run
 	runID    string
 	runDir   string // reserved before the run, filled by writeEvidence
 	proposal *RecoveryProposal

@@ -1,6 +1,7 @@
 package runtime
 
 import (
+	"github.com/vera-run/vera/runtime/grant"
 	"context"
 	"errors"
 	"fmt"
@@ -29,6 +30,7 @@ type config struct {
 	logger       *slog.Logger
 	skipValidate bool
 	poll         time.Duration
+	grant        *grant.Grant // WithGrant (grant.go)
 	// err is the first bad option value; Execute refuses it.
 	err error
 }
