@@ -1,7 +1,6 @@
 package runtime
 
 import (
-	"github.com/vera-run/vera/runtime/grant"
 	"context"
 	"errors"
 	"fmt"
@@ -13,6 +12,7 @@ import (
 	"github.com/vera-run/vera/internal/runwrite"
 	"github.com/vera-run/vera/locator"
 	"github.com/vera-run/vera/receipt"
+	"github.com/vera-run/vera/runtime/grant"
 )
 
 // errRunTimeout is the cause of the run context's deadline.

@@ -1,7 +1,6 @@
 package runtime
 
 import (
-	"github.com/vera-run/vera/runtime/grant"
 	"context"
 	"errors"
 	"fmt"
@@ -11,6 +10,7 @@ import (
 	"github.com/vera-run/vera/capability"
 	"github.com/vera-run/vera/download"
 	"github.com/vera-run/vera/locator"
+	"github.com/vera-run/vera/runtime/grant"
 )
 
 // Option configures [Execute].

@@ -268,4 +268,3 @@ func TestGrantedRun(t *testing.T) {
 		t.Fatalf("auto grant record %+v", ag)
 	}
 }
-
