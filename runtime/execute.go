@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"os"
 	"time"
 
 	"github.com/vera-run/vera/capability"
@@ -102,17 +103,19 @@ func Execute(ctx context.Context, c *capability.Capability, inputs map[string]an
 	if err != nil {
 		return nil, &CapabilityError{Problems: capability.ErrorList{{Code: codeSchema, Message: "execution hash: " + err.Error()}}}
 	}
-	// Authorization before the first driver call (grant.go): a live run
-	// needs a grant that covers this capability.
-	granted, err := authorizeRun(&cfg, cfg.driver.Info(), execHash, c.Site.AllowedOrigins)
-	if err != nil {
-		return nil, err
-	}
 	// The last check before the first driver call: the run folder, with
 	// the run directory reserved now so the evidence cannot collide later.
 	runID := runwrite.NewRunID()
 	runDir, err := reserveRunDir(&cfg, runID)
 	if err != nil {
+		return nil, err
+	}
+	// Authorization before the first driver call that acts (grant.go): a
+	// live run needs a grant that covers this capability. A refused run
+	// leaves nothing: its empty run directory is removed.
+	granted, err := authorizeRun(&cfg, cfg.driver.Info(), execHash, c.Site.AllowedOrigins)
+	if err != nil {
+		_ = os.Remove(runDir)
 		return nil, err
 	}
 	r := &run{
