@@ -9,6 +9,7 @@ import (
 	"github.com/vera-run/vera/discovery"
 	"github.com/vera-run/vera/locator"
 	"github.com/vera-run/vera/receipt"
+	"github.com/vera-run/vera/runtime/grant"
 	"github.com/vera-run/vera/runtime/provider"
 )
 
@@ -122,6 +123,10 @@ func documentedTypes() []documentedType {
 		{"receipt.ArtifactChange", typeOf[receipt.ArtifactChange]()},
 		{"receipt.ArtifactState", typeOf[receipt.ArtifactState]()},
 		{"receipt.Totals", typeOf[receipt.Totals]()},
+
+		{"grant.Grant", typeOf[grant.Grant]()},
+		{"grant.Commitment", typeOf[grant.Commitment]()},
+		{"receipt.GrantRecord", typeOf[receipt.GrantRecord]()},
 	}
 }
 
