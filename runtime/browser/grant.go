@@ -3,6 +3,7 @@ package browser
 import (
 	"context"
 
+	"github.com/vera-run/vera/capability"
 	"github.com/vera-run/vera/internal/chromeproc"
 	"github.com/vera-run/vera/runtime/grant"
 )
@@ -93,4 +94,19 @@ func authorizeConnect(o options, endpointURL string) (grant.Authorization, error
 		return grant.Authorization{}, err
 	}
 	return grant.Authorize(grant.Target{Mode: grant.ModeConnect, Endpoint: endpointURL}, o.auth.grant, c)
+}
+
+// LocalGrant is the one line with which a program grants its own launch
+// of c on this machine: the executable found as [Launch] finds it (path,
+// else [EnvBrowser], else the usual install locations) and
+// [grant.Local] for it, which allows loopback origins only. Pass the
+// result to Launch or LaunchBrowser with [WithGrant]. Without a browser
+// the error wraps [runtime.ErrBrowserUnavailable]; a capability reaching
+// beyond loopback needs a real ceiling ([grant.FromEnv] or one in code).
+func LocalGrant(c *capability.Capability, path string) (*grant.Grant, error) {
+	bin, err := chromeproc.Find(path)
+	if err != nil {
+		return nil, err
+	}
+	return grant.Local(c, grant.LaunchTarget(bin))
 }

@@ -10,6 +10,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/vera-run/vera/capability"
 	"github.com/vera-run/vera/runtime/grant"
 )
 
@@ -428,4 +429,42 @@ func mustGrantJSON(t *testing.T, g *grant.Grant) []byte {
 		t.Fatal(err)
 	}
 	return raw
+}
+
+func TestLocal(t *testing.T) {
+	root := t.TempDir()
+	bin := exe(t, root, "chrome")
+	if _, err := grant.Local(nil, grant.LaunchTarget(bin)); !errors.Is(err, grant.ErrInvalidGrant) {
+		t.Fatalf("nil capability: %v", err)
+	}
+	if _, err := grant.Local(nil, grant.LaunchTarget("chrome")); !errors.Is(err, grant.ErrExceedsCeiling) {
+		t.Fatalf("relative: %v", err)
+	}
+	if _, err := grant.Local(nil, grant.ConnectTarget("ws://grid.example.com:443/x")); !errors.Is(err, grant.ErrExceedsCeiling) {
+		t.Fatalf("remote endpoint: %v", err)
+	}
+	raw, err := os.ReadFile(filepath.Join("..", "..", "capability", "testdata", "valid", "teller_member_balances.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	c, err := capability.ParseBytes(raw)
+	if err != nil {
+		t.Fatal(err)
+	}
+	h, _ := c.ExecutionHash()
+	g, err := grant.Local(c, grant.LaunchTarget(bin))
+	if err != nil || !g.Checked() || g.ExecutionHash != h || !reflect.DeepEqual(g.Origins, []string{"http://127.0.0.1:4010"}) || g.NetworkClass != grant.Loopback {
+		t.Fatalf("local launch grant %+v %v", g, err)
+	}
+	if g, err := grant.Local(c, grant.ConnectTarget("ws://127.0.0.1:9222/devtools/browser/x")); err != nil || g.Endpoint != "ws://127.0.0.1:9222/devtools/browser/x" {
+		t.Fatalf("local connect grant %+v %v", g, err)
+	}
+	public, err := capability.ParseBytes(bytes.ReplaceAll(raw, []byte("http://127.0.0.1:4010"), []byte("https://teller.example.com")))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var xe *grant.ExceedError
+	if _, err := grant.Local(public, grant.LaunchTarget(bin)); !errors.As(err, &xe) || xe.Field != grant.FieldNetwork {
+		t.Fatalf("local grant of a public capability: %v", err)
+	}
 }
