@@ -33,15 +33,21 @@ func canaryBrowser(t *testing.T) (dir, exe string) {
 	return dir, exe
 }
 
-// wantNotStarted fails when the canary in dir was ever run or a process
-// names dir.
-func wantNotStarted(t *testing.T, dir string) {
+// wantNotStarted fails when the canary in dir was ever run, a process
+// names dir, or more processes name the binary's TMPDIR (where every
+// profile lives) than before (baseline: the count when the test began;
+// top-level tests that are not parallel run alone, so nothing else
+// starts a browser meanwhile).
+func wantNotStarted(t *testing.T, dir string, baseline int) {
 	t.Helper()
 	if _, err := os.Stat(filepath.Join(dir, "started")); !os.IsNotExist(err) {
 		t.Errorf("the executable was started (%v)", err)
 	}
 	if n := countByPathMarker(dir); n != 0 {
 		t.Errorf("%d processes name %s", n, dir)
+	}
+	if n := countByPathMarker(testTmp); n > baseline {
+		t.Errorf("%d browser processes under %s, %d before the refusals", n, testTmp, baseline)
 	}
 }
 
@@ -66,6 +72,7 @@ func cdpCounter(t *testing.T) (string, *atomic.Int64) {
 func TestGrantRefusedWithoutGrant(t *testing.T) {
 	dir, exe := canaryBrowser(t)
 	ep, hits := cdpCounter(t)
+	baseline := countByPathMarker(testTmp)
 	c := &grant.Ceiling{Enabled: true, ExecutableRoots: []string{dir}, CDPEndpoints: []string{ep}, AllowedOrigins: []string{"http://127.0.0.1:*"}}
 	ctx := tctx(t, 30*time.Second)
 	opts := []Option{WithCeiling(c), WithBrowserPath(exe)}
@@ -87,7 +94,7 @@ func TestGrantRefusedWithoutGrant(t *testing.T) {
 	check("Connect", err)
 	_, err = ConnectBrowser(ctx, ep, opts...)
 	check("ConnectBrowser", err)
-	wantNotStarted(t, dir)
+	wantNotStarted(t, dir, baseline)
 	if n := hits.Load(); n != 0 {
 		t.Errorf("the endpoint got %d requests", n)
 	}
@@ -103,7 +110,7 @@ func TestGrantRefusedWithoutGrant(t *testing.T) {
 	if _, err := Launch(ctx, WithBrowserPath(exe)); !errors.As(err, &ee) || ee.Var != grant.EnvExecutableRoots {
 		t.Errorf("Launch under a bad environment ceiling: %v", err)
 	}
-	wantNotStarted(t, dir)
+	wantNotStarted(t, dir, baseline)
 }
 
 // TestGrantExceedsCeiling: grants that ask for more than the ceiling are
@@ -114,6 +121,7 @@ func TestGrantRefusedWithoutGrant(t *testing.T) {
 func TestGrantExceedsCeiling(t *testing.T) {
 	dir, exe := canaryBrowser(t)
 	ep, hits := cdpCounter(t)
+	baseline := countByPathMarker(testTmp)
 	s := sites(t)
 	c := tellerCapability(t, s)
 	other := t.TempDir()
@@ -179,7 +187,7 @@ func TestGrantExceedsCeiling(t *testing.T) {
 	if _, err := Launch(ctx, WithGrant(parsed)); !errors.Is(err, grant.ErrNotGranted) {
 		t.Errorf("Launch with an unchecked grant: %v", err)
 	}
-	wantNotStarted(t, dir)
+	wantNotStarted(t, dir, baseline)
 	if n := hits.Load(); n != 0 {
 		t.Errorf("the endpoint got %d requests", n)
 	}
