@@ -27,6 +27,11 @@
 //     validator, idempotency stores.
 //     provider-owned Chromium, Connect to an existing Chrome), and Browser,
 //     one browser handing out a driver per concurrent run.
+//   - [github.com/vera-run/vera/runtime/grant]: authorization of browser
+//     automation (seed 002): the administrator's ceiling (in code or from
+//     VERA_BROWSER_* variables) and the grant that commits one run's
+//     browser target, origins, environment names, network class and
+//     execution hash.
 //   - [github.com/vera-run/vera/runtime/jobs]: a bounded job runner (slots,
 //     queue, run budget, retention, expiry, restart-safe records) over a
 //     driver source.

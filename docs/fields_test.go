@@ -9,6 +9,7 @@ import (
 	"github.com/vera-run/vera/discovery"
 	"github.com/vera-run/vera/locator"
 	"github.com/vera-run/vera/receipt"
+	"github.com/vera-run/vera/runtime/grant"
 	"github.com/vera-run/vera/runtime/provider"
 )
 
@@ -136,6 +137,10 @@ func documentedTypes() []documentedType {
 		{"receipt.CaptureEvents", typeOf[receipt.CaptureEvents]()},
 		{"receipt.CaptureEvent", typeOf[receipt.CaptureEvent]()},
 		{"receipt.CaptureTotals", typeOf[receipt.CaptureTotals]()},
+
+		{"grant.Grant", typeOf[grant.Grant]()},
+		{"grant.Commitment", typeOf[grant.Commitment]()},
+		{"receipt.GrantRecord", typeOf[receipt.GrantRecord]()},
 	}
 }
 

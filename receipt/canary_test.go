@@ -18,6 +18,7 @@ import (
 	"github.com/vera-run/vera/receipt"
 	"github.com/vera-run/vera/runtime"
 	"github.com/vera-run/vera/runtime/browser"
+	"github.com/vera-run/vera/runtime/grant"
 	"github.com/vera-run/vera/runtime/runtimetest"
 )
 
@@ -84,6 +85,15 @@ func assertNoCanary(t *testing.T, dir string, canaries []string) []string {
 type leakyDriver struct {
 	runtime.Driver
 	failOn string
+}
+
+// Authorization forwards the wrapped live driver's grant (a wrapper of a
+// live driver must, or Execute refuses it).
+func (d *leakyDriver) Authorization() grant.Authorization {
+	if a, ok := d.Driver.(runtime.Authorized); ok {
+		return a.Authorization()
+	}
+	return grant.Authorization{}
 }
 
 func (d *leakyDriver) Act(ctx context.Context, el runtime.Element, a runtime.Act) error {

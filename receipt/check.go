@@ -177,6 +177,7 @@ func checkReceipt(r *Receipt) problems {
 	checkTerminal(r, &ps)
 	checkEnvironment(r, &ps)
 	checkOriginSchema(r, &ps)
+	checkGrant(r, &ps)
 	checkRunFlags(r, &ps)
 	checkReceiptRules(r, &ps)
 	return ps

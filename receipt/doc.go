@@ -116,6 +116,17 @@
 //
 // # Decisions where the contract is silent
 //
+//   - The grant (FORMAT section 15): a receipt's optional "grant" member
+//     ([GrantRecord]) holds the grant's commitment (the grant document
+//     with its executable path or endpoint replaced by its SHA-256, so no
+//     local path enters evidence) and its digest. Load, VerifyRun and
+//     bundle verification (through the receipt checks) recompute the
+//     digest and require it for the receipt's execution hash, in the mode
+//     of its execution mode, listing every origin reached and, against
+//     the capability, every allowed origin ([ErrGrant], code "grant"). A
+//     simulated receipt has none. A live receipt without one still
+//     verifies in browser-run-receipt/v3 (older receipts and the
+//     hand-built fixtures of other tests); the runtime always writes it.
 //   - Every call that reads files or checks receipts takes ctx first
 //     ([Load], [VerifyRun], [Finalize], [CheckClaim]) and checks it per
 //     file, per run directory and per receipt. A done ctx is not a

@@ -65,6 +65,10 @@ var (
 	// ErrSequence: the recorded milestones and actions do not follow the
 	// capability's graph.
 	ErrSequence = fmt.Errorf("%w: sequence does not follow the capability", ErrVerify)
+	// ErrGrant: the receipt's grant record is malformed, its digest is not
+	// the commitment's, or it does not cover the run (execution hash,
+	// mode, origins reached, the capability's origins).
+	ErrGrant = fmt.Errorf("%w: grant does not match the run", ErrVerify)
 )
 
 // Code is the stable machine-readable code of a verification [Problem].
@@ -90,6 +94,7 @@ const (
 	CodeOutputs        Code = "outputs"
 	CodeOrigin         Code = "origin"
 	CodeSequence       Code = "sequence"
+	CodeGrant          Code = "grant"
 )
 
 var codeOf = problem.Codes[Code]{
@@ -110,6 +115,7 @@ var codeOf = problem.Codes[Code]{
 	ErrOutputs:        CodeOutputs,
 	ErrOrigin:         CodeOrigin,
 	ErrSequence:       CodeSequence,
+	ErrGrant:          CodeGrant,
 }
 
 // Problem is one verification problem: the file it concerns (a base name

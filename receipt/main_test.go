@@ -3,6 +3,7 @@ package receipt_test
 import (
 	"bytes"
 	"fmt"
+	"github.com/vera-run/vera/internal/testmain"
 	"os"
 	"path/filepath"
 	"testing"
@@ -22,6 +23,7 @@ func TestMain(m *testing.M) {
 		os.Exit(2)
 	}
 	os.Setenv("TMPDIR", dir)
+	testmain.SetTestCeiling()
 	code := m.Run()
 	deadline := time.Now().Add(5 * time.Second)
 	for n := processesNaming(dir); n > 0; n = processesNaming(dir) {

@@ -266,6 +266,7 @@ func checkReceiptRun(r *Receipt, c *capability.Capability, ps *problems) {
 	checkOutputRecords(r, c, ps)
 	checkOrder(r, c, ps)
 	checkOrigins(r, c, ps)
+	checkGrantCovers(r, c, ps)
 	checkSequence(r, c, ps)
 	checkDownloadEvidence(r, c, ps)
 	checkRecordCounts(r, c, ps)

@@ -239,6 +239,9 @@ type Receipt struct {
 	Outputs       []OutputRecord    `json:"outputs"`
 	Terminal      Terminal          `json:"terminal"`
 	Environment   Environment       `json:"environment"`
+	// Grant is the run's grant (grant.go): present in every live run the
+	// runtime writes, absent in a simulated one.
+	Grant *GrantRecord `json:"grant,omitempty"`
 	// Origins are the query-free origins the top-level page and frames
 	// reached, sorted.
 	Origins []string `json:"origins"`

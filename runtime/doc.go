@@ -312,6 +312,18 @@
 //     implements [ActionabilityError].
 //
 // Decisions:
+//
+//   - A live run needs a grant (runtime/grant, FORMAT section 15). After
+//     the run folder is reserved and before the first driver call that
+//     acts, Execute asks a live driver (one that reports
+//     live_launched_browser or live_connected_chrome; it must implement
+//     [Authorized]) for the run's grant: [WithGrant]'s, else the
+//     driver's own when it covers this capability's execution hash and
+//     allowed origins, else one derived by an auto-grant ceiling. Without
+//     one the run is refused with [ErrNotGranted] (wrapping
+//     grant.ErrNotGranted or grant.ErrNotCovered) and its empty run
+//     folder is removed. A simulated run needs no grant and records none.
+//     The receipt records the grant's commitment and digest.
 //   - Failure stays receipt.Failure (the receipt's type: package receipt
 //     cannot know runtime types), so the cause sits beside it on Result and
 //     ActionOutcome, tagged json:"-". It is never written to any evidence

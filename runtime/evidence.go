@@ -95,6 +95,7 @@ func (r *run) writeEvidence(res *Result, term *stop) (string, string, error) {
 			OS:              goruntime.GOOS,
 			Arch:            goruntime.GOARCH,
 		},
+		Grant:                   grantRecord(r.grant),
 		Origins:                 nonNil(res.Origins),
 		BlockedRequests:         r.blocked,
 		LocatorChangesDuringRun: res.LocatorChangesDuringRun,

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"os"
 	"time"
 
 	"github.com/vera-run/vera/capability"
@@ -12,6 +13,7 @@ import (
 	"github.com/vera-run/vera/internal/runwrite"
 	"github.com/vera-run/vera/locator"
 	"github.com/vera-run/vera/receipt"
+	"github.com/vera-run/vera/runtime/grant"
 )
 
 // errRunTimeout is the cause of the run context's deadline.
@@ -89,16 +91,6 @@ func Execute(ctx context.Context, c *capability.Capability, inputs map[string]an
 	if err != nil {
 		return nil, err
 	}
-	// Secrets (secrets.go): the allowed env names, then every referenced
-	// secret resolved, before any driver call.
-	secrets, err := resolveSecrets(c, &cfg, inputs)
-	if err != nil {
-		return nil, err
-	}
-	secrets.applyInputs(c, vals)
-	if secrets.repl != nil {
-		cfg.logger = slog.New(scrubHandler{inner: cfg.logger.Handler(), s: secrets})
-	}
 	if cfg.driver == nil {
 		return nil, ErrNoDriver
 	}
@@ -123,6 +115,34 @@ func Execute(ctx context.Context, c *capability.Capability, inputs map[string]an
 	if err != nil {
 		return nil, err
 	}
+	// Authorization before the first driver call that acts (grant.go): a
+	// live run needs a grant that covers this capability. A refused run
+	// leaves nothing: its empty run directory is removed.
+	var secretEnv []string
+	for _, s := range c.Secrets {
+		secretEnv = append(secretEnv, s.Env)
+	}
+	granted, err := authorizeRun(&cfg, cfg.driver.Info(), execHash, c.Site.AllowedOrigins, secretEnv)
+	if err != nil {
+		_ = os.Remove(runDir)
+		return nil, err
+	}
+	// A live run's secrets read only the variables its grant names (and,
+	// with WithAllowedEnv, only those of them the host also lists).
+	if granted != nil {
+		cfg.allowedEnv = grantedEnv(granted.Env, cfg.allowedEnv, cfg.allowedEnvSet)
+	}
+	// Secrets (secrets.go): the allowed env names, then every referenced
+	// secret resolved, before any driver call that acts.
+	secrets, err := resolveSecrets(c, &cfg, inputs)
+	if err != nil {
+		_ = os.Remove(runDir)
+		return nil, err
+	}
+	secrets.applyInputs(c, vals)
+	if secrets.repl != nil {
+		cfg.logger = slog.New(scrubHandler{inner: cfg.logger.Handler(), s: secrets})
+	}
 	r := &run{
 		cfg:       cfg,
 		log:       cfg.logger,
@@ -135,6 +155,7 @@ func Execute(ctx context.Context, c *capability.Capability, inputs map[string]an
 		vals:      vals,
 		secrets:   secrets,
 		execHash:  execHash,
+		grant:     granted,
 		runID:     runID,
 		runDir:    runDir,
 		pollEvery: cfg.poll,
@@ -178,6 +199,7 @@ type run struct {
 	vals     map[string]inputValue
 	secrets  *secretSet // resolved secrets and the scrubber (secrets.go)
 	execHash string
+	grant    *grant.Grant // nil for a simulated run
 	runID    string
 	runDir   string // reserved before the run, filled by writeEvidence
 	proposal *RecoveryProposal

@@ -10,27 +10,30 @@ import (
 	"github.com/vera-run/vera/capability"
 	"github.com/vera-run/vera/download"
 	"github.com/vera-run/vera/locator"
+	"github.com/vera-run/vera/runtime/grant"
 )
 
 // Option configures [Execute].
 type Option func(*config)
 
 type config struct {
-	driver       Driver
-	approver     Approver
-	requester    string
-	proposal     *RecoveryProposal
-	handoff      HandoffFunc
-	downloadDir  string
-	downloadOpts []download.Option
-	runDir       string
-	allowGit     bool
-	hooks        *Hooks
-	logger       *slog.Logger
-	poll         time.Duration
-	envLookup    func(string) (string, bool) // secrets.go
-	allowedEnv   []string
-	capture      *CapturePolicy // WithCapture (capture.go)
+	driver        Driver
+	approver      Approver
+	requester     string
+	proposal      *RecoveryProposal
+	handoff       HandoffFunc
+	downloadDir   string
+	downloadOpts  []download.Option
+	runDir        string
+	allowGit      bool
+	hooks         *Hooks
+	logger        *slog.Logger
+	poll          time.Duration
+	envLookup     func(string) (string, bool) // secrets.go
+	allowedEnv    []string
+	allowedEnvSet bool           // WithAllowedEnv was given
+	capture       *CapturePolicy // WithCapture (capture.go)
+	grant         *grant.Grant   // WithGrant (grant.go)
 	// err is the first bad option value; Execute refuses it.
 	err error
 }

@@ -102,10 +102,14 @@ func WithEnvLookup(lookup func(name string) (string, bool)) Option {
 }
 
 // WithAllowedEnv lists the environment variables a capability's secrets
-// may read (the ceiling; a grant of runtime/grant will supply it). A
+// may read. In a live run the run's grant decides (runtime/grant: the
+// grant commits the variables, within the ceiling's
+// VERA_BROWSER_ALLOWED_ENV_JSON, and an auto grant asks for the
+// capability's secrets' variables); WithAllowedEnv then narrows it to
+// the names it lists. In a simulated run it is the whole list. A
 // capability whose secret names another variable is refused with
 // [ErrInvalidCapability] and code secret_env_not_allowed before any
-// driver call. Without it no variable is allowed, so a capability with
+// driver call that acts. Without it (and without a grant) no variable is allowed, so a capability with
 // secrets does not run. Repeated options add names; a malformed or
 // reserved name (capability.ValidEnvName) is refused.
 func WithAllowedEnv(names ...string) Option {
@@ -119,7 +123,23 @@ func WithAllowedEnv(names ...string) Option {
 				c.allowedEnv = append(c.allowedEnv, n)
 			}
 		}
+		c.allowedEnvSet = true
 	}
+}
+
+// grantedEnv is the allowed list of a live run: the grant's variables,
+// narrowed to the host's WithAllowedEnv list when one was given.
+func grantedEnv(grantEnv, host []string, hostSet bool) []string {
+	if !hostSet {
+		return slices.Clone(grantEnv)
+	}
+	var out []string
+	for _, n := range grantEnv {
+		if slices.Contains(host, n) {
+			out = append(out, n)
+		}
+	}
+	return out
 }
 
 // Seeder is the optional [Driver] capability of setting browser state

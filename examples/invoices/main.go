@@ -88,7 +88,11 @@ func run(ctx context.Context, args []string, stdout io.Writer) error {
 	if err := os.MkdirAll(downloads, 0o700); err != nil {
 		return err
 	}
-	d, err := browser.Launch(ctx, browser.WithBrowserPath(*browserPath), browser.WithDownloadDirectory(downloads))
+	var d *browser.Driver
+	g, err := browser.LocalGrant(c, *browserPath) // the grant: this launch, this capability, loopback origins only
+	if err == nil {
+		d, err = browser.Launch(ctx, browser.WithGrant(g), browser.WithDownloadDirectory(downloads))
+	}
 	if err != nil && *outDir == "" {
 		_ = os.RemoveAll(out) // nothing ran: leave no empty folder behind
 	}

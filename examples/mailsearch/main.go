@@ -64,7 +64,11 @@ func run(ctx context.Context, args []string, stdout io.Writer) error {
 		return fmt.Errorf("mail_search.capability.json: %w", err)
 	}
 
-	d, err := browser.Launch(ctx, browser.WithBrowserPath(*browserPath))
+	var d *browser.Driver
+	g, err := browser.LocalGrant(c, *browserPath) // the grant: this launch, this capability, loopback origins only
+	if err == nil {
+		d, err = browser.Launch(ctx, browser.WithGrant(g))
+	}
 	if errors.Is(err, runtime.ErrBrowserUnavailable) {
 		return fmt.Errorf("%w (or pass -browser PATH)", err) // the error names what to install
 	}

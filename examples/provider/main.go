@@ -18,6 +18,7 @@ import (
 	"github.com/vera-run/vera/internal/testsite"
 	"github.com/vera-run/vera/runtime"
 	"github.com/vera-run/vera/runtime/browser"
+	"github.com/vera-run/vera/runtime/grant"
 	"github.com/vera-run/vera/runtime/provider"
 )
 
@@ -80,8 +81,16 @@ func run(ctx context.Context, args []string, stdout io.Writer) (err error) {
 	defer site.Close()
 	fmt.Fprintf(stdout, "output folder  %s\ncomposer       %s%s\n", out, site.URL(), testsite.ComposePath)
 
+	c, err := loadCapability(site.Origin())
+	if err != nil {
+		return err
+	}
+	g, err := grant.Local(c, grant.LaunchTarget(bin)) // the grant: this launch, this capability, loopback origins only
+	if err != nil {
+		return err
+	}
 	launch := func(ctx context.Context) (runtime.Driver, error) {
-		return browser.Launch(ctx, browser.WithBrowserPath(bin))
+		return browser.Launch(ctx, browser.WithGrant(g))
 	}
 	profile, _, err := provider.NewProfile(ctx, launch)
 	if err != nil {
@@ -90,7 +99,7 @@ func run(ctx context.Context, args []string, stdout io.Writer) (err error) {
 	pj, _ := json.Marshal(profile.Primitives)
 	fmt.Fprintf(stdout, "profile        %s ready=%v %s %s\n", profile.ProviderID, profile.Runtime.Ready, profile.Runtime.Browser, pj)
 
-	d, err := browser.Launch(ctx, browser.WithBrowserPath(bin))
+	d, err := browser.Launch(ctx, browser.WithGrant(g))
 	if err != nil {
 		return fmt.Errorf("browser: %w", err)
 	}
@@ -99,10 +108,6 @@ func run(ctx context.Context, args []string, stdout io.Writer) (err error) {
 			err = cerr
 		}
 	}()
-	c, err := loadCapability(site.Origin())
-	if err != nil {
-		return err
-	}
 	gates := &provider.Gates{}
 	if err := gates.Set(provider.GateState{GateID: gateID, Revision: 4, Status: provider.GatePending}); err != nil {
 		return err

@@ -20,6 +20,7 @@ import (
 	"github.com/vera-run/vera/receipt"
 	"github.com/vera-run/vera/runtime"
 	"github.com/vera-run/vera/runtime/browser"
+	"github.com/vera-run/vera/runtime/grant"
 )
 
 // tellerCapability is the reviewed teller capability, checked in with the
@@ -94,10 +95,21 @@ func run(ctx context.Context, args []string, stdout io.Writer) (err error) {
 	fmt.Fprintf(stdout, "output folder    %s\n", out)
 	fmt.Fprintf(stdout, "teller console   %s\n", teller.URL())
 
+	capab, err := loadCapability(teller.Origin())
+	if err != nil {
+		return err
+	}
+
 	// 2. The operator's browser: a separate Chromium with a DevTools port.
 	// It is closed (with every process it started) on return, on error and
 	// on Ctrl-C, since ctx ends then and every step below returns.
-	chrome, err := browser.StartLocal(ctx, browser.WithBrowserPath(bin))
+	// (Scaffolding: starting it is a launch, which Vera does only with a
+	// grant; a real operator's Chrome is already running and needs none.)
+	operator, err := grant.Local(capab, grant.LaunchTarget(bin))
+	if err != nil {
+		return err
+	}
+	chrome, err := browser.StartLocal(ctx, browser.WithGrant(operator))
 	if err != nil {
 		return fmt.Errorf("operator browser: %w", err)
 	}
@@ -108,11 +120,7 @@ func run(ctx context.Context, args []string, stdout io.Writer) (err error) {
 	}()
 	fmt.Fprintf(stdout, "operator browser %s (pid %d, %s)\n", filepath.Base(chrome.Path()), chrome.Pid(), chrome.HTTPEndpoint())
 
-	// 3. The reviewed capability, pointed at the served origin.
-	capab, err := loadCapability(teller.Origin())
-	if err != nil {
-		return err
-	}
+	// 3. The reviewed capability (loaded above, pointed at the served origin).
 	execHash, err := capab.ExecutionHash()
 	if err != nil {
 		return err
@@ -236,7 +244,11 @@ func loadCapability(origin string) (*capability.Capability, error) {
 // execute runs the capability once in a new browser context of the
 // operator's browser, printing one line per action and milestone.
 func execute(ctx context.Context, endpoint string, c *capability.Capability, runsDir string, stdout io.Writer) (*runtime.Result, error) {
-	d, err := browser.Connect(ctx, endpoint)
+	g, err := grant.Local(c, grant.ConnectTarget(endpoint)) // the grant: this endpoint, this capability, loopback origins only
+	if err != nil {
+		return nil, err
+	}
+	d, err := browser.Connect(ctx, endpoint, browser.WithGrant(g))
 	if err != nil {
 		return nil, err
 	}

@@ -26,6 +26,7 @@ var Public = []string{
 	"receipt",
 	"runtime",
 	"runtime/browser",
+	"runtime/grant",
 	"runtime/jobs",
 	"runtime/provider",
 	"runtime/runtimetest",

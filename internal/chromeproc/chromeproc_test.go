@@ -15,6 +15,7 @@ import (
 	"go.uber.org/goleak"
 
 	"github.com/vera-run/vera/internal/chromeproc"
+	"github.com/vera-run/vera/internal/testmain"
 	"github.com/vera-run/vera/runtime"
 	"github.com/vera-run/vera/runtime/browser"
 )
@@ -31,6 +32,7 @@ func TestMain(m *testing.M) {
 	}
 	tmp = dir
 	os.Setenv("TMPDIR", dir)
+	testmain.SetTestCeiling()
 	code := m.Run()
 	if n := chromeproc.CountProcesses(dir); n > 0 {
 		fmt.Fprintf(os.Stderr, "FAIL: %d browser processes left running\n", n)

@@ -2,7 +2,9 @@
 // start Chromium but have no browser fixtures of their own: a private
 // TMPDIR for the binary (every browser profile lives under it), then a
 // failure when a browser process, goroutine or temporary entry outlives
-// the tests. Only tests import it.
+// the tests. It also sets the test ceiling of browser automation
+// ([SetTestCeiling]: auto-grant for any executable and loopback). Only
+// tests import it.
 package testmain
 
 import (
@@ -27,6 +29,7 @@ func Run(m *testing.M, prefix string) int {
 		os.Exit(2)
 	}
 	os.Setenv("TMPDIR", dir)
+	SetTestCeiling()
 	code := m.Run()
 	deadline := time.Now().Add(3 * time.Second)
 	n := chromeproc.CountProcesses(dir)
@@ -64,4 +67,35 @@ func leftovers(dir, prefix string) []string {
 		}
 	}
 	return out
+}
+
+// TestCeiling is the ceiling of every test binary that starts Chromium,
+// as the environment variables [SetTestCeiling] sets: browser automation
+// enabled, any executable (root "/"), any port of the three loopback
+// hosts as CDP endpoint and as origin (http and https), no environment
+// names, and auto-grant, so tests that launch or connect without an
+// explicit grant get one derived per run, as an unattended trusted
+// environment would. Tests of the refusals pass their own ceiling
+// (browser.WithCeiling) or clear these variables.
+func TestCeiling() map[string]string {
+	loop := `["http://127.0.0.1:*","http://localhost:*","http://[::1]:*","https://127.0.0.1:*","https://localhost:*","https://[::1]:*"]`
+	return map[string]string{
+		"VERA_BROWSER_ENABLED":               "true",
+		"VERA_BROWSER_EXECUTABLE_ROOTS_JSON": `["/"]`,
+		"VERA_BROWSER_CDP_ENDPOINTS_JSON":    `["http://127.0.0.1:*","http://localhost:*","http://[::1]:*"]`,
+		"VERA_BROWSER_ALLOWED_ORIGINS_JSON":  loop,
+		"VERA_BROWSER_ALLOWED_ENV_JSON":      `["PORTAL_PASSWORD","PORTAL_SESSION"]`, // the portal tests' secrets (runtime/browser/secret_test.go)
+		"VERA_BROWSER_AUTO_GRANT":            "true",
+	}
+}
+
+// SetTestCeiling sets the [TestCeiling] environment variables that are
+// not already set (a developer's own ceiling wins). Call it first in a
+// TestMain; [Run] calls it.
+func SetTestCeiling() {
+	for k, v := range TestCeiling() {
+		if _, ok := os.LookupEnv(k); !ok {
+			os.Setenv(k, v)
+		}
+	}
 }

@@ -619,4 +619,29 @@
 //   - The history is the run's own: entries after the one current at
 //     StartCapture, so a reused page's earlier runs never make two
 //     captures of the same flow differ.
+//
+// Authorization (runtime/grant, FORMAT section 15). Decisions:
+//
+//   - Nothing is started or reached without an authorization: [Launch],
+//     [LaunchBrowser] and [StartLocal] decide it after the options are
+//     checked and the executable is found, before the process starts;
+//     [Connect] and [ConnectBrowser] after the endpoint is parsed, before
+//     the first request to it (the /json/version lookup included). The
+//     authorization is an explicit [WithGrant] grant for exactly this
+//     target, or, without one, the ceiling's auto-grant ([WithCeiling],
+//     else grant.FromEnv). A refusal wraps grant.ErrNotGranted (and says
+//     what to grant), grant.ErrExceedsCeiling, grant.ErrNotCovered or
+//     grant.ErrCeiling (a bad environment ceiling).
+//   - A launch starts the resolved executable the grant commits (symlinks
+//     followed when it was granted and again just before the start); a
+//     grant with no [WithBrowserPath] selects its executable itself.
+//   - The decided authorization travels with every driver
+//     ([Driver.Authorization], also for each driver a Browser hands out);
+//     runtime.Execute asks it for each run's grant. A wrapper of a live
+//     driver must forward Authorization, or Execute refuses the run.
+//   - StartLocal is a launch like any other: it needs a launch
+//     authorization. Connecting to the browser it started is a connect.
+//   - [LocalGrant] is the one line a program uses to grant its own launch
+//     of one capability on loopback origins (grant.Local), for examples
+//     and development; anything beyond loopback needs a real ceiling.
 package browser

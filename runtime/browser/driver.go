@@ -20,6 +20,7 @@ import (
 	"github.com/vera-run/vera/runtime"
 	"github.com/vera-run/vera/runtime/browser/internal/cdpws"
 	"github.com/vera-run/vera/runtime/browser/internal/netgate"
+	"github.com/vera-run/vera/runtime/grant"
 )
 
 // CloseTimeout bounds Close: the CDP clean-up calls of a connected
@@ -36,8 +37,9 @@ type Driver struct {
 	log  *slog.Logger
 	info runtime.DriverInfo
 
-	proc        *process // launched browsers only
-	host        *Browser // the Browser that handed this driver out, or nil
+	authz       grant.Authorization // what it was launched or connected under (grant.go)
+	proc        *process            // launched browsers only
+	host        *Browser            // the Browser that handed this driver out, or nil
 	ws          *cdpws.Conn
 	endpoint    string // scheme://host of the CDP connection, for errors
 	cdp         *cdp.Client
@@ -136,11 +138,13 @@ func launchTarget(ctx context.Context, opts []Option) (options, *process, string
 	if err := ctx.Err(); err != nil {
 		return options{}, nil, "", "", fmt.Errorf("%w: %w", runtime.ErrBrowserLaunchFailed, err)
 	}
-	bin, err := findBrowser(ctx, o)
+	// Authorization before any side effect: no grant, no process.
+	authz, err := authorizeLaunch(ctx, o)
 	if err != nil {
 		return options{}, nil, "", "", err
 	}
-	proc, wsURL, downloads, err := startProcess(ctx, bin, o)
+	o.auth.authz = authz
+	proc, wsURL, downloads, err := startProcess(ctx, authz.Target.Executable, o)
 	if err != nil {
 		return options{}, nil, "", "", err
 	}
@@ -170,6 +174,12 @@ func connectTarget(ctx context.Context, endpointURL string, opts []Option) (opti
 	if err != nil {
 		return options{}, "", endpoint{}, err
 	}
+	// Authorization before the first request to the endpoint.
+	authz, err := authorizeConnect(o, endpointURL)
+	if err != nil {
+		return options{}, "", endpoint{}, err
+	}
+	o.auth.authz = authz
 	wsURL, err := ep.webSocketURL(ctx)
 	if err != nil {
 		return options{}, "", endpoint{}, err
@@ -239,6 +249,7 @@ func open(ctx context.Context, wsURL string, o options, proc *process, downloads
 		causal:      newCausal(),
 		host:        o.host,
 		callTrace:   o.callTrace,
+		authz:       o.auth.authz,
 	}
 	d.wg.Add(1)
 	go d.eventLoop()

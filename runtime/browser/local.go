@@ -53,7 +53,12 @@ func StartLocal(ctx context.Context, opts ...Option) (*LocalBrowser, error) {
 		return nil, errNilContext
 	}
 	o := buildOptions(opts)
-	p, err := chromeproc.Start(ctx, chromeproc.WithPath(o.browserPath), chromeproc.WithFlags(o.extraFlags...), chromeproc.WithLogger(o.logger))
+	// A StartLocal browser is a launch: authorized before it starts.
+	authz, err := authorizeLaunch(ctx, o)
+	if err != nil {
+		return nil, err
+	}
+	p, err := chromeproc.Start(ctx, chromeproc.WithPath(authz.Target.Executable), chromeproc.WithFlags(o.extraFlags...), chromeproc.WithLogger(o.logger))
 	if err != nil {
 		return nil, err
 	}

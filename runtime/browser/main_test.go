@@ -3,6 +3,7 @@ package browser
 import (
 	"context"
 	"fmt"
+	"github.com/vera-run/vera/internal/testmain"
 	"os"
 	"sync"
 	"testing"
@@ -27,6 +28,7 @@ func TestMain(m *testing.M) {
 	}
 	testTmp = dir
 	os.Setenv("TMPDIR", dir)
+	testmain.SetTestCeiling()
 	baseline := goleak.IgnoreCurrent()
 	code := m.Run()
 	sharedClose()

@@ -53,6 +53,8 @@ type options struct {
 	viewportSet          bool
 	// host is the Browser a driver is opened for (Browser.NewDriver).
 	host *Browser
+	// auth: WithGrant, WithCeiling and the decided authorization (grant.go).
+	auth authOptions
 }
 
 // check reports an option value outside its range.

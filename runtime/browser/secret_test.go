@@ -16,6 +16,7 @@ import (
 	"github.com/vera-run/vera/internal/testsite"
 	"github.com/vera-run/vera/locator"
 	"github.com/vera-run/vera/runtime"
+	"github.com/vera-run/vera/runtime/grant"
 )
 
 const portalPlaceholder = "http://127.0.0.1:4050"
@@ -193,5 +194,60 @@ func TestSeedOutOfScope(t *testing.T) {
 	}
 	if s.Outside.TotalHits() != 0 {
 		t.Errorf("the outside origin was contacted %d times", s.Outside.TotalHits())
+	}
+}
+
+// TestSecretEnvNeedsGrant: in a live run the grant decides which
+// environment variables a capability's secrets may read. A grant made for
+// the portal capability without PORTAL_PASSWORD refuses the run before
+// the browser acts (the sign-in form is never filled), even with the host
+// listing the variable; the same grant with the variable runs.
+func TestSecretEnvNeedsGrant(t *testing.T) {
+	bin := requireBrowser(t)
+	p := portal(t)
+	const pw = "Tr0ub4dor&3-horse"
+	p.AddAccount("operator", pw)
+	c := fixture(t, "portal_sign_in.json", portalPlaceholder, p.Origin())
+	ceiling := &grant.Ceiling{Enabled: true, ExecutableRoots: []string{"/"}, AllowedOrigins: []string{p.Origin()},
+		AllowedEnv: []string{"PORTAL_PASSWORD"}}
+	opts := []runtime.Option{runtime.WithAllowedEnv("PORTAL_PASSWORD"), runtime.WithEnvLookup(envOf(map[string]string{"PORTAL_PASSWORD": pw}))}
+	for _, tc := range []struct {
+		name string
+		env  []string
+		ok   bool
+	}{{"without the variable", nil, false}, {"with the variable", []string{"PORTAL_PASSWORD"}, true}} {
+		t.Run(tc.name, func(t *testing.T) {
+			before := p.Logins()
+			g, err := ceiling.Launch(c, bin, tc.env...)
+			if err != nil {
+				t.Fatalf("grant: %v", err)
+			}
+			ctx := tctx(t, 90*time.Second)
+			// The test's own ceiling, without auto grant: the package's
+			// test ceiling (TestMain) would otherwise derive a grant.
+			d, err := Launch(ctx, WithBrowserPath(bin), WithGrant(g), WithCeiling(ceiling))
+			if err != nil {
+				t.Fatalf("Launch: %v", err)
+			}
+			defer d.Close()
+			res, err := runtime.Execute(ctx, c, map[string]any{"username": "operator"},
+				append([]runtime.Option{runtime.WithDriver(d), runtime.WithRunDir(t.TempDir())}, opts...)...)
+			if !tc.ok {
+				if !errors.Is(err, runtime.ErrNotGranted) || !errors.Is(err, grant.ErrNotCovered) {
+					t.Fatalf("Execute = %v, %v; want ErrNotGranted/ErrNotCovered", res, err)
+				}
+				if p.Logins() != before {
+					t.Fatalf("%d sign-ins with a refused run", p.Logins()-before)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			wantState(t, res, runtime.StateCompleted, "")
+			if p.Logins() != before+1 {
+				t.Fatalf("%d sign-ins, want 1", p.Logins()-before)
+			}
+		})
 	}
 }

@@ -12,6 +12,7 @@ import (
 	"log/slog"
 	"net"
 	"net/http"
+	"net/url"
 	"os"
 	"os/exec"
 	goruntime "runtime"
@@ -28,6 +29,7 @@ import (
 	"github.com/vera-run/vera/internal/testsite"
 	"github.com/vera-run/vera/receipt"
 	"github.com/vera-run/vera/runtime"
+	"github.com/vera-run/vera/runtime/grant"
 )
 
 // The hostile-endpoint tests: a CDP endpoint of the test's own proxies a
@@ -186,6 +188,9 @@ func TestTransportChild(t *testing.T) {
 	if inj.limit != 0 {
 		opts = append(opts, WithMaxMessageBytes(inj.limit))
 	}
+	// The hostile endpoint is on 127.0.0.2 (a remote endpoint to Vera),
+	// which the test ceiling's loopback entries do not list.
+	opts = append(opts, WithCeiling(&grant.Ceiling{Enabled: true, AutoGrant: true, CDPEndpoints: []string{"http://" + endpointHost(p.endpoint())}, AllowedOrigins: []string{"http://127.0.0.1:*"}}))
 	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
 	defer cancel()
 
@@ -721,4 +726,13 @@ func TestConnectContextBoundsDialOnly(t *testing.T) {
 	if err := d.Navigate(ctx, s.Teller.URL()+"/login"); err != nil {
 		t.Fatalf("Navigate after Connect's ctx ended: %v", err)
 	}
+}
+
+// endpointHost is host:port of an endpoint URL.
+func endpointHost(raw string) string {
+	u, err := url.Parse(raw)
+	if err != nil {
+		return ""
+	}
+	return u.Host
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/vera-run/vera/internal/testmain"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -22,7 +23,7 @@ import (
 	"github.com/vera-run/vera/runtime/runtimetest"
 )
 
-func TestMain(m *testing.M) { goleak.VerifyTestMain(m) }
+func TestMain(m *testing.M) { testmain.SetTestCeiling(); goleak.VerifyTestMain(m) }
 
 const origin = "http://127.0.0.1:4010"
 

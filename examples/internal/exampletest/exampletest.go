@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/vera-run/vera/internal/testmain"
 	"io"
 	"os"
 	"path/filepath"
@@ -31,6 +32,7 @@ func Main(m *testing.M) {
 		os.Exit(2)
 	}
 	os.Setenv("TMPDIR", dir)
+	testmain.SetTestCeiling()
 	code := m.Run()
 	// Processes get a moment to be reaped after a Close that already
 	// waited for the browser.

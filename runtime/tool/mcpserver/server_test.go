@@ -3,6 +3,7 @@ package mcpserver_test
 import (
 	"context"
 	"encoding/json"
+	"github.com/vera-run/vera/internal/testmain"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -21,7 +22,7 @@ import (
 	"github.com/vera-run/vera/runtime/tool/mcpserver"
 )
 
-func TestMain(m *testing.M) { goleak.VerifyTestMain(m) }
+func TestMain(m *testing.M) { testmain.SetTestCeiling(); goleak.VerifyTestMain(m) }
 
 const origin = "http://127.0.0.1:4010"
 

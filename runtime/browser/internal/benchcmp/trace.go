@@ -12,6 +12,7 @@ import (
 
 	"github.com/vera-run/vera/locator"
 	"github.com/vera-run/vera/runtime"
+	"github.com/vera-run/vera/runtime/grant"
 )
 
 // tracing wraps a driver and sums the time spent in each method, to show
@@ -21,6 +22,15 @@ type tracing struct {
 	mu    sync.Mutex
 	total map[string]time.Duration
 	count map[string]int
+}
+
+// Authorization forwards the wrapped live driver's authorization, so
+// runtime.Execute finds the grant through the wrapper.
+func (t *tracing) Authorization() grant.Authorization {
+	if a, ok := t.Driver.(runtime.Authorized); ok {
+		return a.Authorization()
+	}
+	return grant.Authorization{}
 }
 
 func newTracing(d runtime.Driver) *tracing {
