@@ -390,6 +390,7 @@ func TestAudit(t *testing.T) {
 
 	var buf bytes.Buffer
 	writeAudit(&buf, page, documented, vectors, exempt)
+	writeCompareAudit(&buf, compareVocab(t), compareSeen(t, m))
 	if *update {
 		if err := os.WriteFile(auditFile, buf.Bytes(), 0o644); err != nil {
 			t.Fatal(err)

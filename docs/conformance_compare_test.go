@@ -5,8 +5,6 @@ import (
 	"encoding/base64"
 	"encoding/json"
 	"fmt"
-	"go/ast"
-	"go/token"
 	"image"
 	"image/color"
 	"image/png"
@@ -14,7 +12,6 @@ import (
 	"path/filepath"
 	"regexp"
 	"slices"
-	"strconv"
 	"strings"
 	"testing"
 
@@ -340,45 +337,74 @@ func compareCodes(root string, cc *confCase) (string, []string, error) {
 // compareVerdicts are the verdicts of a compare case (8.6).
 var compareVerdicts = []string{string(receipt.StatusChanged), string(receipt.StatusUnchanged), string(receipt.StatusUnknown)}
 
-// compareVocab returns the comparison codes of package receipt by type
-// (ArtifactKind, ChangeStatus, Presence, AlignCode), read from its const
-// declarations, so a value added there is seen here.
+// compareTypes are the Go types of the comparison codes of 8.6, with
+// the label 8.6 lists them under.
+var compareTypes = []struct{ typ, label string }{{"ArtifactKind", "Artifact kinds:"}, {"ChangeStatus", "Statuses and verdicts:"},
+	{"Presence", "Artifact states:"}, {"AlignCode", "Alignment codes:"}}
+
+// compareVocab returns the comparison codes of package receipt by type,
+// read from its const declarations, so a value added there is seen here.
 func compareVocab(t *testing.T) map[string][]string {
 	t.Helper()
 	out := map[string][]string{}
-	for _, af := range parseDir(t, "../receipt") {
-		for _, d := range af.Decls {
-			gd, ok := d.(*ast.GenDecl)
-			if !ok || gd.Tok != token.CONST {
-				continue
-			}
-			for _, sp := range gd.Specs {
-				vs := sp.(*ast.ValueSpec)
-				id, ok := vs.Type.(*ast.Ident)
-				if !ok {
-					continue
-				}
-				switch id.Name {
-				case "ArtifactKind", "ChangeStatus", "Presence", "AlignCode":
-				default:
-					continue
-				}
-				for _, v := range vs.Values {
-					if lit, ok := v.(*ast.BasicLit); ok && lit.Kind == token.STRING {
-						s, err := strconv.Unquote(lit.Value)
-						if err != nil {
-							t.Fatal(err)
-						}
-						out[id.Name] = append(out[id.Name], s)
-					}
-				}
-			}
-		}
-	}
-	for k := range out {
-		out[k] = sortedUnique(out[k])
+	for _, ct := range compareTypes {
+		out[ct.typ] = sortedUnique(constValues(t, "../receipt", typed(ct.typ)))
 	}
 	return out
+}
+
+// compareSeen returns, for each type of compareTypes and each value, the
+// compare cases whose expected document carries it where
+// TestConformanceCompareCoverage demands it (AlignCode: an alignment
+// failure; ArtifactKind and Presence: a change; ChangeStatus: the
+// verdict), and the cases by what else they show ("step:" a step status,
+// "change:" a change status, "omitted" changes left out).
+func compareSeen(t *testing.T, m *manifest) map[string]map[string][]string {
+	t.Helper()
+	seen := map[string]map[string][]string{}
+	add := func(typ, v, id string) {
+		if seen[typ] == nil {
+			seen[typ] = map[string][]string{}
+		}
+		if l := seen[typ][v]; len(l) == 0 || l[len(l)-1] != id {
+			seen[typ][v] = append(l, id)
+		}
+	}
+	for _, cc := range m.Cases {
+		if cc.Kind != kindCompare {
+			continue
+		}
+		raw, err := os.ReadFile(filepath.Join(conformanceDir, filepath.FromSlash(cc.Path)))
+		if err != nil {
+			t.Fatal(err)
+		}
+		c, err := decodeComparison(raw)
+		if err != nil {
+			t.Fatalf("%s: %v", cc.ID, err)
+		}
+		add("ChangeStatus", string(c.Verdict), cc.ID)
+		for _, f := range c.AlignmentFailures {
+			add("AlignCode", string(f.Code), cc.ID)
+		}
+		for _, s := range c.Steps {
+			add("step", string(s.Status), cc.ID)
+		}
+		for _, ch := range c.Changes {
+			add("change", string(ch.Status), cc.ID)
+			add("ArtifactKind", string(ch.Kind), cc.ID)
+			add("Presence", string(ch.Before.State), cc.ID)
+			add("Presence", string(ch.After.State), cc.ID)
+		}
+		if c.Totals.Omitted > 0 {
+			add("omitted", "omitted", cc.ID)
+		}
+	}
+	for _, byVal := range seen {
+		for v := range byVal {
+			byVal[v] = sortedUnique(byVal[v])
+		}
+	}
+	return seen
 }
 
 // section86 returns the backquoted values FORMAT.md 8.6 lists after each
@@ -390,17 +416,15 @@ func section86(t *testing.T, page string) map[string][]string {
 		t.Fatal("FORMAT.md has no section 8.6")
 	}
 	body = strings.Join(strings.Fields(body), " ")
-	labels := []struct{ label, typ string }{{"Artifact kinds:", "ArtifactKind"}, {"Statuses and verdicts:", "ChangeStatus"},
-		{"Artifact states:", "Presence"}, {"Alignment codes:", "AlignCode"}}
 	out := map[string][]string{}
-	for i, l := range labels {
+	for i, l := range compareTypes {
 		start := strings.Index(body, l.label)
 		if start < 0 {
 			t.Fatalf("FORMAT.md 8.6 has no %q", l.label)
 		}
 		seg := body[start+len(l.label):]
-		if i+1 < len(labels) {
-			if end := strings.Index(seg, labels[i+1].label); end >= 0 {
+		if i+1 < len(compareTypes) {
+			if end := strings.Index(seg, compareTypes[i+1].label); end >= 0 {
 				seg = seg[:end]
 			}
 		}
@@ -425,46 +449,23 @@ func TestConformanceCompareCoverage(t *testing.T) {
 	}
 	doc := section86(t, string(page))
 	code := compareVocab(t)
-	for _, typ := range []string{"ArtifactKind", "ChangeStatus", "Presence", "AlignCode"} {
+	for _, ct := range compareTypes {
+		typ := ct.typ
 		if len(code[typ]) == 0 || !slices.Equal(doc[typ], code[typ]) {
 			t.Errorf("FORMAT.md 8.6 lists %s %v, package receipt declares %v", typ, doc[typ], code[typ])
 		}
 	}
-	seen := map[string]map[string]bool{"AlignCode": {}, "verdict": {}, "step": {}, "change": {}, "Presence": {}, "ArtifactKind": {}}
 	m := readManifest(t)
-	n, omitted := 0, false
-	for _, cc := range m.Cases {
-		if cc.Kind != kindCompare {
-			continue
-		}
-		n++
-		raw, err := os.ReadFile(filepath.Join(conformanceDir, filepath.FromSlash(cc.Path)))
-		if err != nil {
-			t.Fatal(err)
-		}
-		c, err := decodeComparison(raw)
-		if err != nil {
-			t.Fatalf("%s: %v", cc.ID, err)
-		}
-		seen["verdict"][string(c.Verdict)] = true
-		for _, f := range c.AlignmentFailures {
-			seen["AlignCode"][string(f.Code)] = true
-		}
-		for _, s := range c.Steps {
-			seen["step"][string(s.Status)] = true
-		}
-		for _, ch := range c.Changes {
-			seen["change"][string(ch.Status)] = true
-			seen["ArtifactKind"][string(ch.Kind)] = true
-			seen["Presence"][string(ch.Before.State)] = true
-			seen["Presence"][string(ch.After.State)] = true
-		}
-		if c.Totals.Omitted > 0 {
-			omitted = true
-		}
-	}
-	if n == 0 {
+	if !slices.ContainsFunc(m.Cases, func(cc *confCase) bool { return cc.Kind == kindCompare }) {
 		t.Fatal("no compare case")
+	}
+	seen := compareSeen(t, m)
+	has := func(typ string) map[string]bool {
+		out := map[string]bool{}
+		for v := range seen[typ] {
+			out[v] = true
+		}
+		return out
 	}
 	need := func(what string, vals []string, have map[string]bool) {
 		for _, v := range vals {
@@ -473,13 +474,13 @@ func TestConformanceCompareCoverage(t *testing.T) {
 			}
 		}
 	}
-	need("alignment code", code["AlignCode"], seen["AlignCode"])
-	need("artifact kind (in a change)", code["ArtifactKind"], seen["ArtifactKind"])
-	need("artifact state (in a change)", code["Presence"], seen["Presence"])
-	need("verdict", code["ChangeStatus"], seen["verdict"])
-	need("step status", code["ChangeStatus"], seen["step"])
-	need("artifact status (in a change)", []string{string(receipt.StatusChanged), string(receipt.StatusUnknown)}, seen["change"])
-	if !omitted {
+	need("alignment code", code["AlignCode"], has("AlignCode"))
+	need("artifact kind (in a change)", code["ArtifactKind"], has("ArtifactKind"))
+	need("artifact state (in a change)", code["Presence"], has("Presence"))
+	need("verdict", code["ChangeStatus"], has("ChangeStatus"))
+	need("step status", code["ChangeStatus"], has("step"))
+	need("artifact status (in a change)", []string{string(receipt.StatusChanged), string(receipt.StatusUnknown)}, has("change"))
+	if len(seen["omitted"]) == 0 {
 		t.Error("no compare vector omits changes (max_changes)")
 	}
 }
@@ -496,4 +497,22 @@ func decodeComparison(raw []byte) (*receipt.Comparison, error) {
 		return nil, fmt.Errorf("schema %q", c.Schema)
 	}
 	return &c, nil
+}
+
+// writeCompareAudit writes AUDIT.md's section on the comparison codes of
+// 8.6: each value with the compare cases that carry it.
+func writeCompareAudit(buf *bytes.Buffer, code map[string][]string, seen map[string]map[string][]string) {
+	p := func(format string, args ...any) { fmt.Fprintf(buf, format, args...) }
+	p("### Comparison codes (8.6)\n\n")
+	p("Each value with the `compare` cases whose expected document carries it:\n")
+	p("an alignment code in `alignment_failures`, an artifact kind or state in\n")
+	p("`changes`, a status as the verdict.\n\n")
+	p("| code | FORMAT.md | cases | vectors |\n|---|---|---|---|\n")
+	for _, ct := range compareTypes {
+		for _, v := range code[ct.typ] {
+			ids := seen[ct.typ][v]
+			p("| `%s` (%s) | §8.6 | %d | %s |\n", v, strings.ToLower(strings.TrimSuffix(ct.label, ":")), len(ids), codeList(ids, 5))
+		}
+	}
+	p("\n")
 }
