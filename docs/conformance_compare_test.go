@@ -128,6 +128,8 @@ var compareCases = []compareCase{
 		note: "only b has a capture: capture_missing (side a), every aligned step unknown"},
 	{id: "capture-missing-step", a: "valid-capture", b: "capture-steps-mismatch", opts: compareOptions{Captures: true},
 		note: "b's capture records one step twice and another not at all: duplicate_step and capture_missing for the steps"},
+	{id: "capture-missing-step-both", a: "capture-steps-mismatch", b: "capture-steps-mismatch", opts: compareOptions{Captures: true},
+		note: "both captures record one step twice and another not at all: duplicate_step and capture_missing without a side"},
 	{id: "capture-context-mismatch", a: "valid-capture", b: "compare-capture-b", opts: compareOptions{Captures: true},
 		note: "a simulated capture against a live one: capture_context_mismatch, and execution_mode changed"},
 	{id: "capture-ignored-without-option", a: "compare-capture-a", b: "compare-capture-b-changed",
@@ -330,6 +332,9 @@ func compareCodes(root string, cc *confCase) (string, []string, error) {
 	}
 	if !bytes.Equal(got, want) {
 		return "", nil, fmt.Errorf("the comparison differs from %s", cc.Path)
+	}
+	if c, err := canonjson.Transform(want); err != nil || !bytes.Equal(c, want) {
+		return "", nil, fmt.Errorf("%s is not canonical JSON", cc.Path)
 	}
 	return string(cmp.Verdict), alignCodes(cmp), nil
 }
