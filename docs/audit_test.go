@@ -349,7 +349,7 @@ func TestAudit(t *testing.T) {
 	documented := map[string][]string{
 		kindRun: tableCodes(t, page, "8.7"), kindBundle: tableCodes(t, page, "8.8"), kindCapability: capabilityTableCodes(t, page),
 	}
-	vectors := map[string]map[string][]string{kindRun: {}, kindBundle: {}, kindCapability: {}, kindFinalize: {}, "parse": {}}
+	vectors := map[string]map[string][]string{kindRun: {}, kindBundle: {}, kindCapability: {}, kindFinalize: {}, kindCompare: {}, "parse": {}}
 	for _, cc := range m.Cases {
 		k := cc.Kind
 		if cc.Stage == stageParse {
@@ -390,6 +390,7 @@ func TestAudit(t *testing.T) {
 
 	var buf bytes.Buffer
 	writeAudit(&buf, page, documented, vectors, exempt)
+	writeCompareAudit(&buf, compareVocab(t), compareSeen(t, m))
 	if *update {
 		if err := os.WriteFile(auditFile, buf.Bytes(), 0o644); err != nil {
 			t.Fatal(err)

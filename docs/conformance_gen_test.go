@@ -381,6 +381,10 @@ func generateConformance(t *testing.T) map[string][]byte {
 	// Finalize.
 	cases = append(cases, finalizeConfCases()...)
 
+	// Comparisons of run folders above (their expected documents join
+	// the tree).
+	cases = append(cases, compareConfCases(t, files)...)
+
 	// Check every case against Vera on a materialized tree.
 	tree := t.TempDir()
 	for p, b := range files {
@@ -394,9 +398,11 @@ func generateConformance(t *testing.T) map[string][]byte {
 	}
 	var bad []string
 	for _, cc := range cases {
-		cc.Verdict = verdictValid
-		if len(cc.Codes) > 0 {
-			cc.Verdict = verdictInvalid
+		if cc.Kind != kindCompare {
+			cc.Verdict = verdictValid
+			if len(cc.Codes) > 0 {
+				cc.Verdict = verdictInvalid
+			}
 		}
 		verdict, stage, codes, err := checkCase(tree, cc)
 		if err != nil {

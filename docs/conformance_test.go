@@ -72,6 +72,10 @@ type confCase struct {
 	// Runs are, for a finalize case, the run folders handed to Finalize
 	// in order (Path is then the capability).
 	Runs []string `json:"runs,omitempty"`
+	// Options are, for a compare case, the options handed to
+	// receipt.Compare (Runs are then the two run folders, Path the
+	// expected comparison document).
+	Options *compareOptions `json:"options,omitempty"`
 	// Stage is, for a capability, where the verdict is decided.
 	Stage   string   `json:"stage,omitempty"`
 	Verdict string   `json:"verdict"`
@@ -95,6 +99,9 @@ func checkCase(root string, cc *confCase) (verdict, stage string, codes []string
 		codes, err = bundleCodes(p)
 	case kindFinalize:
 		codes, err = finalizeCodes(p, finalizeRunDirs(root, cc.Runs))
+	case kindCompare:
+		verdict, codes, err = compareCodes(root, cc)
+		return verdict, "", codes, err
 	default:
 		err = fmt.Errorf("unknown kind %q", cc.Kind)
 	}
@@ -224,7 +231,11 @@ func TestConformanceVectors(t *testing.T) {
 			if !slices.IsSorted(cc.Codes) || len(slices.Compact(slices.Clone(cc.Codes))) != len(cc.Codes) {
 				t.Errorf("codes %v are not sorted and distinct", cc.Codes)
 			}
-			if (cc.Verdict == verdictValid) != (len(cc.Codes) == 0) {
+			if cc.Kind == kindCompare {
+				if !slices.Contains(compareVerdicts, cc.Verdict) {
+					t.Errorf("compare verdict %s is not one of %v", cc.Verdict, compareVerdicts)
+				}
+			} else if (cc.Verdict == verdictValid) != (len(cc.Codes) == 0) {
 				t.Errorf("verdict %s with codes %v", cc.Verdict, cc.Codes)
 			}
 			verdict, stage, codes, err := checkCase(conformanceDir, cc)
@@ -302,7 +313,7 @@ func readTree(t *testing.T, dir string) map[string][]byte {
 // writeConformance replaces every generated file of the tree.
 func writeConformance(t *testing.T, files map[string][]byte) {
 	t.Helper()
-	for _, sub := range []string{"capabilities", "runs", "bundles", "manifest.json"} {
+	for _, sub := range []string{"capabilities", "runs", "bundles", "compare", "manifest.json"} {
 		if err := os.RemoveAll(filepath.Join(conformanceDir, sub)); err != nil {
 			t.Fatal(err)
 		}
@@ -338,6 +349,9 @@ func TestConformanceCoverage(t *testing.T) {
 	rules := map[string]bool{}
 	verdicts := map[string]map[string]bool{kindRun: {}, kindBundle: {}, kindCapability: {}, kindFinalize: {}}
 	for _, cc := range m.Cases {
+		if cc.Kind == kindCompare {
+			continue // TestConformanceCompareCoverage
+		}
 		verdicts[cc.Kind][cc.Verdict] = true
 		for _, c := range cc.Codes {
 			if cc.Stage == stageParse {

@@ -45,8 +45,8 @@
 //   - Exported codes are collected from the packages' source with go/ast
 //     (typed constants, name prefixes) rather than from hand-kept lists, so
 //     a constant added to a package is caught without touching the test.
-//   - The conformance vectors (docs/conformance, FORMAT.md 12.1) have four
-//     kinds: capability, run, bundle and finalize. A finalize case is a
+//   - The conformance vectors (docs/conformance, FORMAT.md 12.1) have five
+//     kinds: capability, run, bundle, finalize and compare. A finalize case is a
 //     capability and run folders of the tree handed to receipt.Finalize;
 //     its codes are the failed checks of 8.5, since Finalize reports
 //     every failing check, not only the first. A second worked capability
@@ -69,8 +69,18 @@
 //     uses every capability enumeration value the worked capabilities
 //     leave out. A capability value counts as accepted at stage
 //     execution: scaffold and draft are refused for running by their
-//     state, not by their vocabulary. Comparison codes (8.6) have no
-//     reader to give a verdict, so no vectors.
+//     state, not by their vocabulary.
+//   - A compare case is two run folders of the tree, the options handed
+//     to receipt.Compare (captures, max_changes, rules) and the expected
+//     comparison document itself, not only a verdict: the result is an
+//     output, so another implementation must reproduce it byte for byte
+//     (alignment messages blanked, they are for a person). Its verdict is
+//     the comparison's and its codes the alignment codes. The input
+//     folders need only load (4.3), not verify, so a receipt recording a
+//     step twice can be compared; they are run cases of their own.
+//     TestConformanceCompareCoverage reads the 8.6 values from package
+//     receipt's typed constants and demands each in a compare vector
+//     where it can appear (alignment failures, changes, verdicts).
 //   - docs/conformance/AUDIT.md is generated from a hand-kept table
 //     (audit_test.go) that TestAudit checks reference by reference: each
 //     Go function and test exists, the FORMAT.md section still says the

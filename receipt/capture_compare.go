@@ -145,16 +145,27 @@ func (c *comparer) captureStep(k stepKey) ChangeStatus {
 	}
 	x, okA := cc.idxA[k]
 	y, okB := cc.idxB[k]
+	// side names the capture at fault, "" for both (as for receipts).
+	side := func(inA, inB bool) string {
+		switch {
+		case inA && inB:
+			return ""
+		case inA:
+			return "a"
+		}
+		return "b"
+	}
 	switch {
 	case cc.dupA[k] || cc.dupB[k]:
-		c.align(AlignDuplicate, k, "", "step %s visit %d has more than one capture record", short(k.id), k.visit)
+		c.align(AlignDuplicate, k, side(cc.dupA[k], cc.dupB[k]), "step %s visit %d has more than one capture record", short(k.id), k.visit)
 		return StatusUnknown
 	case !okA || !okB:
-		side := "a"
-		if okA {
-			side = "b"
+		s := side(!okA, !okB)
+		where := "in " + s
+		if s == "" {
+			where = "in either capture"
 		}
-		c.align(AlignCaptureMissing, k, side, "step %s visit %d has no capture record in %s", short(k.id), k.visit, side)
+		c.align(AlignCaptureMissing, k, s, "step %s visit %d has no capture record %s", short(k.id), k.visit, where)
 		return StatusUnknown
 	}
 	return c.compareSteps(k, "", x, y)

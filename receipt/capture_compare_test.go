@@ -116,3 +116,45 @@ func TestCompareCapturesMisuse(t *testing.T) {
 		}
 	}
 }
+
+// TestCompareCapturesAlignmentSides pins the side of a capture alignment
+// failure: the capture at fault, none when both are (FORMAT.md 7.1).
+func TestCompareCapturesAlignmentSides(t *testing.T) {
+	for name, tc := range map[string]struct {
+		edit func(ca, cb *receipt.Capture)
+		code receipt.AlignCode
+		side string
+	}{
+		"missing in a":    {func(ca, _ *receipt.Capture) { ca.Steps[4].ActionID = "renamed" }, receipt.AlignCaptureMissing, "a"},
+		"missing in b":    {func(_, cb *receipt.Capture) { cb.Steps[4].ActionID = "renamed" }, receipt.AlignCaptureMissing, "b"},
+		"missing in both": {func(ca, cb *receipt.Capture) { ca.Steps[4].ActionID, cb.Steps[4].ActionID = "renamed", "renamed" }, receipt.AlignCaptureMissing, ""},
+		"duplicate in a": {func(ca, _ *receipt.Capture) {
+			ca.Steps[4].ActionID, ca.Steps[4].Visit = ca.Steps[3].ActionID, ca.Steps[3].Visit
+		}, receipt.AlignDuplicate, "a"},
+		"duplicate in both": {func(ca, cb *receipt.Capture) {
+			ca.Steps[4].ActionID, ca.Steps[4].Visit = ca.Steps[3].ActionID, ca.Steps[3].Visit
+			cb.Steps[4].ActionID, cb.Steps[4].Visit = cb.Steps[3].ActionID, cb.Steps[3].Visit
+		}, receipt.AlignDuplicate, ""},
+	} {
+		t.Run(name, func(t *testing.T) {
+			ra, rb, ca, cb := capturedPair(t)
+			tc.edit(ca, cb)
+			r, err := receipt.Compare(ra, rb, receipt.WithCaptures(ca, cb))
+			if err != nil {
+				t.Fatal(err)
+			}
+			found := false
+			for _, f := range r.AlignmentFailures {
+				if f.Code == tc.code {
+					found = true
+					if f.Side != tc.side {
+						t.Errorf("%s side %q, want %q", f.Code, f.Side, tc.side)
+					}
+				}
+			}
+			if !found {
+				t.Errorf("no %s: %+v", tc.code, r.AlignmentFailures)
+			}
+		})
+	}
+}

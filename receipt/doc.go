@@ -66,7 +66,9 @@
 //     the capture normalization only when captures are compared, so the
 //     digest of a receipt-only comparison is unchanged; a section
 //     disabled on both sides is not compared, anything truncated,
-//     missing or disabled on one side is unknown.
+//     missing or disabled on one side is unknown. A capture alignment
+//     failure names the capture at fault (side a or b, none when both
+//     are), as a receipt's duplicate_step does.
 //
 // # Hashes
 //
