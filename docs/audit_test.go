@@ -349,7 +349,7 @@ func TestAudit(t *testing.T) {
 	documented := map[string][]string{
 		kindRun: tableCodes(t, page, "8.7"), kindBundle: tableCodes(t, page, "8.8"), kindCapability: capabilityTableCodes(t, page),
 	}
-	vectors := map[string]map[string][]string{kindRun: {}, kindBundle: {}, kindCapability: {}, kindFinalize: {}, kindCompare: {}, "parse": {}}
+	vectors := map[string]map[string][]string{kindRun: {}, kindBundle: {}, kindCapability: {}, kindFinalize: {}, kindCompare: {}, kindDiscovery: {}, kindPack: {}, "parse": {}}
 	for _, cc := range m.Cases {
 		k := cc.Kind
 		if cc.Stage == stageParse {

@@ -191,6 +191,8 @@ type confBase struct {
 	closeRuns             map[string]*runFiles   // its normalized runs by base name
 	liveRuns              map[string]*runFiles   // the two live runs Finalize promotes, by base name
 	decoyRuns             map[string]*runFiles   // the two live runs of the decoy capability
+	pack                  map[string][]byte      // the worked developer pack (6.5) by file name
+	packApproval          []byte                 // its transfer approval
 }
 
 // buildBase runs the real pipeline once.
@@ -206,6 +208,7 @@ func buildBase(t *testing.T) *confBase {
 		t.Fatal(err)
 	}
 	b := &confBase{capFiles: map[string][]byte{}}
+	b.pack, b.packApproval = loadPackBase(t, ex)
 	if b.discovered, err = capability.ParseBytes(ex["capability.json"]); err != nil {
 		t.Fatal(err)
 	}
@@ -384,6 +387,10 @@ func generateConformance(t *testing.T) map[string][]byte {
 	// Comparisons of run folders above (their expected documents join
 	// the tree).
 	cases = append(cases, compareConfCases(t, files)...)
+
+	// Discovery documents and developer packs.
+	cases = append(cases, discoveryConfCases(t, base, add)...)
+	cases = append(cases, packConfCases(t, base, add)...)
 
 	// Check every case against Vera on a materialized tree.
 	tree := t.TempDir()

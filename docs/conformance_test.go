@@ -76,6 +76,10 @@ type confCase struct {
 	// receipt.Compare (Runs are then the two run folders, Path the
 	// expected comparison document).
 	Options *compareOptions `json:"options,omitempty"`
+	// Schema is, for a discovery case, the schema the document is read
+	// as; Evidence, for a record, the evidence file it is checked against.
+	Schema   string `json:"schema,omitempty"`
+	Evidence string `json:"evidence,omitempty"`
 	// Stage is, for a capability, where the verdict is decided.
 	Stage   string   `json:"stage,omitempty"`
 	Verdict string   `json:"verdict"`
@@ -99,6 +103,14 @@ func checkCase(root string, cc *confCase) (verdict, stage string, codes []string
 		codes, err = bundleCodes(p)
 	case kindFinalize:
 		codes, err = finalizeCodes(p, finalizeRunDirs(root, cc.Runs))
+	case kindDiscovery:
+		ev := ""
+		if cc.Evidence != "" {
+			ev = filepath.Join(root, filepath.FromSlash(cc.Evidence))
+		}
+		codes, err = discoveryCodes(p, cc.Schema, ev)
+	case kindPack:
+		codes, err = packCodes(p)
 	case kindCompare:
 		verdict, codes, err = compareCodes(root, cc)
 		return verdict, "", codes, err
@@ -313,7 +325,7 @@ func readTree(t *testing.T, dir string) map[string][]byte {
 // writeConformance replaces every generated file of the tree.
 func writeConformance(t *testing.T, files map[string][]byte) {
 	t.Helper()
-	for _, sub := range []string{"capabilities", "runs", "bundles", "compare", "manifest.json"} {
+	for _, sub := range []string{"capabilities", "runs", "bundles", "compare", "discovery", "packs", "manifest.json"} {
 		if err := os.RemoveAll(filepath.Join(conformanceDir, sub)); err != nil {
 			t.Fatal(err)
 		}
@@ -349,8 +361,8 @@ func TestConformanceCoverage(t *testing.T) {
 	rules := map[string]bool{}
 	verdicts := map[string]map[string]bool{kindRun: {}, kindBundle: {}, kindCapability: {}, kindFinalize: {}}
 	for _, cc := range m.Cases {
-		if cc.Kind == kindCompare {
-			continue // TestConformanceCompareCoverage
+		if cc.Kind == kindCompare || cc.Kind == kindDiscovery || cc.Kind == kindPack {
+			continue // TestConformanceCompareCoverage, TestConformanceDiscoveryCoverage
 		}
 		verdicts[cc.Kind][cc.Verdict] = true
 		for _, c := range cc.Codes {
