@@ -518,6 +518,7 @@ func writeAudit(buf *bytes.Buffer, page string, documented map[string][]string, 
 		}
 		p("\n")
 	}
+	writeDiscoveryAudit(buf, page, vectors)
 }
 
 // finalizeTableCodes returns the checks of the 8.5 table.

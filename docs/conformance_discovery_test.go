@@ -281,9 +281,13 @@ var packCases = []packCase{
 	{id: "missing-file", edit: func(t *testing.T, b *confBase, files map[string][]byte) { delete(files, discovery.DraftFile) },
 		codes: []string{"missing_file"}, note: "draft.capability.json, listed in the lock, is absent"},
 	{id: "missing-pack", absent: true, codes: []string{"missing_file"}, note: "the pack folder does not exist"},
-	{id: "unlisted-file", edit: func(t *testing.T, b *confBase, files map[string][]byte) { files["notes.txt"] = []byte("call the teller\n") },
+	{id: "unlisted-file", edit: func(t *testing.T, b *confBase, files map[string][]byte) {
+		files["notes.txt"] = []byte("call the teller\n")
+	},
 		codes: []string{"unlisted_file"}, note: "a file the pack may not hold"},
-	{id: "not-regular", edit: func(t *testing.T, b *confBase, files map[string][]byte) { files["notes/todo.txt"] = []byte("call the teller\n") },
+	{id: "not-regular", edit: func(t *testing.T, b *confBase, files map[string][]byte) {
+		files["notes/todo.txt"] = []byte("call the teller\n")
+	},
 		codes: []string{"not_regular"}, note: "a directory in the pack"},
 	{id: "too-large", edit: func(t *testing.T, b *confBase, files map[string][]byte) {
 		a := bytes.TrimRight(b.packApproval, "\n")
@@ -394,29 +398,32 @@ func discoveryCodeLists(t *testing.T, page string) (validation, pack []string) {
 	if v < 0 || p < v || e < p {
 		t.Fatal("FORMAT.md 8.9 no longer lists the validation and developer pack codes in that order")
 	}
-	ticked := func(s string) []string {
-		var out []string
-		for {
-			i := strings.IndexByte(s, '`')
-			if i < 0 {
-				return out
-			}
-			s = s[i+1:]
-			j := strings.IndexByte(s, '`')
-			if j < 0 {
-				return out
-			}
-			if code := s[:j]; strings.Trim(code, "abcdefghijklmnopqrstuvwxyz_") == "" {
-				out = append(out, code) // a code, not an API name
-			}
-			s = s[j+1:]
-		}
-	}
-	validation, pack = ticked(body[v:p]), ticked(body[p:e])
+	validation, pack = backticked(body[v:p]), backticked(body[p:e])
 	if len(validation) < 10 || len(pack) < 10 {
 		t.Fatalf("FORMAT.md 8.9 lists %d validation and %d pack codes", len(validation), len(pack))
 	}
 	return validation, pack
+}
+
+// backticked returns the code spans of s that are codes (lowercase
+// letters and underscores), not API names.
+func backticked(s string) []string {
+	var out []string
+	for {
+		i := strings.IndexByte(s, '`')
+		if i < 0 {
+			return out
+		}
+		s = s[i+1:]
+		j := strings.IndexByte(s, '`')
+		if j < 0 {
+			return out
+		}
+		if code := s[:j]; strings.Trim(code, "abcdefghijklmnopqrstuvwxyz_") == "" {
+			out = append(out, code)
+		}
+		s = s[j+1:]
+	}
 }
 
 // exemptDiscoveryCodes are the 8.9 codes no vector can reach, with the
@@ -475,6 +482,48 @@ func TestConformanceDiscoveryCoverage(t *testing.T) {
 			}
 		}
 	}
+	got, want := sortedUnique(append(slices.Clone(validation), pack...)), sortedUnique(constValues(t, "../discovery", func(name, typ string) bool {
+		return typ == "Code" && !strings.HasPrefix(name, "Promotion") // Promote's codes, 6.2
+	}))
+	if !slices.Equal(got, want) {
+		t.Errorf("the codes of FORMAT.md 8.9 differ from package discovery's Code constants:\n page %q\n Go   %q", got, want)
+	}
 	check(validation, func(c string) bool { return have[kindDiscovery][c] || have[kindPack][c] }, exemptDiscoveryCodes)
 	check(pack, func(c string) bool { return have[kindPack][c] }, exemptPackCodes)
+}
+
+// writeDiscoveryAudit writes AUDIT.md's tables of the 8.9 codes: the
+// discovery and pack cases that pin each, or why none can.
+func writeDiscoveryAudit(buf *bytes.Buffer, page string, vectors map[string]map[string][]string) {
+	p := func(format string, args ...any) { fmt.Fprintf(buf, format, args...) }
+	start := strings.Index(page, "\n### 8.9 ")
+	body := page[start:]
+	v, pk, e := strings.Index(body, "Validation problem codes"), strings.Index(body, "Developer pack codes"), strings.Index(body, "Discovery modes")
+	if start < 0 || v < 0 || pk < v || e < pk {
+		p("### Discovery codes (8.9)\n\nFORMAT.md 8.9 does not list its codes.\n\n")
+		return
+	}
+	for _, s := range []struct {
+		title  string
+		codes  []string
+		kinds  []string
+		exempt map[string]string
+	}{
+		{"Discovery validation codes (8.9)", backticked(body[v:pk]), []string{kindDiscovery, kindPack}, exemptDiscoveryCodes},
+		{"Developer pack codes (8.9)", backticked(body[pk:e]), []string{kindPack}, exemptPackCodes},
+	} {
+		p("### %s\n\n| code | FORMAT.md | cases | vectors |\n|---|---|---|---|\n", s.title)
+		for _, c := range s.codes {
+			var ids []string
+			for _, k := range s.kinds {
+				ids = append(ids, vectors[k][c]...)
+			}
+			sl := codeList(ids, 5)
+			if why := s.exempt[c]; why != "" && len(ids) == 0 {
+				sl = "exempt: " + cell(why)
+			}
+			p("| `%s` | §8.9 | %d | %s |\n", c, len(ids), sl)
+		}
+		p("\n")
+	}
 }
