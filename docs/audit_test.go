@@ -488,7 +488,7 @@ func writeAudit(buf *bytes.Buffer, page string, documented map[string][]string, 
 		}
 	}
 	p("## Problem codes\n\n")
-	p("Every code of FORMAT.md 8.5, 8.7, 8.8 and 8.11, the cases that pin it\n")
+	p("Every code of FORMAT.md 8.5, 8.7, 8.8, 8.9 and 8.11, the cases that pin it\n")
 	p("(at most five named), or why none can. The run, bundle and capability\n")
 	p("codes are also read from the Go code (the sentinels and `Code` constants\n")
 	p("it passes when reporting): each emitted code is in its table.\n\n")
