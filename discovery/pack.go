@@ -656,7 +656,11 @@ func checkPackLinks(lock *PackLock, ev *Evidence, rec *Record, draft *capability
 		rep.add(LockFile+":documents.draft_hash", CodeLinkMismatch, "the draft document has another hash")
 	}
 	if rec != nil {
-		if rec.EvidenceHash != rep.Documents.EvidenceHash {
+		// A link is checked only against a document whose hash was
+		// computed: a missing or unverified evidence file is reported
+		// once, as what it is, never also as a record that names the
+		// wrong hash.
+		if rep.Documents.EvidenceHash != "" && rec.EvidenceHash != rep.Documents.EvidenceHash {
 			rep.add(RecordFile+":evidence_hash", CodeLinkMismatch, "the record does not name the evidence's hash")
 		}
 		if rec.Review == nil {
@@ -666,7 +670,7 @@ func checkPackLinks(lock *PackLock, ev *Evidence, rec *Record, draft *capability
 			rep.addDocumentError(RecordFile, rec.CheckEvidence(ev))
 		}
 	}
-	if draft != nil && (draft.Provenance == nil || draft.Provenance.DiscoveryHash != rep.Documents.RecordHash) {
+	if draft != nil && rep.Documents.RecordHash != "" && (draft.Provenance == nil || draft.Provenance.DiscoveryHash != rep.Documents.RecordHash) {
 		rep.add(DraftFile+":provenance.discovery_hash", CodeLinkMismatch, "the draft does not name the record's hash")
 	}
 }

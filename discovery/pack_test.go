@@ -226,6 +226,31 @@ func TestVerifyPackDetectsTampering(t *testing.T) {
 			}
 		})
 	}
+	// A missing or tampered evidence or record file is reported as what it
+	// is, never also as a link mismatch of the document that names it
+	// (no hash of it was computed to compare with).
+	for _, tc := range []struct {
+		name, file string
+		tamper     func(d, file string)
+	}{
+		{"missing", EvidenceFile, func(d, f string) { os.Remove(filepath.Join(d, f)) }},
+		{"grown", EvidenceFile, func(d, f string) { write(d, f, append(read(d, f), ' ')) }},
+		{"missing", RecordFile, func(d, f string) { os.Remove(filepath.Join(d, f)) }},
+	} {
+		t.Run("no link mismatch for a "+tc.name+" "+tc.file, func(t *testing.T) {
+			d := copyPack(t, dir)
+			tc.tamper(d, tc.file)
+			rep, err := VerifyPack(context.Background(), d)
+			if !errors.Is(err, ErrPack) || rep.OK() {
+				t.Fatalf("verified a tampered pack: %v", err)
+			}
+			for _, p := range rep.Problems {
+				if p.Code == CodeLinkMismatch {
+					t.Errorf("misleading %s at %s: %s (problems %v)", p.Code, p.Path, p.Detail, rep.Problems)
+				}
+			}
+		})
+	}
 	t.Run("pack dir is a symlink", func(t *testing.T) {
 		link := filepath.Join(t.TempDir(), "link")
 		os.Symlink(dir, link)
