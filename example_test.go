@@ -14,13 +14,18 @@ import (
 	"github.com/vera-run/vera/receipt"
 	"github.com/vera-run/vera/runtime"
 	"github.com/vera-run/vera/runtime/browser"
+	"github.com/vera-run/vera/runtime/grant"
 	"github.com/vera-run/vera/runtime/runtimetest"
 )
 
 // hostAgent is the README's host-agent snippet: run a capability in the
 // operator's own Chrome and branch on the terminal state.
 func hostAgent(ctx context.Context, capab *capability.Capability, runsDir string) error {
-	d, err := browser.Connect(ctx, "http://127.0.0.1:9222") // the operator's own Chrome
+	g, err := grant.Local(capab, grant.ConnectTarget("http://127.0.0.1:9222")) // this endpoint, this capability, loopback only
+	if err != nil {
+		return err
+	}
+	d, err := browser.Connect(ctx, "http://127.0.0.1:9222", browser.WithGrant(g)) // the operator's own Chrome
 	if err != nil {
 		return err
 	}
