@@ -162,8 +162,9 @@
 //     share one execution mode. Only a discovered or authored capability is
 //     promoted; re-validation starts again from that capability.
 //     finalized_at is RFC 3339 in UTC, to the second.
-//   - A run directory may hold only the four run files; any other entry is
-//     [ErrUnexpectedFile]. Receipts, locks and proposals are also scanned
+//   - A run directory may hold only its run files (outputs, recovery
+//     proposals, receipt, lock and, with a capture policy, capture.json);
+//     any other entry is [ErrUnexpectedFile]. Receipts, locks and proposals are also scanned
 //     for credential-shaped strings ([ErrSecret]); outputs.json holds the
 //     run's private results and is not.
 //   - Milestone visits start at the first milestone and follow a
