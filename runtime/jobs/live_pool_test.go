@@ -247,6 +247,14 @@ func poolRound(t *testing.T, ctx context.Context, g *grid, s *testsite.Sites, n,
 			misreports = append(misreports, fmt.Sprintf("endpoint %s busy %d after the queue drained", e.Name, e.Busy))
 		}
 	}
+	// The runner's health checks open drivers of their own (a Preflight
+	// every HealthInterval): the count is taken once Close has ended
+	// them, and then nothing the runner opened may still be open.
+	cctx, ccancel := context.WithTimeout(context.Background(), 60*time.Second)
+	defer ccancel()
+	if err := r.Close(cctx); err != nil {
+		misreports = append(misreports, fmt.Sprintf("runner close: %v", err))
+	}
 	for i, b := range g.browsers {
 		if i != kill && b.Active() != 0 {
 			misreports = append(misreports, fmt.Sprintf("node-%d: %d drivers open after the queue drained", i, b.Active()))
