@@ -72,6 +72,7 @@ import (
 	"github.com/vera-run/vera/receipt"
 	"github.com/vera-run/vera/runtime"
 	"github.com/vera-run/vera/runtime/browser"
+	"github.com/vera-run/vera/runtime/grant"
 )
 
 //go:embed teller.json
@@ -137,6 +138,10 @@ func run(n, lookups int, cases []string, trace bool, pwDir string) error {
 		return err
 	}
 	c.Site.AllowedOrigins = []string{sites.Teller.Origin()}
+	g, err := grant.Local(c, grant.ConnectTarget(ext.HTTPEndpoint()))
+	if err != nil {
+		return err
+	}
 	runDir, err := os.MkdirTemp("", "benchcmp-runs-")
 	if err != nil {
 		return err
@@ -166,7 +171,7 @@ func run(n, lookups int, cases []string, trace bool, pwDir string) error {
 	}
 	viaExecute := func() (time.Duration, error) {
 		start := time.Now()
-		d, err := browser.Connect(ctx, ext.HTTPEndpoint())
+		d, err := browser.Connect(ctx, ext.HTTPEndpoint(), browser.WithGrant(g))
 		if err != nil {
 			return 0, err
 		}
@@ -256,7 +261,7 @@ func run(n, lookups int, cases []string, trace bool, pwDir string) error {
 		ratio(sides[0], sides[2], "goal <= 0.8")
 	}
 	if lookups > 0 {
-		if err := coldLookups(ctx, ext, sites, pw, lookups, cases); err != nil {
+		if err := coldLookups(ctx, ext, sites, c, pw, lookups, cases); err != nil {
 			return err
 		}
 	}
@@ -280,7 +285,15 @@ type lookupCase struct {
 // or getByLabel resolved to element handles, alternating. The navigation
 // is timed apart and reported beside it, so a side that moved work from
 // the lookup into the page load shows it.
-func coldLookups(ctx context.Context, ext *chromeproc.Process, sites *testsite.Sites, pw *playwright, rounds int, keys []string) error {
+func coldLookups(ctx context.Context, ext *chromeproc.Process, sites *testsite.Sites, c *capability.Capability, pw *playwright, rounds int, keys []string) error {
+	// The lookup driver navigates the stress site only: its grant is
+	// the teller capability's with the stress origin as the only one.
+	lc := *c
+	lc.Site.AllowedOrigins = []string{sites.Stress.Origin()}
+	g, err := grant.Local(&lc, grant.ConnectTarget(ext.HTTPEndpoint()))
+	if err != nil {
+		return err
+	}
 	all := []lookupCase{
 		{"role", "role button \"Target button\" (exact)", "/stress/nodes/10000",
 			locator.Candidate{Strategy: locator.Role, Role: "button", Name: "Target button", Exact: true},
@@ -302,7 +315,7 @@ func coldLookups(ctx context.Context, ext *chromeproc.Process, sites *testsite.S
 	}
 	seq := 0
 	vera := func(lc lookupCase) (find, nav time.Duration, err error) {
-		d, err := browser.Connect(ctx, ext.HTTPEndpoint())
+		d, err := browser.Connect(ctx, ext.HTTPEndpoint(), browser.WithGrant(g))
 		if err != nil {
 			return 0, 0, err
 		}

@@ -20,6 +20,7 @@ import (
 	"github.com/vera-run/vera/receipt"
 	"github.com/vera-run/vera/runtime"
 	"github.com/vera-run/vera/runtime/browser"
+	"github.com/vera-run/vera/runtime/grant"
 )
 
 // parseLevels parses -concurrency ("1,2,4,8").
@@ -126,7 +127,11 @@ func throughput(levels []int, flows, reps int, pwDir, cpuProfile string) error {
 	}
 	defer os.RemoveAll(runDir)
 	ctx := context.Background()
-	b, err := browser.ConnectBrowser(ctx, ext.HTTPEndpoint())
+	g, err := grant.Local(c, grant.ConnectTarget(ext.HTTPEndpoint()))
+	if err != nil {
+		return err
+	}
+	b, err := browser.ConnectBrowser(ctx, ext.HTTPEndpoint(), browser.WithGrant(g))
 	if err != nil {
 		return err
 	}
