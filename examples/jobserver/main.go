@@ -95,6 +95,7 @@ func run(ctx context.Context, args []string, stderr io.Writer, ready chan<- stri
 		}
 	}
 	opts := []jobservice.Option{jobservice.WithLogger(logger), jobservice.WithAvailability(available),
+		jobservice.WithViewportSource(b.OpenViewport),
 		jobservice.WithActiveBrowsers(*active), jobservice.WithMaxQueued(*queued)}
 	if *bundles != "" {
 		opts = append(opts, jobservice.WithBundles(*bundles))

@@ -55,6 +55,30 @@
 //     and only when the file still has its recorded size; the status
 //     document lists them. A run that is not terminal is 409
 //     run_not_terminal.
+//   - Viewports: a submission's viewports go to jobs.Request.Viewports
+//     and are checked by the runner's rules (jobs.ViewportError) before
+//     admission; a refusal is 422 with the rule's code (bad_width, ...,
+//     viewports_unsupported for a service without WithViewportSource),
+//     never a second copy of the rules here. Each viewport's result
+//     (state, code, answer, run id, receipt digest, screenshot name and
+//     size) is in the run document; the screenshots are artifacts of
+//     the run like its receipts, served by the artifact route with the
+//     token. The runner records the viewports' results when the job
+//     ends; while it runs, progress.viewport names the one running.
+//   - Receipt fields of the seed: the run document names the endpoint
+//     the run ran on and, once it ended, the environment its receipt
+//     declares (browser and CDP versions, Vera's library version, Go,
+//     OS, architecture), read from the retained receipt and only while
+//     it still hashes to receipt_hash (cached per run: a terminal
+//     receipt does not change). Left out on purpose: the Playwright
+//     version (Vera runs none; its driver is part of the library whose
+//     version the receipt names), a release of the serving process (a
+//     run is described by the receipt it wrote, not by whichever
+//     service answers later), an execution location beyond the
+//     endpoint's name and the execution mode (Vera knows no more than
+//     the operator named), and a target URL (the capability declares
+//     its start; capability_id and capability_version name it and the
+//     receipt lists the origins reached).
 //   - Preflight: one probe at a time, reused for PreflightInterval (one
 //     minute); a failing probe is 503 with the report.
 //   - Restart-safe: the runner's state folder is runs/ inside the

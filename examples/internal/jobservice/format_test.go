@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/vera-run/vera/examples/internal/jobservice"
+	"github.com/vera-run/vera/runtime/jobs"
 )
 
 // TestFormatTables checks FORMAT.md §17's member tables against the wire
@@ -67,9 +68,25 @@ func TestFormatTables(t *testing.T) {
 		slices.Sort(out)
 		return out
 	}
-	for marker, v := range map[string]any{"**Submission**": jobservice.SubmitRequest{}, "**Run document**": jobservice.RunDocument{}} {
+	for marker, v := range map[string]any{"**Submission**": jobservice.SubmitRequest{}, "**Run document**": jobservice.RunDocument{},
+		"**Viewport result**": jobservice.ViewportResult{}} {
 		if got, want := table(marker), fields(v); !slices.Equal(got, want) {
 			t.Errorf("§17 %s table:\n got  %q\n want %q", marker, got, want)
+		}
+	}
+	// The members described in prose: the preflight's limits, a
+	// progress report's, a submitted viewport's.
+	for _, v := range []any{jobservice.Limits{}, jobservice.Progress{}, jobs.Viewport{}} {
+		for _, m := range fields(v) {
+			if !strings.Contains(s, "`"+m+"`") {
+				t.Errorf("§17 does not name %T's member %s", v, m)
+			}
+		}
+	}
+	for _, p := range []jobs.ViewportProblem{jobs.ViewportTooMany, jobs.ViewportBadName, jobs.ViewportDuplicateName,
+		jobs.ViewportBadWidth, jobs.ViewportBadHeight, jobs.ViewportUnsupported} {
+		if !regexp.MustCompile("(?m)^\\| 422 \\| [^|]*`" + string(p) + "`").MatchString(s) {
+			t.Errorf("§17's status table lacks 422 %s", p)
 		}
 	}
 	for _, code := range []string{jobservice.ErrorNotFound, jobservice.ErrorProtocolMismatch, jobservice.ErrorInvalidRequest,

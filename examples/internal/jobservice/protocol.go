@@ -71,6 +71,11 @@ type SubmitRequest struct {
 	// TimeoutMS is the run budget in milliseconds (0: 60000; at most
 	// 120000).
 	TimeoutMS int64 `json:"timeout_ms,omitempty"`
+	// Viewports, when not empty, run the capability once per viewport
+	// (at most [jobs.MaxViewports]), each in a fresh browser context of
+	// its size, each passing run ending with a viewport screenshot
+	// ([jobs.Request].Viewports).
+	Viewports []jobs.Viewport `json:"viewports,omitempty"`
 }
 
 // Accepted is the 202 answer to a submission. Token is the run's secret:
@@ -105,6 +110,8 @@ type Progress struct {
 	// Step and Milestone are the action's and milestone's ids.
 	Step      string `json:"step"`
 	Milestone string `json:"milestone"`
+	// Viewport names the viewport being run (none without viewports).
+	Viewport string `json:"viewport,omitempty"`
 	// Done is false while the action runs, true once it ended with
 	// Status.
 	Done   bool                 `json:"done"`
@@ -129,26 +136,68 @@ type RunDocument struct {
 	Reason            string                `json:"reason,omitempty"`
 	Outcome           string                `json:"outcome,omitempty"`
 	ExecutionMode     runtime.ExecutionMode `json:"execution_mode,omitempty"`
-	AcceptedAt        time.Time             `json:"accepted_at"`
-	StartedAt         *time.Time            `json:"started_at,omitempty"`
-	FinishedAt        *time.Time            `json:"finished_at,omitempty"`
-	ExpiresAt         time.Time             `json:"expires_at"`
-	TimeoutMS         int64                 `json:"timeout_ms"`
-	QueuePosition     int                   `json:"queue_position,omitempty"`
-	CancelRequested   bool                  `json:"cancel_requested,omitempty"`
-	TotalSteps        int                   `json:"total_steps"`
-	CompletedSteps    int                   `json:"completed_steps"`
-	Progress          *Progress             `json:"progress,omitempty"`
-	Steps             []jobs.StepRecord     `json:"steps,omitempty"`
-	Outputs           map[string]any        `json:"outputs,omitempty"`
-	RunID             string                `json:"run_id,omitempty"`
-	ReceiptHash       string                `json:"receipt_hash,omitempty"`
-	ArtifactBytes     int64                 `json:"artifact_bytes"`
-	Artifacts         []jobs.Artifact       `json:"artifacts,omitempty"`
+	// Endpoint names the browser endpoint the run runs or ran on, once
+	// it started ("default" for a service over one driver source).
+	Endpoint string `json:"endpoint,omitempty"`
+	// Environment is what the deciding run's receipt declares about the
+	// host that executed it (browser and CDP versions, Vera's library
+	// version, Go version, OS, architecture), read from the retained
+	// receipt whose digest is ReceiptHash; absent until a receipt exists.
+	Environment *receipt.Environment `json:"environment,omitempty"`
+	// Viewports are the request's viewports, each with its result, in
+	// request order (absent without viewports).
+	Viewports       []ViewportResult  `json:"viewports,omitempty"`
+	AcceptedAt      time.Time         `json:"accepted_at"`
+	StartedAt       *time.Time        `json:"started_at,omitempty"`
+	FinishedAt      *time.Time        `json:"finished_at,omitempty"`
+	ExpiresAt       time.Time         `json:"expires_at"`
+	TimeoutMS       int64             `json:"timeout_ms"`
+	QueuePosition   int               `json:"queue_position,omitempty"`
+	CancelRequested bool              `json:"cancel_requested,omitempty"`
+	TotalSteps      int               `json:"total_steps"`
+	CompletedSteps  int               `json:"completed_steps"`
+	Progress        *Progress         `json:"progress,omitempty"`
+	Steps           []jobs.StepRecord `json:"steps,omitempty"`
+	Outputs         map[string]any    `json:"outputs,omitempty"`
+	RunID           string            `json:"run_id,omitempty"`
+	ReceiptHash     string            `json:"receipt_hash,omitempty"`
+	ArtifactBytes   int64             `json:"artifact_bytes"`
+	Artifacts       []jobs.Artifact   `json:"artifacts,omitempty"`
 	// Revision grows with every change the service saw (state, queue
 	// position, step); a status request with after=Revision waits for
 	// the next one.
 	Revision uint64 `json:"revision"`
+}
+
+// ViewportResult is one viewport of a run document: the request's
+// name and size, then, once its run ended, its state, code, Vera's
+// account of the run, its answer, its evidence (run id, receipt digest)
+// and its final screenshot (an artifact name of the run and its size).
+type ViewportResult struct {
+	Name   string `json:"name"`
+	Width  int    `json:"width"`
+	Height int    `json:"height"`
+	// State is passed or failed, or the run's cancelled or interrupted;
+	// empty while the viewport has not run (or never will: an earlier
+	// one did not pass).
+	State jobs.State `json:"state,omitempty"`
+	// Error is this viewport's code; null unless it ended without
+	// passing.
+	Error    *jobs.Code            `json:"error"`
+	Terminal receipt.TerminalState `json:"terminal,omitempty"`
+	Category receipt.Category      `json:"category,omitempty"`
+	Reason   string                `json:"reason,omitempty"`
+	Outcome  string                `json:"outcome,omitempty"`
+	// Outputs are this viewport's model outputs.
+	Outputs map[string]any `json:"outputs,omitempty"`
+	// RunID and ReceiptHash identify this viewport's run evidence.
+	RunID       string `json:"run_id,omitempty"`
+	ReceiptHash string `json:"receipt_hash,omitempty"`
+	// Screenshot is the artifact name of the viewport-sized PNG taken
+	// when the viewport passed ("screenshots/<name>.png", served by the
+	// artifact route), ScreenshotBytes its size.
+	Screenshot      string `json:"screenshot,omitempty"`
+	ScreenshotBytes int64  `json:"screenshot_bytes,omitempty"`
 }
 
 // Limits are the service's limits, in the preflight answer.
@@ -163,6 +212,14 @@ type Limits struct {
 	MaxRunArtifactBytes int64 `json:"max_run_artifact_bytes"`
 	ArtifactBudgetBytes int64 `json:"artifact_budget_bytes"`
 	ExpirySeconds       int64 `json:"expiry_seconds"`
+	// MaxViewports, MaxViewportWidth and MaxViewportHeight bound a
+	// submission's viewports; Viewports is false when the service's
+	// browser source opens no viewport (a submission with viewports is
+	// then refused).
+	Viewports         bool `json:"viewports"`
+	MaxViewports      int  `json:"max_viewports"`
+	MaxViewportWidth  int  `json:"max_viewport_width"`
+	MaxViewportHeight int  `json:"max_viewport_height"`
 }
 
 // PreflightDoc is the answer of GET /v1/preflight: 200 when the probe

@@ -2,6 +2,8 @@ package jobservice
 
 import (
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -21,7 +23,9 @@ import (
 
 	"github.com/vera-run/vera/bundle"
 	"github.com/vera-run/vera/capability"
+	"github.com/vera-run/vera/internal/safefs"
 	"github.com/vera-run/vera/internal/strictjson"
+	"github.com/vera-run/vera/receipt"
 	"github.com/vera-run/vera/runtime"
 	"github.com/vera-run/vera/runtime/jobs"
 )
@@ -120,6 +124,17 @@ func WithAvailability(check func() error) Option {
 	return func(c *config) { c.runner = append(c.runner, jobs.WithAvailability(check)) }
 }
 
+// WithViewportSource sets the driver source of submissions with
+// viewports (jobs.WithViewportSource; browser.(*Browser).OpenViewport
+// fits). Without it a submission with viewports is refused, 422
+// viewports_unsupported.
+func WithViewportSource(open jobs.ViewportSource) Option {
+	return func(c *config) {
+		c.limits.Viewports = open != nil
+		c.runner = append(c.runner, jobs.WithViewportSource(open))
+	}
+}
+
 // WithRunOptions adds runtime options to every run (jobs.WithRunOptions).
 func WithRunOptions(opts ...runtime.Option) Option {
 	return func(c *config) { c.runner = append(c.runner, jobs.WithRunOptions(opts...)) }
@@ -144,6 +159,9 @@ type Service struct {
 
 	wmu     sync.Mutex
 	watches map[string]*watch
+
+	emu  sync.Mutex
+	envs map[string]envEntry // terminal runs' receipt environments, by job id
 }
 
 // watch is one job's change signal and last step report.
@@ -165,6 +183,7 @@ func New(dir string, source jobs.DriverSource, opts ...Option) (*Service, error)
 		MaxTimeoutMS: jobs.MaxRunBudget.Milliseconds(), MaxSubmissionBytes: MaxBodyBytes,
 		MaxRunArtifactBytes: jobs.MaxRunArtifactBytes, ArtifactBudgetBytes: jobs.DefaultArtifactBudget,
 		ExpirySeconds: int64(jobs.Expiry / time.Second),
+		MaxViewports:  jobs.MaxViewports, MaxViewportWidth: jobs.MaxViewportWidth, MaxViewportHeight: jobs.MaxViewportHeight,
 	}}
 	for _, o := range opts {
 		if o != nil {
@@ -198,7 +217,7 @@ func New(dir string, source jobs.DriverSource, opts ...Option) (*Service, error)
 		return nil, err
 	}
 	s := &Service{cfg: cfg, log: cfg.logger, tokens: tokens, source: source, closed: make(chan struct{}),
-		watches: map[string]*watch{}}
+		watches: map[string]*watch{}, envs: map[string]envEntry{}}
 	ropts := append(slices.Clone(cfg.runner), jobs.WithLogger(cfg.logger), jobs.WithHooks(s.hooks()))
 	r, err := jobs.New(filepath.Join(dir, runsName), source, ropts...)
 	if err != nil {
@@ -255,7 +274,8 @@ func (s *Service) hooks() *jobs.Hooks {
 		},
 		Step: func(id string, p jobs.StepProgress) {
 			s.bump(id, func(w *watch) {
-				w.prog = &Progress{Index: p.Index, Total: p.Total, Step: p.ID, Milestone: p.Milestone, Done: p.Done, Status: p.Status}
+				w.prog = &Progress{Index: p.Index, Total: p.Total, Step: p.ID, Milestone: p.Milestone, Viewport: p.Viewport,
+					Done: p.Done, Status: p.Status}
 			})
 			if user.Step != nil {
 				user.Step(id, p)
@@ -305,6 +325,13 @@ func (s *Service) forget() {
 	for id := range s.watches {
 		if _, err := s.runner.Status(id); err != nil {
 			delete(s.watches, id)
+		}
+	}
+	s.emu.Lock()
+	defer s.emu.Unlock()
+	for id := range s.envs {
+		if _, err := s.runner.Status(id); err != nil {
+			delete(s.envs, id)
 		}
 	}
 }
@@ -435,7 +462,7 @@ func (s *Service) submit(w http.ResponseWriter, r *http.Request) {
 	}
 	token, hash := newToken()
 	st, err := s.runner.Submit(r.Context(), jobs.Request{Capability: c, Inputs: req.Inputs, Label: req.Label,
-		Budget: time.Duration(req.TimeoutMS) * time.Millisecond})
+		Budget: time.Duration(req.TimeoutMS) * time.Millisecond, Viewports: req.Viewports})
 	if err != nil {
 		s.refuse(w, err)
 		return
@@ -455,7 +482,12 @@ func (s *Service) submit(w http.ResponseWriter, r *http.Request) {
 
 // refuse answers a refused submission.
 func (s *Service) refuse(w http.ResponseWriter, err error) {
+	var ve *jobs.ViewportError
 	switch code := jobs.CodeOf(err); {
+	case errors.As(err, &ve):
+		// The runner's rule, by its own code: the request is well formed
+		// but its viewports cannot be run here.
+		s.fail(w, http.StatusUnprocessableEntity, string(ve.Problem), err.Error(), nil)
 	case code == jobs.CodeQueueFull || code == jobs.CodeArtifactCapacity:
 		w.Header().Set("Retry-After", "1")
 		s.fail(w, http.StatusTooManyRequests, string(code), err.Error(), nil)
@@ -533,7 +565,7 @@ func (s *Service) getRun(w http.ResponseWriter, r *http.Request) {
 		}
 		rev, _, prog = s.snapshot(id)
 	}
-	writeJSON(w, http.StatusOK, document(st, e, rev, prog))
+	writeJSON(w, http.StatusOK, s.document(st, e, rev, prog))
 }
 
 func (s *Service) cancelRun(w http.ResponseWriter, r *http.Request) {
@@ -549,7 +581,7 @@ func (s *Service) cancelRun(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	rev, _, prog := s.snapshot(id)
-	writeJSON(w, http.StatusOK, document(st, e, rev, prog))
+	writeJSON(w, http.StatusOK, s.document(st, e, rev, prog))
 }
 
 func (s *Service) getArtifact(w http.ResponseWriter, r *http.Request) {
@@ -603,11 +635,12 @@ func (s *Service) getArtifact(w http.ResponseWriter, r *http.Request) {
 }
 
 // document is the protocol's view of a job record.
-func document(st jobs.Status, e tokenEntry, rev uint64, prog *Progress) RunDocument {
+func (s *Service) document(st jobs.Status, e tokenEntry, rev uint64, prog *Progress) RunDocument {
 	d := RunDocument{
 		APIVersion: APIVersion, ID: st.ID, Status: st.State, Label: st.Label, Bundle: e.Bundle,
 		CapabilityID: st.CapabilityID, CapabilityVersion: st.CapabilityVersion,
 		Terminal: st.Terminal, Category: st.Category, Reason: st.Reason, Outcome: st.Outcome, ExecutionMode: st.Mode,
+		Endpoint: st.Endpoint, Environment: s.environment(st), Viewports: viewportResults(st.Viewports),
 		AcceptedAt: st.Accepted, StartedAt: st.Started, FinishedAt: st.Finished, ExpiresAt: st.Expires,
 		TimeoutMS: st.BudgetMS, QueuePosition: st.QueuePosition, CancelRequested: st.CancelRequested,
 		TotalSteps: st.TotalSteps, CompletedSteps: st.CompletedSteps, Steps: st.Steps, Outputs: st.Outputs,
@@ -622,6 +655,91 @@ func document(st jobs.Status, e tokenEntry, rev uint64, prog *Progress) RunDocum
 		d.Progress = prog
 	}
 	return d
+}
+
+// viewportResults are a record's viewports as the protocol shows them.
+func viewportResults(rs []jobs.ViewportRecord) []ViewportResult {
+	if len(rs) == 0 {
+		return nil
+	}
+	out := make([]ViewportResult, len(rs))
+	for i, v := range rs {
+		out[i] = ViewportResult{Name: v.Name, Width: v.Width, Height: v.Height, State: v.State,
+			Terminal: v.Terminal, Category: v.Category, Reason: v.Reason, Outcome: v.Outcome, Outputs: v.Outputs,
+			RunID: v.RunID, ReceiptHash: v.ReceiptHash, Screenshot: v.Screenshot, ScreenshotBytes: v.ScreenshotBytes}
+		if v.Code != "" {
+			c := v.Code
+			out[i].Error = &c
+		}
+	}
+	return out
+}
+
+// maxReceipt bounds the receipt read for a run document's environment.
+const maxReceipt = 4 << 20
+
+// envEntry is one terminal run's receipt environment, for the receipt
+// whose digest is hash.
+type envEntry struct {
+	hash string
+	env  *receipt.Environment
+}
+
+// environment is the environment the receipt of st's deciding run
+// declares: read once from the retained receipt (through an os.Root on
+// the run folder), and only when its bytes still hash to st.ReceiptHash;
+// nil before the run ended, without a receipt, or when it cannot be
+// read as that receipt.
+func (s *Service) environment(st jobs.Status) *receipt.Environment {
+	if !st.State.Terminal() || st.RunID == "" || st.ReceiptHash == "" {
+		return nil
+	}
+	s.emu.Lock()
+	e, ok := s.envs[st.ID]
+	s.emu.Unlock()
+	if ok && e.hash == st.ReceiptHash {
+		return copyEnv(e.env)
+	}
+	env, err := s.readEnvironment(st)
+	if err != nil {
+		s.log.Warn("receipt environment not read", "job", st.ID, "err", err)
+		return nil
+	}
+	s.emu.Lock()
+	s.envs[st.ID] = envEntry{hash: st.ReceiptHash, env: env}
+	s.emu.Unlock()
+	return copyEnv(env)
+}
+
+func (s *Service) readEnvironment(st jobs.Status) (*receipt.Environment, error) {
+	dir, err := s.runner.RunDir(st.ID)
+	if err != nil {
+		return nil, err
+	}
+	root, err := os.OpenRoot(dir)
+	if err != nil {
+		return nil, err
+	}
+	defer root.Close()
+	raw, err := safefs.ReadFileLimited(root, filepath.Join(st.RunID, "run.receipt.json"), maxReceipt)
+	if err != nil {
+		return nil, err
+	}
+	sum := sha256.Sum256(raw)
+	if got := "sha256:" + hex.EncodeToString(sum[:]); got != st.ReceiptHash {
+		return nil, fmt.Errorf("the receipt's digest is %s, the record names %s", got, st.ReceiptHash)
+	}
+	rc, err := receipt.LoadReceipt(raw)
+	if err != nil {
+		return nil, err
+	}
+	env := rc.Environment
+	return &env, nil
+}
+
+func copyEnv(e *receipt.Environment) *receipt.Environment {
+	c := *e
+	return &c
 }
 
 // notFoundBody is the one body of every 404 a run route answers for a

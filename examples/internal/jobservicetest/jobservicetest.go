@@ -106,7 +106,9 @@ func Start(t *testing.T, opts ...jobservice.Option) *Harness {
 }
 
 // Serve starts a (new) service on the harness's state folder, closing
-// the previous one first.
+// the previous one first. The service opens viewports with the
+// browser's OpenViewport unless opts say otherwise
+// (jobservice.WithViewportSource(nil)).
 func (h *Harness) Serve(opts ...jobservice.Option) {
 	t := h.T
 	t.Helper()
@@ -117,6 +119,7 @@ func (h *Harness) Serve(opts ...jobservice.Option) {
 	all := append([]jobservice.Option{
 		jobservice.WithClock(h.Clock.Now),
 		jobservice.WithHooks(h.Events.Hooks()),
+		jobservice.WithViewportSource(b.OpenViewport),
 		jobservice.WithAvailability(func() error {
 			select {
 			case <-b.Done():
