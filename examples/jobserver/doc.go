@@ -3,8 +3,12 @@
 // runtime/jobs, with one Chromium (launched, or -connect to a running
 // one) handing out a browser context per run.
 //
-//	jobserver -state ./state [-listen 127.0.0.1:18081] [-bundles ./bundles]
+//	jobserver -state ./state [-listen 127.0.0.1:18081] [-bundles ./bundles] [-no-trial]
 //
+// A launched browser's service offers the trial (GET /v1/trial: a
+// submission against a fixture the service serves on its own loopback
+// port); with -connect it does not, as a browser elsewhere cannot reach
+// that fixture.
 // It listens on loopback only unless -allow-remote is given: the service
 // authenticates runs with their tokens, not callers, so reaching it from
 // elsewhere needs an authenticated transport in front (an SSH or

@@ -54,6 +54,7 @@ func run(ctx context.Context, args []string, stderr io.Writer, ready chan<- stri
 	browserPath := fs.String("browser", "", "Chrome or Chromium to launch (default: $"+browser.EnvBrowser+", then the usual install locations)")
 	active := fs.Int("active", jobs.DefaultActiveBrowsers, "runs at once")
 	queued := fs.Int("queued", jobs.DefaultMaxQueued, "runs waiting for a slot")
+	noTrial := fs.Bool("no-trial", false, "offer no trial (GET /v1/trial); never offered with -connect")
 	verbose := fs.Bool("v", false, "debug logging")
 	if err := fs.Parse(args); err != nil {
 		return fmt.Errorf("%w: %v", errUsage, err)
@@ -99,6 +100,11 @@ func run(ctx context.Context, args []string, stderr io.Writer, ready chan<- stri
 		jobservice.WithActiveBrowsers(*active), jobservice.WithMaxQueued(*queued)}
 	if *bundles != "" {
 		opts = append(opts, jobservice.WithBundles(*bundles))
+	}
+	if *connect == "" && !*noTrial {
+		// The trial fixture is on this host's loopback: only a browser
+		// launched here reaches it.
+		opts = append(opts, jobservice.WithTrial())
 	}
 	if *allowLaunched {
 		opts = append(opts, jobservice.WithVerifyOptions(bundle.WithAllowLaunchedBrowser()))

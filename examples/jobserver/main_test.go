@@ -228,8 +228,13 @@ func TestRestartWithRunsInFlight(t *testing.T) {
 	}
 	var d jobservice.RunDocument
 	code, body := c.do(http.MethodGet, "/v1/runs/"+done.ID, done.Token, nil)
-	if code != 200 || json.Unmarshal(body, &d) != nil || d.Status != jobs.StatePassed || fmt.Sprint(d.Outputs["balances"]) != jobservicetest.Answer(m) {
+	if code != 200 || json.Unmarshal(body, &d) != nil || d.Status != jobs.StatePassed || fmt.Sprint(d.Outputs["balances"]) != jobservicetest.Answer(m) ||
+		d.Endpoint != "default" || d.Environment == nil || *d.Environment != *passed.Environment || d.Environment.Browser == "" {
 		t.Errorf("terminal run after the restart: %d %s", code, body)
+	}
+	// A connected browser may not reach the service's loopback: no trial.
+	if code, body := c.do(http.MethodGet, "/v1/trial", "", nil); code != http.StatusNotFound || !strings.Contains(string(body), jobservice.ErrorTrialUnavailable) {
+		t.Errorf("trial with -connect: %d %s", code, body)
 	}
 	if code, _ := c.do(http.MethodGet, "/v1/runs/"+done.ID+"/artifacts/"+d.RunID+"/run.receipt.json", done.Token, nil); code != 200 {
 		t.Errorf("receipt after the restart: %d", code)
@@ -248,9 +253,13 @@ func TestRestartWithRunsInFlight(t *testing.T) {
 	if code, _ := c.do(http.MethodGet, "/v1/runs/"+x.ID, y.Token, nil); code != http.StatusNotFound {
 		t.Errorf("another run's token after the restart: %d", code)
 	}
-	// The restarted service runs new work.
-	n := c.submit(req("100236"))
-	if d := c.follow(n, func(d jobservice.RunDocument) bool { return d.Status.Terminal() }); d.Status != jobs.StatePassed {
+	// The restarted service runs new work, in viewports of the
+	// connected browser too.
+	nreq := req("100236")
+	nreq.Viewports = []jobs.Viewport{{Name: "desktop", Width: 1280, Height: 800}, {Name: "narrow", Width: 390, Height: 844}}
+	n := c.submit(nreq)
+	if d := c.follow(n, func(d jobservice.RunDocument) bool { return d.Status.Terminal() }); d.Status != jobs.StatePassed || len(d.Viewports) != 2 ||
+		d.Viewports[1].State != jobs.StatePassed || d.Viewports[1].Screenshot == "" {
 		t.Errorf("run after the restart: %+v", d)
 	}
 }

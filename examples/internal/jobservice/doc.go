@@ -7,6 +7,7 @@
 //
 //	GET    /healthz                         liveness only (no protocol header needed)
 //	GET    /v1/preflight                    the browser probe (runtime.Preflight), versions, limits
+//	GET    /v1/trial                        the trial submission (WithTrial), sent as is
 //	POST   /v1/runs                         202: run id, secret run token, expiry
 //	GET    /v1/runs/{id}[?wait_ms=&after=]  the run's status or terminal receipt (token)
 //	DELETE /v1/runs/{id}                    idempotent cancellation (token)
@@ -79,6 +80,15 @@
 //     the operator named), and a target URL (the capability declares
 //     its start; capability_id and capability_version name it and the
 //     receipt lists the origins reached).
+//   - Trial (WithTrial): seed 003's consumer-independent scenario. The
+//     service serves its own fixture on a loopback port (not on the
+//     service's listener: the browser must reach it as a web origin of
+//     its own, and the service's listener may be behind a tunnel), and
+//     GET /v1/trial answers a complete submission against it (inline
+//     capability, two viewports), so a client needs nothing but the
+//     service to check it end to end. Only a browser on the service's
+//     host reaches the fixture: jobserver offers the trial only when it
+//     launches its browser.
 //   - Preflight: one probe at a time, reused for PreflightInterval (one
 //     minute); a failing probe is 503 with the report.
 //   - Restart-safe: the runner's state folder is runs/ inside the

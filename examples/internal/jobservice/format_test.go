@@ -90,7 +90,8 @@ func TestFormatTables(t *testing.T) {
 		}
 	}
 	for _, code := range []string{jobservice.ErrorNotFound, jobservice.ErrorProtocolMismatch, jobservice.ErrorInvalidRequest,
-		jobservice.ErrorTooLarge, jobservice.ErrorBundleInvalid, jobservice.ErrorNotTerminal, jobservice.ErrorArtifactNotFound} {
+		jobservice.ErrorTooLarge, jobservice.ErrorBundleInvalid, jobservice.ErrorNotTerminal, jobservice.ErrorArtifactNotFound,
+		jobservice.ErrorTrialUnavailable} {
 		if !strings.Contains(s, "| `"+code+"` |") {
 			t.Errorf("§17's status table lacks %s", code)
 		}

@@ -49,6 +49,8 @@ const (
 	ErrorNotTerminal = "run_not_terminal"
 	// ErrorArtifactNotFound: the run lists no artifact of that name.
 	ErrorArtifactNotFound = "artifact_not_found"
+	// ErrorTrialUnavailable: the service offers no trial (WithTrial).
+	ErrorTrialUnavailable = "trial_unavailable"
 	// ErrorInternal: the service failed (its state folder).
 	ErrorInternal = "internal"
 )

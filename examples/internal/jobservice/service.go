@@ -52,6 +52,7 @@ type config struct {
 	hooks     *jobs.Hooks
 	limits    Limits
 	runner    []jobs.Option
+	trial     bool
 }
 
 // WithLogger injects the service's logger (also the runner's; nil
@@ -135,6 +136,14 @@ func WithViewportSource(open jobs.ViewportSource) Option {
 	}
 }
 
+// WithTrial makes the service offer the trial (GET /v1/trial): it
+// serves the trial fixture on a loopback port of its own from New to
+// Close, and answers GET /v1/trial with a submission against it that a
+// client sends as is. The fixture is on the service's loopback, so only
+// a browser on the same host reaches it (a launched one, not a remote
+// endpoint).
+func WithTrial() Option { return func(c *config) { c.trial = true } }
+
 // WithRunOptions adds runtime options to every run (jobs.WithRunOptions).
 func WithRunOptions(opts ...runtime.Option) Option {
 	return func(c *config) { c.runner = append(c.runner, jobs.WithRunOptions(opts...)) }
@@ -151,6 +160,7 @@ type Service struct {
 	mux    *http.ServeMux
 	closed chan struct{}
 	once   sync.Once
+	trial  *trial // nil without WithTrial
 
 	pmu   sync.Mutex // held while a probe runs: one probe at a time
 	prep  *runtime.PreflightReport
@@ -231,6 +241,12 @@ func New(dir string, source jobs.DriverSource, opts ...Option) (*Service, error)
 		_ = r.Close(context.Background())
 		return nil, err
 	}
+	if cfg.trial {
+		if s.trial, err = startTrial(s.log); err != nil {
+			_ = r.Close(context.Background())
+			return nil, err
+		}
+	}
 	s.mux = s.routes()
 	return s, nil
 }
@@ -245,7 +261,8 @@ func (s *Service) Handler() http.Handler { return s.mux }
 // running jobs end interrupted with service_stopped), bounded by ctx.
 func (s *Service) Close(ctx context.Context) error {
 	s.once.Do(func() { close(s.closed) })
-	return s.runner.Close(ctx)
+	err := s.runner.Close(ctx)
+	return errors.Join(err, s.trial.close(ctx))
 }
 
 // hooks are the runner hooks: every event bumps the job's revision, a
@@ -340,6 +357,7 @@ func (s *Service) routes() *http.ServeMux {
 	mux := http.NewServeMux()
 	mux.HandleFunc("GET /healthz", s.healthz)
 	mux.HandleFunc("GET /v1/preflight", s.v1(s.getPreflight))
+	mux.HandleFunc("GET /v1/trial", s.v1(s.getTrial))
 	mux.HandleFunc("POST /v1/runs", s.v1(s.submit))
 	mux.HandleFunc("GET /v1/runs/{id}", s.v1(s.getRun))
 	mux.HandleFunc("DELETE /v1/runs/{id}", s.v1(s.cancelRun))
@@ -397,6 +415,18 @@ func (s *Service) getPreflight(w http.ResponseWriter, r *http.Request) {
 		code = http.StatusServiceUnavailable
 	}
 	writeJSON(w, code, d)
+}
+
+// getTrial answers the trial submission.
+func (s *Service) getTrial(w http.ResponseWriter, r *http.Request) {
+	if s.trial == nil {
+		s.fail(w, http.StatusNotFound, ErrorTrialUnavailable, "this service offers no trial", nil)
+		return
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.Header().Set("Content-Length", strconv.Itoa(len(s.trial.raw)))
+	w.WriteHeader(http.StatusOK)
+	_, _ = w.Write(s.trial.raw)
 }
 
 // bundleName is a bundle folder's name: one path element.

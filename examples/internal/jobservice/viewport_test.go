@@ -223,3 +223,48 @@ func artifact(t *testing.T, h *jobservicetest.Harness, id, name, token string) a
 	}
 	return artifactAnswer{resp.StatusCode, resp.Header.Get("Content-Type"), b.Bytes()}
 }
+
+// TestLiveTrial: GET /v1/trial is a submission a client sends as is; it
+// runs against the service's own loopback fixture (rendered late,
+// re-rendered after every press, below the fold of the narrow viewport)
+// and passes in both viewports with the count the two presses make.
+func TestLiveTrial(t *testing.T) {
+	h := jobservicetest.Start(t, jobservice.WithTrial())
+	c, raw := h.Do(http.MethodGet, "/v1/trial", "", nil, nil)
+	if c != 200 {
+		t.Fatalf("trial: %d %s", c, raw)
+	}
+	if c, _ := h.Do(http.MethodGet, "/v1/trial", "", nil, map[string]string{jobservice.ProtocolHeader: ""}); c != http.StatusConflict {
+		t.Errorf("trial without the protocol header: %d", c)
+	}
+	req := decode[jobservice.SubmitRequest](t, raw)
+	if req.APIVersion != jobservice.APIVersion || req.Label != jobservice.TrialLabel || len(req.Viewports) != 2 || req.Bundle != "" {
+		t.Errorf("trial submission: %s", raw)
+	}
+	c, raw = h.Do(http.MethodPost, "/v1/runs", "", raw, nil)
+	if c != http.StatusAccepted {
+		t.Fatalf("trial submitted as is: %d %s", c, raw)
+	}
+	acc := decode[jobservice.Accepted](t, raw)
+	d := h.Wait(acc.ID, acc.Token)
+	if d.Status != jobs.StatePassed || d.Label != jobservice.TrialLabel || len(d.Viewports) != 2 {
+		t.Fatalf("trial run: %+v", d)
+	}
+	for i, v := range d.Viewports {
+		want := jobservice.TrialViewports()[i]
+		if v.State != jobs.StatePassed || fmt.Sprint(v.Outputs["counter"]) != fmt.Sprint(map[string]any{"count": jobservice.TrialCount}) {
+			t.Errorf("trial viewport %s: %+v", v.Name, v)
+			continue
+		}
+		r := artifact(t, h, acc.ID, v.Screenshot, acc.Token)
+		if w, ht := pngSize(t, r.body); r.code != 200 || w != want.Width || ht != want.Height {
+			t.Errorf("trial screenshot %s: %d, %dx%d", v.Name, r.code, w, ht)
+		}
+	}
+
+	h.Serve()
+	if c, raw := h.Do(http.MethodGet, "/v1/trial", "", nil, nil); c != http.StatusNotFound ||
+		decode[jobservice.ErrorDoc](t, raw).Error != jobservice.ErrorTrialUnavailable {
+		t.Errorf("trial of a service without one: %d %s", c, raw)
+	}
+}
