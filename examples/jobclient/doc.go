@@ -3,6 +3,7 @@
 // codes:
 //
 //	jobclient [-url URL] preflight
+//	jobclient [-url URL] trial -out DIR
 //	jobclient [-url URL] run -spec request.json -out DIR [-input-env NAME=VARIABLE]...
 //	jobclient [-url URL] status   -handle DIR/run.json | -id ID
 //	jobclient [-url URL] cancel   -handle DIR/run.json | -id ID
@@ -12,7 +13,12 @@
 // local end of a port-forward); with -id the token is read from
 // $VERA_JOBSERVER_TOKEN.
 //
-// run exits 0 when the run passed, 2 when it failed with
+// trial fetches the service's trial submission (GET /v1/trial: a
+// fixture the service serves itself, two viewports) and runs it as run
+// does; it needs nothing but the service and tells whether the service
+// and its browser work, independently of any consumer's target.
+//
+// run and trial exit 0 when the run passed, 2 when it failed with
 // ui_assertion_failed, 3 for setup, infrastructure, usage or any other
 // unsuccessful run (the service unreachable included), and 4 when
 // interrupted by the keyboard; status, cancel and download exit 0 when
@@ -35,6 +41,9 @@
 //     its end for at most 30 s, then saves the receipt and artifacts and
 //     exits 4. Disconnecting without Ctrl-C does not cancel anything:
 //     the service's run budget still applies.
+//   - A run with viewports prints one line per viewport at its end
+//     (state, code, screenshot); the screenshots are artifacts of the
+//     run, saved with the others (artifacts/screenshots/<name>.png).
 //   - Downloads are written through an os.Root on the artifacts folder,
 //     only for names that are clean relative paths, each checked against
 //     its listed size; artifacts.json records each file's SHA-256.

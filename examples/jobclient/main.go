@@ -169,7 +169,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer, tty bool)
 	}
 	url := top.String("url", base, "the service (default $"+envURL+", else "+defaultURL+")")
 	top.Usage = func() {
-		fmt.Fprintln(stderr, "usage: jobclient [-url URL] preflight | run -spec FILE -out DIR | status|cancel -handle FILE | download -handle FILE [-out DIR]")
+		fmt.Fprintln(stderr, "usage: jobclient [-url URL] preflight | trial -out DIR | run -spec FILE -out DIR | status|cancel -handle FILE | download -handle FILE [-out DIR]")
 	}
 	if err := top.Parse(args); err != nil || top.NArg() == 0 {
 		top.Usage()
@@ -184,6 +184,8 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer, tty bool)
 		code, err = c.preflight(ctx, rest, stdout, stderr)
 	case "run":
 		code, err = c.runCmd(ctx, append([]string{"-url", *url}, args[len(args)-len(top.Args()):]...), rest, stdout, stderr, tty)
+	case "trial":
+		code, err = c.trialCmd(ctx, append([]string{"-url", *url}, args[len(args)-len(top.Args()):]...), rest, stdout, stderr, tty)
 	case "status", "cancel", "download":
 		code, err = c.handleCmd(ctx, cmd, rest, stdout, stderr)
 	default:
@@ -270,11 +272,37 @@ func (c *client) runCmd(ctx context.Context, command, args []string, stdout, std
 	if err != nil {
 		return exitOther, err
 	}
-	if err := newFolder(*out); err != nil {
+	return c.submitAndFollow(ctx, command, body, *out, stdout, stderr, tty)
+}
+
+// trialCmd fetches the service's trial submission and runs it as is,
+// like run.
+func (c *client) trialCmd(ctx context.Context, command, args []string, stdout, stderr io.Writer, tty bool) (int, error) {
+	fs := flag.NewFlagSet("trial", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	out := fs.String("out", "", "a NEW output folder (created 0700)")
+	if err := fs.Parse(args); err != nil || fs.NArg() > 0 || *out == "" {
+		return exitOther, errors.New("trial needs -out DIR")
+	}
+	var req jobservice.SubmitRequest
+	if err := c.do(ctx, http.MethodGet, "/v1/trial", "", nil, &req); err != nil {
+		return exitOther, err
+	}
+	body, err := json.Marshal(req)
+	if err != nil {
+		return exitOther, err
+	}
+	return c.submitAndFollow(ctx, command, body, *out, stdout, stderr, tty)
+}
+
+// submitAndFollow submits body, follows the run to its end and saves
+// the handle, invocation, receipt and artifacts in the new folder out.
+func (c *client) submitAndFollow(ctx context.Context, command []string, body []byte, out string, stdout, stderr io.Writer, tty bool) (int, error) {
+	if err := newFolder(out); err != nil {
 		return exitOther, err
 	}
 	inv := map[string]any{"service_url": c.base, "command": append([]string{"jobclient"}, command...), "started_at": time.Now().UTC()}
-	if err := writePrivate(*out, invocationName, inv); err != nil {
+	if err := writePrivate(out, invocationName, inv); err != nil {
 		return exitOther, err
 	}
 	var acc jobservice.Accepted
@@ -285,15 +313,15 @@ func (c *client) runCmd(ctx context.Context, command, args []string, stdout, std
 		return exitOther, err
 	}
 	h := handle{APIVersion: jobservice.APIVersion, ID: acc.ID, Token: acc.Token, ExpiresAt: acc.ExpiresAt}
-	if err := writePrivate(*out, handleName, h); err != nil {
+	if err := writePrivate(out, handleName, h); err != nil {
 		return exitOther, err
 	}
-	fmt.Fprintf(stdout, "accepted %s (expires %s); handle %s\n", acc.ID, acc.ExpiresAt.UTC().Format(time.RFC3339), filepath.Join(*out, handleName))
+	fmt.Fprintf(stdout, "accepted %s (expires %s); handle %s\n", acc.ID, acc.ExpiresAt.UTC().Format(time.RFC3339), filepath.Join(out, handleName))
 	d, interrupted, err := c.follow(ctx, h, stdout, tty)
 	if err != nil {
-		return exitOther, fmt.Errorf("%v; the run may go on: jobclient status -handle %s", err, filepath.Join(*out, handleName))
+		return exitOther, fmt.Errorf("%v; the run may go on: jobclient status -handle %s", err, filepath.Join(out, handleName))
 	}
-	if err := writePrivate(*out, receiptName, d); err != nil {
+	if err := writePrivate(out, receiptName, d); err != nil {
 		return exitOther, err
 	}
 	dctx := ctx
@@ -304,7 +332,7 @@ func (c *client) runCmd(ctx context.Context, command, args []string, stdout, std
 		dctx, cancel = context.WithTimeout(context.Background(), 30*time.Second)
 		defer cancel()
 	}
-	if _, err := c.download(dctx, h, d, filepath.Join(*out, artifactsDir), *out); err != nil {
+	if _, err := c.download(dctx, h, d, filepath.Join(out, artifactsDir), out); err != nil {
 		fmt.Fprintln(stderr, "jobclient: download:", err)
 	}
 	fmt.Fprintln(stdout, summary(d))
@@ -372,6 +400,9 @@ func describe(d jobservice.RunDocument) string {
 		s := fmt.Sprintf("%s running: %d/%d steps done", d.ID, d.CompletedSteps, d.TotalSteps)
 		if p := d.Progress; p != nil && !p.Done {
 			s += fmt.Sprintf(", step %d %s (%s)", p.Index, p.Step, p.Milestone)
+			if p.Viewport != "" {
+				s += " in viewport " + p.Viewport
+			}
 		}
 		if d.CancelRequested {
 			s += ", cancelling"
@@ -393,7 +424,25 @@ func summary(d jobservice.RunDocument) string {
 	if d.Outcome != "" {
 		s += ", outcome " + d.Outcome
 	}
-	return s + fmt.Sprintf(", %d/%d steps", d.CompletedSteps, d.TotalSteps)
+	s += fmt.Sprintf(", %d/%d steps", d.CompletedSteps, d.TotalSteps)
+	if d.Endpoint != "" {
+		s += ", endpoint " + d.Endpoint
+	}
+	for _, v := range d.Viewports {
+		s += fmt.Sprintf("\n  viewport %s %dx%d: ", v.Name, v.Width, v.Height)
+		switch {
+		case v.State == "":
+			s += "not run"
+		case v.Error != nil:
+			s += fmt.Sprintf("%s: %s", v.State, *v.Error)
+		default:
+			s += string(v.State)
+		}
+		if v.Screenshot != "" {
+			s += fmt.Sprintf(", screenshot %s (%d bytes)", v.Screenshot, v.ScreenshotBytes)
+		}
+	}
+	return s
 }
 
 // progressLine draws progress: redrawn in place on a terminal, one line

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"crypto/sha256"
+	"encoding/binary"
 	"encoding/hex"
 	"encoding/json"
 	"os"
@@ -198,4 +199,81 @@ func TestClientLive(t *testing.T) {
 			t.Errorf("handle names %s, the run was %s", got.ID, ev.ID)
 		}
 	})
+}
+
+// pngSize decodes a PNG's width and height from its IHDR chunk.
+func pngSize(t *testing.T, b []byte) (int, int) {
+	t.Helper()
+	if len(b) < 24 || !bytes.Equal(b[:8], []byte("\x89PNG\r\n\x1a\n")) || string(b[12:16]) != "IHDR" {
+		t.Fatalf("not a PNG (%d bytes)", len(b))
+	}
+	return int(binary.BigEndian.Uint32(b[16:20])), int(binary.BigEndian.Uint32(b[20:24]))
+}
+
+// TestClientTrialViewports: trial fetches the service's own scenario and
+// runs it; the two viewports' screenshots are saved with the other
+// artifacts, at their viewports' sizes, by trial and by download; a
+// service without a trial is exit 3.
+func TestClientTrialViewports(t *testing.T) {
+	h := jobservicetest.Start(t, jobservice.WithTrial())
+	ctx := context.Background()
+	dir := filepath.Join(t.TempDir(), "trial-01")
+	code, out, errs := invoke(t, ctx, h, false, "trial", "-out", dir)
+	if code != exitPassed || !strings.Contains(out, "viewport desktop 1280x800: passed, screenshot screenshots/desktop.png") ||
+		!strings.Contains(out, "viewport narrow 390x844: passed, screenshot screenshots/narrow.png") || !strings.Contains(out, "endpoint default") {
+		t.Fatalf("trial: exit %d\n%s\n%s", code, out, errs)
+	}
+	var d jobservice.RunDocument
+	raw, _ := os.ReadFile(filepath.Join(dir, receiptName))
+	if json.Unmarshal(raw, &d) != nil || d.Status != jobs.StatePassed || d.Label != jobservice.TrialLabel || len(d.Viewports) != 2 {
+		t.Fatalf("receipt.json: %s", raw)
+	}
+	var inv struct {
+		Command []string `json:"command"`
+	}
+	raw, _ = os.ReadFile(filepath.Join(dir, invocationName))
+	if json.Unmarshal(raw, &inv) != nil || !strings.Contains(strings.Join(inv.Command, " "), "trial -out "+dir) {
+		t.Errorf("invocation.json: %s", raw)
+	}
+	check := func(folder string, list []downloaded) {
+		t.Helper()
+		sums := map[string]string{}
+		for _, a := range list {
+			sums[a.Name] = a.SHA256
+		}
+		for _, v := range d.Viewports {
+			b, err := os.ReadFile(filepath.Join(folder, filepath.FromSlash(v.Screenshot)))
+			if err != nil {
+				t.Errorf("screenshot %s: %v", v.Name, err)
+				continue
+			}
+			sum := sha256.Sum256(b)
+			if w, ht := pngSize(t, b); w != v.Width || ht != v.Height || int64(len(b)) != v.ScreenshotBytes ||
+				sums[v.Screenshot] != "sha256:"+hex.EncodeToString(sum[:]) {
+				t.Errorf("screenshot %s: %dx%d, %d bytes, listed %q", v.Name, w, ht, len(b), sums[v.Screenshot])
+			}
+		}
+	}
+	var list []downloaded
+	raw, _ = os.ReadFile(filepath.Join(dir, artifactsName))
+	if err := json.Unmarshal(raw, &list); err != nil {
+		t.Fatal(err)
+	}
+	check(filepath.Join(dir, artifactsDir), list)
+	again := filepath.Join(t.TempDir(), "again")
+	if code, _, errs := invoke(t, ctx, h, false, "download", "-handle", filepath.Join(dir, handleName), "-out", again); code != exitPassed {
+		t.Fatalf("download: %d %s", code, errs)
+	}
+	list = nil
+	raw, _ = os.ReadFile(filepath.Join(again, artifactsName))
+	if err := json.Unmarshal(raw, &list); err != nil {
+		t.Fatal(err)
+	}
+	check(again, list)
+
+	h.Serve()
+	if code, _, errs := invoke(t, ctx, h, false, "trial", "-out", filepath.Join(t.TempDir(), "none")); code != exitOther ||
+		!strings.Contains(errs, jobservice.ErrorTrialUnavailable) {
+		t.Errorf("trial without one: %d %s", code, errs)
+	}
 }
