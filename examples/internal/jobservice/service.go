@@ -257,8 +257,9 @@ func (s *Service) Runner() *jobs.Runner { return s.runner }
 // Handler returns the HTTP handler of the protocol.
 func (s *Service) Handler() http.Handler { return s.mux }
 
-// Close ends pending status waits and closes the runner (queued and
-// running jobs end interrupted with service_stopped), bounded by ctx.
+// Close ends pending status waits, closes the runner (queued and
+// running jobs end interrupted with service_stopped) and stops the
+// trial fixture, bounded by ctx.
 func (s *Service) Close(ctx context.Context) error {
 	s.once.Do(func() { close(s.closed) })
 	err := s.runner.Close(ctx)
