@@ -38,7 +38,8 @@ import (
 //	                                 "Shipping address" (aria-modal, focus trap, 400 ms
 //	                                 opacity/transform entrance); it loads the saved
 //	                                 address (GET /webcheck/api/address, 300 ms) into its
-//	                                 fields; textbox "Street" and "City" (aria-labelledby
+//	                                 fields, disabled until then (?guard=no: editable, so
+//	                                 text typed early is overwritten); textbox "Street" and "City" (aria-labelledby
 //	                                 only), button "Save address"; status "Saved: <street>, <city>"
 //	GET /webcheck/form               a support request: textbox "Order number" (wrapping
 //	                                 label, required, pattern [A-Z]{2}-[0-9]{4}), textbox

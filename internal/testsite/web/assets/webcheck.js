@@ -131,9 +131,12 @@
       backdrop.hidden = true;
       open.focus();
     }
+    // ?guard=no: the fields stay editable while the saved address loads
+    // (typed text is then overwritten, as in many apps).
+    var guard = !/[?&]guard=no(&|$)/.test(location.search);
     open.addEventListener("click", function () {
       street.value = ""; town.value = "";
-      street.disabled = true; town.disabled = true;
+      street.disabled = guard; town.disabled = guard;
       backdrop.hidden = false;
       void backdrop.offsetWidth; // start the transition from the closed style
       backdrop.classList.add("wc-open");
