@@ -45,6 +45,16 @@
 //     hidden attribute (display:none) and are absent from the accessibility
 //     tree; they are never removed from the DOM.
 //
+// # Webcheck pages (on the Stress origin)
+//
+// Small apps under /webcheck/ that behave like today's web apps, for the
+// outside-checker tests (runtime/browser/webcheck_test.go): a pushState
+// single-page app whose data arrives 200-800 ms late and replaces the
+// whole view, a debounced autocomplete, an animated modal with a focus
+// trap that loads its form, a form with native validation and
+// aria-labelledby or wrapping labels, a late iframe and a virtualized
+// grid. Routes, roles and names are listed in webcheck.go.
+//
 // # Member portal (Portal, StartPortal)
 //
 // Who is signed in, from the HttpOnly cookie "portal_session", and two

@@ -56,6 +56,7 @@ func StartStress(opts ...Option) (*Stress, error) {
 	mux.HandleFunc("GET /stress/fold/frame", func(w http.ResponseWriter, _ *http.Request) {
 		render(w, http.StatusOK, "fold_frame.html", nil)
 	})
+	(&webcheck{st: st}).routes(mux)
 	srv, err := newServer("stress", "127.0.0.1", mux, o.Logger)
 	if err != nil {
 		return nil, err

@@ -170,7 +170,16 @@
 //     its interception is installed and it was resumed, and a popup until
 //     its first document stopped loading or it closed (a blocked popup is
 //     decided as soon as its violation is recorded); a paused request
-//     (Fetch.requestPaused) until its reply is sent. Every such event, a
+//     (Fetch.requestPaused) until its reply is sent; a fetch or XHR
+//     request it let through until its response arrives (Fetch pauses
+//     fetch and XHR responses too; the reply to that pause opens the
+//     quiet window below): a single-page app that changed its URL with
+//     pushState keeps showing the old view until the data it fetched
+//     arrives, and an act on that view (a "Show details" of the previous
+//     record) or a read of it gave a completed run with the previous
+//     record's answer (webcheck_test.go). A fetch aborted or failed before
+//     its response holds no barrier for more than the cap after it was
+//     sent. Every such event, a
 //     committed frame, Browser.downloadWillBegin and
 //     Page.javascriptDialogOpening also count as causal events. Settle
 //     first makes a round trip through the page (a zero-delay timer in

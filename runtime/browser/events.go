@@ -277,7 +277,13 @@ func (d *Driver) onAttached(parent proto.TargetSessionID, e *proto.TargetAttache
 			_ = d.call(ctx, "", proto.TargetDetachFromTarget{SessionID: sid}, nil)
 			return
 		}
-		if err := d.call(ctx, sid, proto.FetchEnable{Patterns: []*proto.FetchRequestPattern{{URLPattern: "*", RequestStage: proto.FetchRequestStageRequest}}}, nil); err != nil {
+		// Fetch and XHR responses pause too, so that Settle waits for
+		// the data an act asked for (see causal.responses).
+		if err := d.call(ctx, sid, proto.FetchEnable{Patterns: []*proto.FetchRequestPattern{
+			{URLPattern: "*", RequestStage: proto.FetchRequestStageRequest},
+			{URLPattern: "*", ResourceType: proto.NetworkResourceTypeFetch, RequestStage: proto.FetchRequestStageResponse},
+			{URLPattern: "*", ResourceType: proto.NetworkResourceTypeXHR, RequestStage: proto.FetchRequestStageResponse},
+		}}, nil); err != nil {
 			d.log.Debug("request interception not available", "target_type", string(info.Type), "err", err)
 		}
 		// Audits reports the connections the connect-src policy refused
@@ -378,6 +384,10 @@ func (d *Driver) onRequest(sid proto.TargetSessionID, e *proto.FetchRequestPause
 	if e.Request == nil {
 		return
 	}
+	if e.ResponseStatusCode != nil || e.ResponseErrorReason != "" {
+		d.onResponse(sid, e)
+		return
+	}
 	origin, governed := originOf(e.Request.URL)
 	document := e.ResourceType == proto.NetworkResourceTypeDocument
 	d.mu.Lock()
@@ -431,6 +441,11 @@ func (d *Driver) onRequest(sid proto.TargetSessionID, e *proto.FetchRequestPause
 		return
 	}
 	if allowed {
+		if e.ResourceType == proto.NetworkResourceTypeFetch || e.ResourceType == proto.NetworkResourceTypeXHR {
+			d.mu.Lock()
+			d.causal.responses[respKey{sid, id}] = time.Now()
+			d.mu.Unlock()
+		}
 		d.goHandle(func() {
 			_ = d.call(d.lifeCtx, sid, proto.FetchContinueRequest{RequestID: id}, nil)
 			replied()
@@ -453,6 +468,29 @@ func (d *Driver) onRequest(sid proto.TargetSessionID, e *proto.FetchRequestPause
 			d.mu.Unlock()
 		}
 		replied()
+	})
+}
+
+// onResponse continues a fetch or XHR response paused at the response
+// stage: the request's data has arrived, and the page gets it (the quiet
+// window after a chaining reply covers the handling).
+func (d *Driver) onResponse(sid proto.TargetSessionID, e *proto.FetchRequestPaused) {
+	id := e.RequestID
+	d.mu.Lock()
+	d.causal.fetches++
+	d.mu.Unlock()
+	var reply proto.Request = proto.FetchContinueResponse{RequestID: id}
+	if e.ResponseErrorReason != "" {
+		reply = proto.FetchFailRequest{RequestID: id, ErrorReason: e.ResponseErrorReason}
+	}
+	d.goHandle(func() {
+		_ = d.call(d.lifeCtx, sid, reply, nil)
+		d.mu.Lock()
+		delete(d.causal.responses, respKey{sid, id})
+		d.causal.repliedLocked()
+		d.causal.fetches--
+		d.causal.noteLocked()
+		d.mu.Unlock()
 	})
 }
 

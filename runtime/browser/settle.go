@@ -36,6 +36,13 @@ type causal struct {
 	targets map[proto.TargetSessionID]time.Time
 	// fetches counts paused requests whose reply has not been sent.
 	fetches int
+	// responses are the page's fetch and XHR requests that were let
+	// through and whose response has not arrived yet, by session and
+	// request, with when they were sent: the act's data is still on its
+	// way, and the page will re-render when it comes (a single-page app
+	// that changed its URL with pushState keeps showing the old view
+	// until then).
+	responses map[respKey]time.Time
 	// seq counts causal events, so Settle can tell whether one arrived
 	// during its confirming round trip.
 	seq uint64
@@ -51,6 +58,11 @@ type causal struct {
 	chainReplies uint64
 }
 
+type respKey struct {
+	sid proto.TargetSessionID
+	id  proto.FetchRequestID
+}
+
 type navKey struct {
 	sid   proto.TargetSessionID
 	frame proto.PageFrameID
@@ -58,9 +70,10 @@ type navKey struct {
 
 func newCausal() causal {
 	return causal{
-		changed: make(chan struct{}),
-		navs:    map[navKey]time.Time{},
-		targets: map[proto.TargetSessionID]time.Time{},
+		changed:   make(chan struct{}),
+		navs:      map[navKey]time.Time{},
+		targets:   map[proto.TargetSessionID]time.Time{},
+		responses: map[respKey]time.Time{},
 	}
 }
 
@@ -127,7 +140,9 @@ func imageFetch(e *proto.FetchRequestPaused) bool {
 	return n > 0
 }
 
-// pendingLocked reports whether anything newer than since is pending.
+// pendingLocked reports whether anything newer than since is pending. It
+// forgets awaited responses older than since: every later call passes a
+// later since.
 func (c *causal) pendingLocked(since time.Time) bool {
 	if c.fetches > 0 {
 		return true
@@ -142,7 +157,17 @@ func (c *causal) pendingLocked(since time.Time) bool {
 			return true
 		}
 	}
-	return false
+	pending := false
+	for k, t := range c.responses {
+		if t.After(since) {
+			pending = true
+		} else {
+			// Older than any barrier that may still ask (since only
+			// grows): a request aborted or failed before its response.
+			delete(c.responses, k)
+		}
+	}
+	return pending
 }
 
 // navStart marks a navigation of frame in session sid as pending.
@@ -194,6 +219,11 @@ func (d *Driver) forgetSessionLocked(sid proto.TargetSessionID) {
 		}
 	}
 	delete(d.causal.targets, sid)
+	for k := range d.causal.responses {
+		if k.sid == sid {
+			delete(d.causal.responses, k)
+		}
+	}
 	d.causal.noteLocked()
 }
 
@@ -209,8 +239,10 @@ func (d *Driver) forgetSessionLocked(sid proto.TargetSessionID) {
 // includes a navigation blocked by the origin scope (it commits an error
 // page); a target attached (popup, frame, worker) until its interception
 // is installed and it runs, and a popup until its first document stopped
-// loading or it closed; a paused request until its reply is sent, and
-// for settleQuiet after the reply to a document, script, fetch or XHR
+// loading or it closed; a paused request until its reply is sent; a
+// fetch or XHR request let through until its response arrives (paused
+// again at the response stage, then for settleQuiet after that reply);
+// and for settleQuiet after the reply to a document, script, fetch or XHR
 // request (the one link of a chain no round trip orders: the page gets
 // the response on its own channel). Causal events also include a
 // download beginning, a frame committing and a native dialog opening.
