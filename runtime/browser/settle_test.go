@@ -100,13 +100,15 @@ func TestSettleHoldsThroughNextLoad(t *testing.T) {
 	}
 }
 
-// TestFillPaths: a fill of a ready, unmoving control costs the state read
+// TestActPaths: a fill of a ready, unmoving control costs the state read
 // and one call that proves it stable and prepares it (then the text and
-// the change event); a control that is read-only at first, one that
+// the change event); a top-level click that reached its element sends no
+// call to disarm its guard (the guard removed itself at the press), and
+// the page's own events after it are not stopped; a control that is read-only at first, one that
 // moves while it is filled, a date input and a contenteditable element
 // are filled all the same through the polling path, and a malformed date
 // is refused as unsupported.
-func TestFillPaths(t *testing.T) {
+func TestActPaths(t *testing.T) {
 	requireBrowser(t)
 	ctx := tctx(t, 120*time.Second)
 	var (
@@ -128,6 +130,8 @@ func TestFillPaths(t *testing.T) {
 	site := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Content-Type", "text/html; charset=utf-8")
 		fmt.Fprint(w, `<!doctype html><title>Fill</title>
+<button id=go onclick="this.dataset.n = +(this.dataset.n || 0) + 1">Go</button>
+<button id=other onpointerdown="this.dataset.down = 1" onclick="this.dataset.n = +(this.dataset.n || 0) + 1">Other</button>
 <label>Plain <input id=plain></label>
 <label>Later <input id=later readonly></label>
 <p><label>Moving <input id=moving style="position:relative"></label></p>
@@ -189,6 +193,34 @@ window.fillLog = () => log.join(',');
 	mu.Unlock()
 	if cfo != 3 || ins != 1 {
 		t.Errorf("a plain fill sent %s, want 3 Runtime.callFunctionOn (state, stable and prepared, change) and 1 Input.insertText", got)
+	}
+
+	goBtn, err := d.Find(ctx, top, nil, role("button", "Go"))
+	if err != nil || len(goBtn) != 1 {
+		t.Fatalf("Find Go = %d, %v", len(goBtn), err)
+	}
+	mu.Lock()
+	clear(calls)
+	mu.Unlock()
+	counting.Store(true)
+	if err := d.Act(ctx, goBtn[0], runtime.Act{Kind: runtime.ActClick}); err != nil {
+		t.Fatal(err)
+	}
+	counting.Store(false)
+	mu.Lock()
+	got = fmt.Sprint(calls)
+	cfo, mouse := calls["Runtime.callFunctionOn"], calls["Input.dispatchMouseEvent"]
+	mu.Unlock()
+	if cfo != 4 || mouse != 3 {
+		t.Errorf("a top-level click sent %s, want 4 Runtime.callFunctionOn (two measurements, arm, read) and 3 Input.dispatchMouseEvent", got)
+	}
+	// The page's own press elsewhere and its click go through: no guard
+	// is left on the window.
+	if got := eval(`(() => { const o = document.getElementById('other');
+		o.dispatchEvent(new PointerEvent('pointerdown', {bubbles: true}));
+		o.click();
+		return [document.getElementById('go').dataset.n, o.dataset.down, o.dataset.n].join(' ') })()`); got != "1 1 1" {
+		t.Errorf("after the click: go clicks, other pressed, other clicks = %q, want \"1 1 1\"", got)
 	}
 
 	eval("unlockLater()")
