@@ -471,21 +471,48 @@ func (d *Driver) fill(ctx context.Context, el *element, value string) error {
 	if !st.Fillable {
 		return fmt.Errorf("%w: fill needs an <input>, <textarea> or contenteditable element", runtime.ErrUnsupported)
 	}
-	if _, _, err := d.waitReady(ctx, el, false, func(s elState) string {
-		if !s.Editable {
-			return "read-only"
-		}
-		return ""
-	}); err != nil {
-		return err
-	}
-	var mode string
-	if _, err := d.callOn(ctx, el.sid, el.obj, jsPrepareFill, true, &mode, val(value)); err != nil {
+	unsupported := func(err error) error {
 		var js *jsError
 		if errors.As(err, &js) {
 			return fmt.Errorf("%w: %s", runtime.ErrUnsupported, js.msg)
 		}
 		return err
+	}
+	// The common case costs two calls: the state read above is the
+	// first measurement of the stability proof, and the second one
+	// prepares the fill in the same call when the element is still
+	// ready and its box did not move (issue 21: a fill paid four calls
+	// before its text went in). Anything else takes the polling path.
+	var fast struct {
+		Ready bool   `json:"ready"`
+		Mode  string `json:"mode"`
+	}
+	if st.Visible && st.Enabled && st.Editable {
+		t := time.NewTimer(stableInterval)
+		select {
+		case <-ctx.Done():
+			// The polling path reports the ended wait as usual.
+			t.Stop()
+		case <-t.C:
+			if _, err := d.callOn(ctx, el.sid, el.obj, jsFillIfStable, true, &fast,
+				val(st.X), val(st.Y), val(st.W), val(st.H), val(value)); err != nil {
+				return unsupported(err)
+			}
+		}
+	}
+	mode := fast.Mode
+	if !fast.Ready {
+		if _, _, err := d.waitReady(ctx, el, false, func(s elState) string {
+			if !s.Editable {
+				return "read-only"
+			}
+			return ""
+		}); err != nil {
+			return err
+		}
+		if _, err := d.callOn(ctx, el.sid, el.obj, jsPrepareFill, true, &mode, val(value)); err != nil {
+			return unsupported(err)
+		}
 	}
 	if mode == "set" {
 		return nil

@@ -120,3 +120,15 @@ const jsFrameClip = `function(l, t, r, b, px, py, hit) {
 const jsScrollIntoView = `function(align) {
   this.scrollIntoView({ block: align, inline: align, behavior: 'instant' });
 }`
+
+// jsFillIfStable is a fill's second measurement and its preparation in
+// one call: it measures the element as jsActState does and, when it is
+// still connected, visible, enabled and editable and its box is the one
+// measured before (x, y, w, h: stable), prepares the fill as
+// jsPrepareFill does and returns {ready: true, mode}; otherwise it
+// changes nothing and returns {ready: false}.
+const jsFillIfStable = `function(x, y, w, h, value) {
+  const st = (` + jsActState + `).call(this, false, null, null);
+  if (!st.connected || !st.visible || !st.enabled || !st.editable || st.x !== x || st.y !== y || st.w !== w || st.h !== h) return { ready: false };
+  return { ready: true, mode: (` + jsPrepareFill + `).call(this, value) };
+}`

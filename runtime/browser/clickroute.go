@@ -40,9 +40,10 @@ import (
 // (preventDefault and stopImmediatePropagation in the capture phase,
 // before any page listener registered later sees them, and with the
 // default action cancelled: no focus change, no activation, no form
-// submission, no link). After a press that reached the element nothing
-// is stopped, so the activation a click causes elsewhere (a label's click
-// on its control) goes through. The press goes out, the guards are read,
+// submission, no link). A press that reached the element removes the
+// element's guard at once, so nothing after it is stopped and the
+// activation a click causes elsewhere (a label's click on its control)
+// goes through. The press goes out, the guards are read,
 // and only a press that reached the element is released; a press the
 // guard stopped is released into the still armed guard (inert) and the
 // click is measured and sent again, bounded by ctx. The limit: a page
@@ -64,14 +65,17 @@ const jsArmPress = `function(){
   };
   const h = e => {
     if (e.type === 'pointerdown' || e.type === 'mousedown') {
-      if (reaches(e)) { rec.hit++; rec.stop = false; return; }
+      // A press that reached the element ends the guard at once: nothing
+      // after it is stopped anyway, and no disarming call must follow.
+      if (reaches(e)) { rec.hit++; rec.stop = false; off(); return; }
       rec.other++; rec.stop = true;
     }
     if (rec.stop) { e.preventDefault(); e.stopImmediatePropagation(); }
   };
   const types = ['pointerdown', 'mousedown', 'pointerup', 'mouseup', 'click'];
+  const off = () => { for (const t of types) w.removeEventListener(t, h, true); };
   for (const t of types) w.addEventListener(t, h, true);
-  return { read() { return {hit: rec.hit, other: rec.other}; }, done() { for (const t of types) w.removeEventListener(t, h, true); } };
+  return { read() { return {hit: rec.hit, other: rec.other}; }, done: off };
 }`
 
 // jsTwoFrames resolves after two animation frames of this element's
@@ -125,7 +129,7 @@ func (d *Driver) dispatchClick(ctx context.Context, el *element, x, y float64, s
 			return err
 		}
 		probes := []pressProbe{own}
-		disarm := func() {
+		disarm := func(probes []pressProbe) {
 			for _, p := range probes {
 				_, _ = d.callOn(ctx, p.sid, p.obj, `function(){ this.done() }`, true, nil)
 			}
@@ -133,7 +137,7 @@ func (d *Driver) dispatchClick(ctx context.Context, el *element, x, y float64, s
 		for _, l := range el.chain {
 			p, err := d.armPress(ctx, l.sid, l.obj)
 			if err != nil {
-				disarm()
+				disarm(probes)
 				return err
 			}
 			probes = append(probes, p)
@@ -159,14 +163,17 @@ func (d *Driver) dispatchClick(ctx context.Context, el *element, x, y float64, s
 			return err
 		}
 		if where == pressOnElement {
-			// Disarmed after the release: the click event of this release
-			// is dispatched before Input.dispatchMouseEvent returns, so the
-			// guard never outlives the click it guards. A document that
-			// navigated away takes its guard with it.
-			disarm()
+			// The element's own guard removed itself at the press that
+			// reached it (a top-level click sends no disarming call, issue
+			// 21); the frame path's guards are disarmed after the release:
+			// the click event of this release is dispatched before
+			// Input.dispatchMouseEvent returns, so no guard outlives the
+			// click it guards. A document that navigated away takes its
+			// guards with it.
+			disarm(probes[1:])
 			return nil
 		}
-		disarm()
+		disarm(probes)
 		switch where {
 		case pressOnFramePath:
 			d.log.Debug("click misrouted to a parent frame; retrying after a rendered frame")

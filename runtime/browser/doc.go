@@ -164,8 +164,11 @@
 //     navigation a frame requested, scheduled or started loading
 //     (Page.frameRequestedNavigation for the current tab,
 //     frameScheduledNavigation, frameStartedLoading) until it stops
-//     loading, is cleared or its frame detaches, a blocked navigation
-//     included (it commits an error page); a target attached through
+//     loading or its frame detaches, a blocked navigation included (it
+//     commits an error page); a cleared scheduled navigation
+//     (frameClearedScheduledNavigation) ends only the request, never a
+//     load already started (Chromium clears it right after
+//     frameStartedLoading); a target attached through
 //     auto-attach (Target.attachedToTarget: popup, frame, worker) until
 //     its interception is installed and it was resumed, and a popup until
 //     its first document stopped loading or it closed (a blocked popup is
@@ -210,7 +213,11 @@
 //     favicon, an untyped request whose Accept header lists only image
 //     types: Chromium fetches it after every load and hands its response
 //     to the tab strip, never to the page, and it cost every navigating
-//     click a 60 ms window of its own, issue 21). The popup
+//     click a 60 ms window of its own, issue 21), nor a document reply
+//     for a frame that is loading: the browser's navigation receives it,
+//     and what it leads to (commit, error page, download, a dropped
+//     navigation) is the frame's load, which holds the barrier until it
+//     stops loading, after the new document's load event. The popup
 //     of a click is attached before the first round trip answers, and a
 //     form post holds the barrier through its own loading.
 //   - Act reports an error after its input went out (the mouse press of

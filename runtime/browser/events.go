@@ -113,14 +113,22 @@ func (d *Driver) dispatch(ev *cdp.Event) {
 			FrameID proto.PageFrameID `json:"frameId"`
 		}
 		if d.targetOf(sid) != nil && decode(ev, &e) {
-			d.navStart(sid, e.FrameID)
+			if ev.Method == "Page.frameStartedLoading" {
+				d.loadStart(sid, e.FrameID)
+			} else {
+				d.navStart(sid, e.FrameID)
+			}
 		}
 	case "Page.frameClearedScheduledNavigation", "Page.frameStoppedLoading":
 		var e struct {
 			FrameID proto.PageFrameID `json:"frameId"`
 		}
 		if d.targetOf(sid) != nil && decode(ev, &e) {
-			d.navDone(sid, e.FrameID)
+			if ev.Method == "Page.frameClearedScheduledNavigation" {
+				d.navCleared(sid, e.FrameID)
+			} else {
+				d.navDone(sid, e.FrameID)
+			}
 		}
 	case "Page.frameAttached":
 		var e proto.PageFrameAttached
@@ -424,7 +432,7 @@ func (d *Driver) onRequest(sid proto.TargetSessionID, e *proto.FetchRequestPause
 	replied := func() {
 		d.mu.Lock()
 		if chains {
-			d.causal.repliedLocked()
+			d.causal.repliedLocked(e.ResourceType, e.FrameID)
 		}
 		d.causal.fetches--
 		if d.causal.fetches == 0 {
@@ -487,7 +495,7 @@ func (d *Driver) onResponse(sid proto.TargetSessionID, e *proto.FetchRequestPaus
 		_ = d.call(d.lifeCtx, sid, reply, nil)
 		d.mu.Lock()
 		delete(d.causal.responses, respKey{sid, id})
-		d.causal.repliedLocked()
+		d.causal.repliedLocked(e.ResourceType, e.FrameID)
 		d.causal.fetches--
 		d.causal.noteLocked()
 		d.mu.Unlock()

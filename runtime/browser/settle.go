@@ -58,14 +58,21 @@ type causal struct {
 	chainReplies uint64
 }
 
+// respKey names one fetch or XHR request awaiting its response.
 type respKey struct {
 	sid proto.TargetSessionID
 	id  proto.FetchRequestID
 }
 
+// navKey names one pending navigation state of a frame: requested or
+// scheduled (loading false), or loading a document (loading true). They
+// end apart: Chromium clears a scheduled navigation as soon as it
+// starts (frameClearedScheduledNavigation follows frameStartedLoading),
+// while the frame goes on loading until frameStoppedLoading.
 type navKey struct {
-	sid   proto.TargetSessionID
-	frame proto.PageFrameID
+	sid     proto.TargetSessionID
+	frame   proto.PageFrameID
+	loading bool
 }
 
 func newCausal() causal {
@@ -85,10 +92,27 @@ func (c *causal) noteLocked() {
 }
 
 // repliedLocked opens the quiet window after a reply to a chaining
-// request.
-func (c *causal) repliedLocked() {
-	c.chainUntil = time.Now().Add(settleQuiet)
+// request of type rt for frame.
+//
+// A document reply for a frame that is loading opens none: a document
+// response goes to the browser's navigation, not to the page's own
+// channel, and everything it leads to is tracked as the frame's load
+// (the commit, or an error page, a download or a dropped navigation),
+// which holds the barrier until Page.frameStoppedLoading, after the new
+// document's load event; the confirming round trips then order what its
+// scripts started, as after an input. The window is for a reply whose
+// effect no event reports (a fetch resolving, a script run after the
+// load).
+func (c *causal) repliedLocked(rt proto.NetworkResourceType, frame proto.PageFrameID) {
 	c.chainReplies++
+	if rt == proto.NetworkResourceTypeDocument && frame != "" {
+		for k := range c.navs {
+			if k.loading && k.frame == frame {
+				return
+			}
+		}
+	}
+	c.chainUntil = time.Now().Add(settleQuiet)
 }
 
 // chainingResource reports whether a response of type rt can make the
@@ -170,10 +194,23 @@ func (c *causal) pendingLocked(since time.Time) bool {
 	return pending
 }
 
-// navStart marks a navigation of frame in session sid as pending.
+// navStart marks a navigation of frame in session sid as pending:
+// requested or scheduled (Page.frameRequestedNavigation,
+// frameScheduledNavigation) until it is cleared or the frame stops
+// loading.
 func (d *Driver) navStart(sid proto.TargetSessionID, frame proto.PageFrameID) {
+	d.navPending(navKey{sid, frame, false})
+}
+
+// loadStart marks frame in session sid as loading a document
+// (Page.frameStartedLoading) until it stops loading or is detached; a
+// cleared scheduled navigation does not end it.
+func (d *Driver) loadStart(sid proto.TargetSessionID, frame proto.PageFrameID) {
+	d.navPending(navKey{sid, frame, true})
+}
+
+func (d *Driver) navPending(k navKey) {
 	d.mu.Lock()
-	k := navKey{sid, frame}
 	if _, ok := d.causal.navs[k]; !ok {
 		d.causal.navs[k] = time.Now()
 	}
@@ -181,12 +218,26 @@ func (d *Driver) navStart(sid proto.TargetSessionID, frame proto.PageFrameID) {
 	d.mu.Unlock()
 }
 
-// navDone marks the navigation of frame in session sid as finished
-// (stopped loading, scheduled navigation cleared, frame detached). A
-// popup whose main frame stopped loading is decided.
+// navCleared ends the requested or scheduled navigation of frame in
+// session sid (Page.frameClearedScheduledNavigation): it either started
+// (the frame is loading, tracked by loadStart) or was dropped. Before,
+// this ended the frame's loading too, and a click that submitted a form
+// let the barrier go while the next document was still loading: the
+// quiet window after the document reply was all that held it.
+func (d *Driver) navCleared(sid proto.TargetSessionID, frame proto.PageFrameID) {
+	d.mu.Lock()
+	delete(d.causal.navs, navKey{sid, frame, false})
+	d.causal.noteLocked()
+	d.mu.Unlock()
+}
+
+// navDone marks every navigation of frame in session sid as finished
+// (stopped loading, frame detached). A popup whose main frame stopped
+// loading is decided.
 func (d *Driver) navDone(sid proto.TargetSessionID, frame proto.PageFrameID) {
 	d.mu.Lock()
-	delete(d.causal.navs, navKey{sid, frame})
+	delete(d.causal.navs, navKey{sid, frame, false})
+	delete(d.causal.navs, navKey{sid, frame, true})
 	if t := d.targets[sid]; t != nil && t.kind == kindPopup && proto.PageFrameID(t.id) == frame {
 		delete(d.causal.targets, sid)
 	}
@@ -237,15 +288,17 @@ func (d *Driver) forgetSessionLocked(sid proto.TargetSessionID) {
 // (Page.frameRequestedNavigation, frameScheduledNavigation,
 // frameStartedLoading) until it stops loading or is cleared, which
 // includes a navigation blocked by the origin scope (it commits an error
-// page); a target attached (popup, frame, worker) until its interception
+// page; a cleared scheduled navigation ends the request, not the load);
+// a target attached (popup, frame, worker) until its interception
 // is installed and it runs, and a popup until its first document stopped
 // loading or it closed; a paused request until its reply is sent; a
 // fetch or XHR request let through until its response arrives (paused
 // again at the response stage, then for settleQuiet after that reply);
 // and for settleQuiet after the reply to a document, script, fetch or XHR
 // request (the one link of a chain no round trip orders: the page gets
-// the response on its own channel). Causal events also include a
-// download beginning, a frame committing and a native dialog opening.
+// the response on its own channel), except a document reply for a
+// loading frame, whose load holds the barrier instead (repliedLocked).
+// Causal events also include a download beginning, a frame committing and a native dialog opening.
 // There is no fixed quiet time: a page that only re-renders (a
 // controlled input, a time-sliced render) settles after the round trips.
 // A dialog ends Settle at once with [runtime.ErrNativeDialog]. Settle
