@@ -396,9 +396,10 @@ func (d *Driver) queryRole(ctx context.Context, sc *scope, doc, rootObj proto.Ru
 	if rootObj != "" {
 		q.ObjectID = rootObj
 	}
-	if c.Exact && name != "" {
-		q.AccessibleName = name
-	}
+	// No accessibleName filter, even for an exact name: Chromium compares
+	// it with the raw name ("Pay\u00a0now", "a  b" from a value), which
+	// misses names equal after whitespace normalisation that the node by
+	// node path matches. Names are compared here.
 	var res proto.AccessibilityQueryAXTreeResult
 	if err := d.call(ctx, sc.sid, q, &res); err != nil {
 		return nil, err
