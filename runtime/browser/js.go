@@ -430,9 +430,11 @@ const jsVisible = `function() {
 // name may match: a superset the browser's accessibility tree then
 // decides on, node by node. It returns null when the role is not in its
 // table or there are more than limit candidates; the driver then asks the
-// whole accessibility tree instead. It never decides a role or a name.
-const jsRoleCandidates = `function(role, name, exact, root, limit) {
-` + jsPrelude + jsDeep + `
+// whole accessibility tree instead. With decide it returns, instead of the
+// elements, the flat verdicts of jsRoleVerdicts (rolefast.go) about them:
+// a role and name only where the page's answer is certain.
+const jsRoleCandidates = `function(role, name, exact, root, limit, decide) {
+` + jsPrelude + jsDeep + jsRoleVerdicts + `
   const doc = this;
   if (!doc.defaultView) return 'stale';
   if (root && (root.ownerDocument !== doc || !root.isConnected)) return 'detached';
@@ -534,5 +536,5 @@ const jsRoleCandidates = `function(role, name, exact, root, limit) {
   out = out.filter(visible);
   if (out.length > limit) return null;
   out.sort(docOrder);
-  return out;
+  return decide ? verdicts(doc, base, roots, labels, out) : out;
 }`
