@@ -262,7 +262,22 @@ const jsFind = `function(strategy, value, exact, root) {
     out = deepQuery(base, roots, '[placeholder]').filter(e => matches(e.getAttribute('placeholder')));
     break;
   case 'label': {
-    const labelText = l => composed.size && composed.has(l) ? text(l) : (l.innerText || l.textContent);
+    const rendered = l => composed.size && composed.has(l) ? text(l) : (l.innerText || l.textContent);
+    // innerText lays every label out; most cannot match. A label (or
+    // labelledby element) of text nodes only renders its textContent
+    // give or take whitespace and an ASCII case transform, so when that
+    // text and the wanted one are ASCII and the text, spaces removed and
+    // lowercased, does not contain the wanted one, it cannot match and
+    // its innerText is not needed.
+    const ascii = /^[\x00-\x7f]*$/, wantFold = wantLower.replace(/\s+/g, '');
+    const plain = l => { for (const k of l.childNodes) if (k.nodeType !== 3) return false; return true; };
+    const labelText = l => {
+      if (ascii.test(want) && !(composed.size && composed.has(l)) && plain(l)) {
+        const tc = l.textContent;
+        if (ascii.test(tc) && !tc.replace(/\s+/g, '').toLowerCase().includes(wantFold)) return '';
+      }
+      return rendered(l);
+    };
     const labels = labelsOf([base.getRootNode(), ...roots]);
     const texts = el => {
       const t = [];
