@@ -342,6 +342,18 @@
 //	GET /stress/components/<n>  h1 "Componenti", n light-DOM buttons "Voce 1".."Voce n"
 //	                           (0 <= n <= 50000, div.chunk groups of 100), then web components
 //	                           (below, /assets/components.js and declarative shadow roots)
+//	GET /stress/roles          h1 "Role corpus": about 1,100 elements under test (data-c), every
+//	                           snippet of a list (native buttons, links and input buttons, role
+//	                           attributes; names from text, aria-label, labelledby, title, alt,
+//	                           placeholder, value, labels, ::before/::after; hidden, invisible and
+//	                           aria-hidden children; inert, aria-hidden and role ancestors; open
+//	                           and closed shadow roots, slotted or not; custom elements with
+//	                           ElementInternals role or aria-hidden; text transforms) times a list
+//	                           of name texts (whitespace, case, no-break and zero-width spaces,
+//	                           soft hyphen, private-use code point, empty), in div.rc-group groups
+//	                           of eight with one name (data-name); ?modal=open opens a modal
+//	                           dialog, ?modal=closed one inside a closed shadow root, ?owns=1 adds
+//	                           an aria-owns (the role fast path's differential test)
 //	GET /stress/fold           the fold app (actionability): a script mounts the UI into an empty
 //	                           #root, handles clicks with one root listener and re-renders after
 //	                           each and every 250 ms (the sticky 64 px header#topbar is rebuilt

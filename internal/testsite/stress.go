@@ -36,6 +36,7 @@ func StartStress(opts ...Option) (*Stress, error) {
 	mux.HandleFunc("GET /stress/nodes/{n}", st.nodes)
 	mux.HandleFunc("GET /stress/controls/{n}", st.controls)
 	mux.HandleFunc("GET /stress/components/{n}", st.components)
+	mux.HandleFunc("GET /stress/roles", roleCorpus)
 	mux.HandleFunc("GET /stress/never-settles", func(w http.ResponseWriter, _ *http.Request) {
 		render(w, http.StatusOK, "never.html", nil)
 	})

@@ -145,7 +145,8 @@ func (d *Driver) knownObject(sid proto.TargetSessionID, backend proto.DOMBackend
 // in document order, open shadow roots included (closed ones are never
 // entered). Role candidates are answered by the browser's accessibility
 // tree (Accessibility.getPartialAXTree per pre-filtered node, or
-// Accessibility.queryAXTree scoped to the document or root); label,
+// Accessibility.queryAXTree scoped to the document or root), except
+// where the page reads the role and name with certainty (see findRole); label,
 // placeholder, test id and text are computed by a page-side helper over
 // the DOM and its open shadow trees; CSS is querySelectorAll, evaluated
 // per compound across shadow boundaries when the page has open shadow
@@ -298,17 +299,20 @@ func (d *Driver) handles(ctx context.Context, sc *scope, objs []proto.RuntimeRem
 // node before it asks the whole accessibility tree instead.
 const maxRoleCandidates = 64
 
-// findRole answers a role candidate from the browser's accessibility
-// tree. A page-side helper first narrows the DOM to the visible elements
-// that may carry the role and name (a superset); the browser's computed
-// role and name of each (Accessibility.getPartialAXTree) decide. When the
-// role is not in the helper's table or there are many candidates, one
-// Accessibility.queryAXTree over the scope answers instead. Either way the
-// role and the name are the browser's, never computed by hand.
+// findRole answers a role candidate. A page-side helper first narrows the
+// DOM to the visible elements that may carry the role and name (a
+// superset) and judges each (jsRoleVerdicts): where the role and name
+// are certain (a plain native button or link named by its own text; see
+// rolefast.go) the page's answer decides, once DOM.describeNode showed
+// that no element of its ancestor chain is slotted into a shadow root the
+// page cannot see; every other candidate is decided by the browser's
+// computed role and name (Accessibility.getPartialAXTree). When the role
+// is not in the helper's table or there are many candidates, one
+// Accessibility.queryAXTree over the scope answers instead.
 func (d *Driver) findRole(ctx context.Context, sc *scope, doc, rootObj proto.RuntimeRemoteObjectID, c locator.Candidate) ([]*element, error) {
 	name := normalizeSpace(c.Name)
 	r, err := d.callOn(ctx, sc.sid, doc, jsRoleCandidates, false, nil,
-		val(c.Role), val(name), val(c.Exact), obj(rootObj), val(maxRoleCandidates))
+		val(c.Role), val(name), val(c.Exact), obj(rootObj), val(maxRoleCandidates), val(true))
 	if err != nil {
 		return nil, err
 	}
@@ -318,22 +322,41 @@ func (d *Driver) findRole(ctx context.Context, sc *scope, doc, rootObj proto.Run
 	if r.Subtype == "null" || r.ObjectID == "" {
 		return d.queryRole(ctx, sc, doc, rootObj, c)
 	}
-	objs, err := d.arrayObjects(ctx, sc.sid, r)
+	items, err := d.arrayItems(ctx, sc.sid, r)
 	if err != nil {
 		return nil, err
 	}
-	backends := make([]proto.DOMBackendNodeID, len(objs))
-	errs := make([]error, len(objs))
+	vs, err := parseVerdicts(items)
+	if err != nil {
+		return nil, err
+	}
+	backends := make([]proto.DOMBackendNodeID, len(vs))
+	errs := make([]error, len(vs))
 	sem := make(chan struct{}, 8)
 	var wg sync.WaitGroup
-	for i, o := range objs {
+	for i, v := range vs {
+		if v.certain && (v.role != c.Role || !nameMatches(v.name, name, c.Exact)) {
+			continue // certainly not a match
+		}
 		wg.Add(1)
 		sem <- struct{}{}
 		go func() {
 			defer wg.Done()
 			defer func() { <-sem }()
+			if v.certain {
+				slot, b, err := d.slotted(ctx, sc.sid, v.obj, v.check)
+				if err != nil {
+					errs[i] = err
+					return
+				}
+				if !slot {
+					backends[i] = b
+					return
+				}
+				// Slotted into a shadow tree: only the browser knows.
+			}
 			var res proto.AccessibilityGetPartialAXTreeResult
-			if err := d.call(ctx, sc.sid, getPartialAXTree{ObjectID: o}, &res); err != nil {
+			if err := d.call(ctx, sc.sid, getPartialAXTree{ObjectID: v.obj}, &res); err != nil {
 				errs[i] = err
 				return
 			}
@@ -350,12 +373,12 @@ func (d *Driver) findRole(ctx context.Context, sc *scope, doc, rootObj proto.Run
 	}
 	wg.Wait()
 	var out []*element
-	for i, o := range objs {
+	for i, v := range vs {
 		if errs[i] != nil {
 			return nil, errs[i]
 		}
 		if backends[i] != 0 {
-			out = append(out, d.handle(sc, backends[i], o))
+			out = append(out, d.handle(sc, backends[i], v.obj))
 		}
 	}
 	return out, nil
@@ -381,12 +404,9 @@ func axMatches(n *proto.AccessibilityAXNode, role, name string, exact bool) bool
 	}
 	got := ""
 	if n.Name != nil {
-		got = normalizeSpace(n.Name.Value.Str())
+		got = n.Name.Value.Str()
 	}
-	if exact {
-		return got == name
-	}
-	return strings.Contains(strings.ToLower(got), strings.ToLower(name))
+	return nameMatches(got, name, exact)
 }
 
 // queryRole asks the whole accessibility tree of the scope (or root).
@@ -396,9 +416,10 @@ func (d *Driver) queryRole(ctx context.Context, sc *scope, doc, rootObj proto.Ru
 	if rootObj != "" {
 		q.ObjectID = rootObj
 	}
-	if c.Exact && name != "" {
-		q.AccessibleName = name
-	}
+	// No accessibleName filter, even for an exact name: Chromium compares
+	// it with the raw name ("Pay\u00a0now", "a  b" from a value), which
+	// misses names equal after whitespace normalisation that the node by
+	// node path (and the fast path) match. Names are compared here.
 	var res proto.AccessibilityQueryAXTreeResult
 	if err := d.call(ctx, sc.sid, q, &res); err != nil {
 		return nil, err

@@ -262,7 +262,22 @@ const jsFind = `function(strategy, value, exact, root) {
     out = deepQuery(base, roots, '[placeholder]').filter(e => matches(e.getAttribute('placeholder')));
     break;
   case 'label': {
-    const labelText = l => composed.size && composed.has(l) ? text(l) : (l.innerText || l.textContent);
+    const rendered = l => composed.size && composed.has(l) ? text(l) : (l.innerText || l.textContent);
+    // innerText lays every label out; most cannot match. A label (or
+    // labelledby element) of text nodes only renders its textContent
+    // give or take whitespace and an ASCII case transform, so when that
+    // text and the wanted one are ASCII and the text, spaces removed and
+    // lowercased, does not contain the wanted one, it cannot match and
+    // its innerText is not needed.
+    const ascii = /^[\x00-\x7f]*$/, wantFold = wantLower.replace(/\s+/g, '');
+    const plain = l => { for (const k of l.childNodes) if (k.nodeType !== 3) return false; return true; };
+    const labelText = l => {
+      if (ascii.test(want) && !(composed.size && composed.has(l)) && plain(l)) {
+        const tc = l.textContent;
+        if (ascii.test(tc) && !tc.replace(/\s+/g, '').toLowerCase().includes(wantFold)) return '';
+      }
+      return rendered(l);
+    };
     const labels = labelsOf([base.getRootNode(), ...roots]);
     const texts = el => {
       const t = [];
@@ -430,9 +445,11 @@ const jsVisible = `function() {
 // name may match: a superset the browser's accessibility tree then
 // decides on, node by node. It returns null when the role is not in its
 // table or there are more than limit candidates; the driver then asks the
-// whole accessibility tree instead. It never decides a role or a name.
-const jsRoleCandidates = `function(role, name, exact, root, limit) {
-` + jsPrelude + jsDeep + `
+// whole accessibility tree instead. With decide it returns, instead of the
+// elements, the flat verdicts of jsRoleVerdicts (rolefast.go) about them:
+// a role and name only where the page's answer is certain.
+const jsRoleCandidates = `function(role, name, exact, root, limit, decide) {
+` + jsPrelude + jsDeep + jsRoleVerdicts + `
   const doc = this;
   if (!doc.defaultView) return 'stale';
   if (root && (root.ownerDocument !== doc || !root.isConnected)) return 'detached';
@@ -534,5 +551,5 @@ const jsRoleCandidates = `function(role, name, exact, root, limit) {
   out = out.filter(visible);
   if (out.length > limit) return null;
   out.sort(docOrder);
-  return out;
+  return decide ? verdicts(doc, base, roots, labels, out) : out;
 }`

@@ -1,0 +1,205 @@
+package testsite
+
+import (
+	"fmt"
+	"html"
+	"net/http"
+	"strings"
+)
+
+// roleNames are the texts the role corpus names its elements with:
+// whitespace runs, case, non-ASCII letters (one whose case folding
+// differs between languages), a no-break space, a zero-width space, a
+// soft hyphen, a private-use icon code point, and no text at all.
+var roleNames = []string{
+	"Save",
+	"  save \n  draft\t ",
+	"SAVE Draft",
+	"Sénd ünïcode",
+	"İstanbul office",
+	"Pay\u00a0now",
+	"zero\u200bwidth",
+	"soft\u00adhyphen",
+	"icon \ue001 star",
+	"",
+	"Download report (PDF)",
+	"Next → page 2",
+	"x",
+}
+
+// roleSnippets are the corpus elements; {N} is replaced by the name text
+// (escaped), {I} by a unique id. Every element under test has data-c.
+var roleSnippets = []string{
+	`<button data-c>{N}</button>`,
+	`<button data-c type="submit">{N}</button>`,
+	`<button data-c type="RESET">{N}</button>`,
+	`<button data-c type="menu">{N}</button>`,
+	`<button data-c disabled>{N}</button>`,
+	`<button data-c class="rc-gen">{N}</button>`,
+	`<button data-c class="rc-genafter">{N}</button>`,
+	`<button data-c class="rc-upper">{N}</button>`,
+	`<button data-c class="rc-firstup">{N}</button>`,
+	`<button data-c class="rc-li">{N}</button>`,
+	`<button data-c class="rc-hyph" lang="en">{N}</button>`,
+	`<button data-c aria-label="Close dialog">{N}</button>`,
+	`<span id="{I}-l">Labelled elsewhere</span><button data-c aria-labelledby="{I}-l">{N}</button>`,
+	`<button data-c title="Tip text">{N}</button>`,
+	`<button data-c title="Tip text"></button>`,
+	`<button data-c><img alt="Icon alt" src="/pixel.png" width="4" height="4">{N}</button>`,
+	`<button data-c>{N}<span style="display:none"> hidden part</span></button>`,
+	`<button data-c>{N}<span style="visibility:hidden"> invisible part</span></button>`,
+	`<button data-c>{N}<span aria-hidden="true"> aria hidden part</span></button>`,
+	`<button data-c><span>{N}</span></button>`,
+	`<button data-c><!-- comment -->{N}</button>`,
+	`<button data-c role="link">{N}</button>`,
+	`<button data-c role="presentation">{N}</button>`,
+	`<button data-c role="none">{N}</button>`,
+	`<button data-c aria-pressed="true">{N}</button>`,
+	`<button data-c aria-expanded="false">{N}</button>`,
+	`<button data-c aria-hidden="true">{N}</button>`,
+	`<button data-c style="display:contents">{N}</button>`,
+	`<button data-c is="x-fancy">{N}</button>`,
+	`<button data-c popovertarget="rc-pop">{N}</button>`,
+	`<button data-c id="{I}" name="n" value="v" tabindex="0" data-x="1" onclick="void 0">{N}</button>`,
+	`<div aria-hidden="true"><button data-c>{N}</button></div>`,
+	`<div aria-hidden="false"><button data-c>{N}</button></div>`,
+	`<div inert><button data-c>{N}</button></div>`,
+	`<div style="interactivity:inert"><button data-c>{N}</button></div>`,
+	`<label>Wrapping label <button data-c>{N}</button></label>`,
+	`<label for="{I}">For label</label><button data-c id="{I}">{N}</button>`,
+	`<div role="button"><button data-c>{N}</button></div>`,
+	`<div role="presentation"><button data-c>{N}</button></div>`,
+	`<a href="#rc"><button data-c>{N}</button></a>`,
+	`<div contenteditable="true"><button data-c>{N}</button></div>`,
+	`<details open><summary>More</summary><button data-c>{N}</button></details>`,
+	`<fieldset disabled><legend>Group</legend><button data-c>{N}</button></fieldset>`,
+	`<x-wrap><button data-c>{N}</button></x-wrap>`,
+	`<x-hidden><button data-c>{N}</button></x-hidden>`,
+	`<x-rolebutton><button data-c>{N}</button></x-rolebutton>`,
+	`<ul><li><button data-c>{N}</button></li></ul>`,
+	`<table><tr><td><button data-c>{N}</button></td></tr></table>`,
+	`<p style="text-transform:uppercase"><button data-c>{N}</button></p>`,
+	`<div class="rc-open-host"><button data-c>{N}</button></div>`,
+	`<div class="rc-closed-hidden"><button data-c>{N}</button></div>`,
+	`<div class="rc-closed-hidden"><p><button data-c>{N}</button></p></div>`,
+	`<div class="rc-closed-plain"><button data-c>{N}</button></div>`,
+	`<span class="rc-closed-inbutton"><button data-c>{N}</button></span>`,
+	`<div class="rc-shadow-button" data-n="{N}"></div>`,
+	`<a data-c href="#a">{N}</a>`,
+	`<a data-c>{N}</a>`,
+	`<a data-c href="#a" role="button">{N}</a>`,
+	`<a data-c href="#a" title="Link tip"></a>`,
+	`<a data-c href="#a" aria-label="Labelled link">{N}</a>`,
+	`<a data-c href="#a" class="rc-upper">{N}</a>`,
+	`<a data-c href="#a" class="rc-gen">{N}</a>`,
+	`<a data-c href="#a" target="_blank" rel="noopener">{N}</a>`,
+	`<a data-c href="#a"><img alt="Logo" src="/pixel.png" width="4" height="4"></a>`,
+	`<a data-c href="#a" style="display:block">{N}</a>`,
+	`<a data-c href="#a" aria-describedby="rc-desc">{N}</a>`,
+	`<a data-c href="">{N}</a>`,
+	`<nav aria-hidden="true"><a data-c href="#a">{N}</a></nav>`,
+	`<svg width="40" height="12"><a data-c href="#a"><text x="0" y="10">{N}</text></a></svg>`,
+	`<input data-c type="button" value="{N}">`,
+	`<input data-c type="submit" value="{N}">`,
+	`<input data-c type="submit">`,
+	`<input data-c type="reset" value="{N}">`,
+	`<input data-c type="image" alt="{N}" src="/pixel.png" width="4" height="4">`,
+	`<input data-c type="text" placeholder="{N}">`,
+	`<input data-c type="text" value="{N}">`,
+	`<input data-c type="button" value="{N}" aria-label="Labelled input">`,
+	`<input data-c type="button" value="{N}" title="Input tip">`,
+	`<input data-c type="BUTTON" value="{N}" class="rc-upper">`,
+	`<label>Wrap <input data-c type="submit" value="{N}"></label>`,
+	`<div data-c role="button" tabindex="0">{N}</div>`,
+	`<span data-c role="link" tabindex="0">{N}</span>`,
+	`<div data-c role="button" aria-label="Div label"></div>`,
+	`<div data-c role="button link">{N}</div>`,
+	`<h2 data-c>{N}</h2>`,
+}
+
+// roleGroup is how many cases a div.rc-group holds (all with one name
+// text, in data-name).
+const roleGroup = 8
+
+// roleCorpusScript makes the page's shadow trees and custom elements and,
+// for ?modal=open|closed, opens a modal dialog (in the document, or in a
+// closed shadow root no page script can see into).
+const roleCorpusScript = `
+customElements.define('x-hidden', class extends HTMLElement {
+  constructor() { super(); const i = this.attachInternals(); i.ariaHidden = 'true'; }
+});
+customElements.define('x-rolebutton', class extends HTMLElement {
+  constructor() { super(); const i = this.attachInternals(); i.role = 'button'; }
+});
+for (const h of document.querySelectorAll('.rc-open-host')) h.attachShadow({mode: 'open'}).innerHTML = '<div role="none"><slot></slot></div>';
+for (const h of document.querySelectorAll('.rc-closed-hidden')) h.attachShadow({mode: 'closed'}).innerHTML = '<div aria-hidden="true"><slot></slot></div>';
+for (const h of document.querySelectorAll('.rc-closed-plain')) h.attachShadow({mode: 'closed'}).innerHTML = '<slot></slot>';
+for (const h of document.querySelectorAll('.rc-closed-inbutton')) h.attachShadow({mode: 'closed'}).innerHTML = '<div role="img" aria-label="Picture"><slot></slot></div>';
+for (const h of document.querySelectorAll('.rc-shadow-button')) {
+  const b = document.createElement('button');
+  b.setAttribute('data-c', '');
+  b.textContent = h.dataset.n;
+  h.attachShadow({mode: 'open'}).append(b);
+}
+const modal = new URLSearchParams(location.search).get('modal');
+if (modal === 'open') document.getElementById('rc-dialog').showModal();
+if (modal === 'closed') {
+  const h = document.getElementById('rc-modal-host');
+  const r = h.attachShadow({mode: 'closed'});
+  r.innerHTML = '<dialog><p>Closed modal</p><button>Inside</button></dialog>';
+  r.firstChild.showModal();
+}
+if (new URLSearchParams(location.search).get('owns') === '1') {
+  document.getElementById('rc-owner').setAttribute('aria-owns', document.querySelector('[data-c]').id = 'rc-owned');
+}
+`
+
+// roleCorpus renders GET /stress/roles: h1 "Role corpus" and, for every
+// snippet and name text, one element under test (data-c): native
+// buttons, links and input buttons, elements with roles, named by text,
+// aria-label, aria-labelledby, title, alt, placeholder, value, wrapping
+// and for labels and CSS generated content, with hidden, invisible and
+// aria-hidden children, inert, aria-hidden and role-carrying ancestors,
+// open and closed shadow roots (slotted and not), custom elements with
+// ElementInternals roles and aria-hidden, and text transforms. ?modal=open
+// opens a modal dialog, ?modal=closed one inside a closed shadow root,
+// ?owns=1 adds an aria-owns of the first element. Cases come in
+// div.rc-group groups of eight with one name text (data-name), each case
+// in its own div.rc-case.
+func roleCorpus(w http.ResponseWriter, r *http.Request) {
+	bw := pageStart(w, "Role corpus")
+	bw.WriteString(`<style>
+.rc-gen::before { content: "\2605  "; }
+.rc-genafter::after { content: " more"; }
+.rc-upper { text-transform: uppercase; }
+.rc-firstup::first-letter { text-transform: uppercase; }
+.rc-li { display: list-item; list-style: square inside; }
+.rc-hyph { hyphens: auto; width: 3em; }
+</style>
+<h1>Role corpus</h1>
+<div id="rc-owner" role="group" aria-label="Owner"></div>
+<dialog id="rc-dialog"><p>Open modal</p><button>Dialog button</button></dialog>
+<div id="rc-modal-host"></div>
+<div id="rc-pop" popover>Popover</div>
+<p id="rc-desc">Description</p>
+<div id="corpus">
+`)
+	id := 0
+	for _, name := range roleNames {
+		for i, sn := range roleSnippets {
+			if i%roleGroup == 0 {
+				fmt.Fprintf(bw, "<div class=\"rc-group\" data-name=\"%s\">\n", html.EscapeString(name))
+			}
+			id++
+			sid := fmt.Sprintf("rc%d", id)
+			el := strings.ReplaceAll(sn, "{I}", sid)
+			el = strings.ReplaceAll(el, "{N}", html.EscapeString(name))
+			fmt.Fprintf(bw, "<div class=\"rc-case\">%s</div>\n", el)
+			if i%roleGroup == roleGroup-1 || i == len(roleSnippets)-1 {
+				bw.WriteString("</div>\n")
+			}
+		}
+	}
+	bw.WriteString("</div>\n<script>" + roleCorpusScript + "</script>\n")
+	pageEnd(bw)
+}

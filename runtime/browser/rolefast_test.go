@@ -1,0 +1,291 @@
+package browser
+
+import (
+	"errors"
+	"fmt"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/go-rod/rod/lib/proto"
+	"github.com/ysmood/gson"
+
+	"github.com/vera-run/vera/locator"
+)
+
+// jsCorpusVerdicts runs the fast path's judge over every visible element
+// of the role corpus (data-c, open shadow roots included), as findRole
+// runs it over its visible candidates.
+const jsCorpusVerdicts = `function() {
+` + jsPrelude + jsDeep + jsRoleVerdicts + `
+  const doc = this, base = doc;
+  const { roots } = census(doc, false);
+  const labels = labelsOf([doc, ...roots]);
+  const els = inOrder(roots, deepQuery(doc, roots, '[data-c]')).filter(visible);
+  return verdicts(doc, base, roots, labels, els);
+}`
+
+// TestRoleFastDifferential compares, in Chromium, the fast path's verdict
+// on every visible element of the role corpus with the browser's own
+// (Accessibility.getPartialAXTree): wherever the page claims a certain
+// role and name (and no element of its chain is slotted), the node is not
+// ignored and has that role and, whitespace-normalised, that name. In
+// the document variants where a modal dialog (open, or inside a closed
+// shadow root) or aria-owns is present the page must claim nothing.
+func TestRoleFastDifferential(t *testing.T) {
+	d := shared(t)
+	s := sites(t)
+	ctx := tctx(t, 5*time.Minute)
+	for _, variant := range []string{"", "?modal=open", "?modal=closed", "?owns=1"} {
+		t.Run("page"+variant, func(t *testing.T) {
+			if err := d.Navigate(ctx, s.Stress.URL()+"/stress/roles"+variant); err != nil {
+				t.Fatal(err)
+			}
+			doc, err := d.document(ctx, d.top)
+			if err != nil {
+				t.Fatal(err)
+			}
+			r, err := d.callOn(ctx, d.top.sid, doc, jsCorpusVerdicts, false, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			items, err := d.arrayItems(ctx, d.top.sid, r)
+			if err != nil {
+				t.Fatal(err)
+			}
+			vs, err := parseVerdicts(items)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(vs) < 500 {
+				t.Fatalf("%d visible corpus elements, want at least 500", len(vs))
+			}
+			certain, slottedN := 0, 0
+			for _, v := range vs {
+				var res proto.AccessibilityGetPartialAXTreeResult
+				if err := d.call(ctx, d.top.sid, getPartialAXTree{ObjectID: v.obj}, &res); err != nil {
+					t.Fatal(err)
+				}
+				var n *proto.AccessibilityAXNode
+				for _, x := range res.Nodes {
+					if x != nil && x.BackendDOMNodeID != 0 {
+						n = x
+						break
+					}
+				}
+				if !v.certain {
+					continue
+				}
+				slot, _, err := d.slotted(ctx, d.top.sid, v.obj, v.check)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if slot {
+					slottedN++
+					continue
+				}
+				certain++
+				var html string
+				if _, err := d.callOn(ctx, d.top.sid, v.obj, `function(){ return this.parentNode.outerHTML || String(this.parentNode) }`, true, &html); err != nil {
+					t.Fatal(err)
+				}
+				if n == nil {
+					t.Errorf("page says %s %q, browser has no node: %s", v.role, v.name, html)
+					continue
+				}
+				role, name := "", ""
+				if n.Role != nil {
+					role = n.Role.Value.Str()
+				}
+				if n.Name != nil {
+					name = normalizeSpace(n.Name.Value.Str())
+				}
+				if n.Ignored || role != v.role || name != v.name {
+					t.Errorf("page says %s %q, browser says %s %q (ignored %v): %s", v.role, v.name, role, name, n.Ignored, html)
+				}
+			}
+			t.Logf("%d visible elements: %d decided by the page, %d slotted (browser decides), %d by the browser", len(vs), certain, slottedN, len(vs)-certain-slottedN)
+			if variant == "" {
+				if certain < 100 {
+					t.Errorf("the page decided %d elements, want at least 100 (the differential would prove little)", certain)
+				}
+				if slottedN == 0 {
+					t.Error("no page verdict was overruled by a slotted chain: the corpus lost its closed shadow roots")
+				}
+			} else if certain+slottedN != 0 {
+				t.Errorf("the page decided %d elements with %s, want none", certain+slottedN, variant)
+			}
+		})
+	}
+}
+
+// TestRoleFastFindSameAnswer compares, group by group of the role corpus,
+// Find's answer (fast path where certain) with the accessibility tree's
+// alone (queryRole) for buttons and links, exact and substring names.
+func TestRoleFastFindSameAnswer(t *testing.T) {
+	d := shared(t)
+	s := sites(t)
+	ctx := tctx(t, 5*time.Minute)
+	for _, variant := range []string{"", "?modal=closed"} {
+		if err := d.Navigate(ctx, s.Stress.URL()+"/stress/roles"+variant); err != nil {
+			t.Fatal(err)
+		}
+		doc, err := d.document(ctx, d.top)
+		if err != nil {
+			t.Fatal(err)
+		}
+		r, err := d.callOn(ctx, d.top.sid, doc, `function(){ return Array.from(this.querySelectorAll('.rc-group')) }`, false, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		objs, err := d.arrayObjects(ctx, d.top.sid, r)
+		if err != nil {
+			t.Fatal(err)
+		}
+		groups, err := d.handles(ctx, d.top, objs)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(groups) < 50 {
+			t.Fatalf("%d groups", len(groups))
+		}
+		found := 0
+		for _, g := range groups {
+			var raw string
+			if _, err := d.callOn(ctx, d.top.sid, g.obj, `function(){ return this.dataset.name }`, true, &raw); err != nil {
+				t.Fatal(err)
+			}
+			name := normalizeSpace(raw)
+			sub := strings.ToLower(name)
+			if f := strings.Fields(sub); len(f) > 0 {
+				sub = f[len(f)-1]
+			}
+			for _, role := range []string{"button", "link"} {
+				for _, c := range []locator.Candidate{
+					{Strategy: locator.Role, Role: role, Name: raw, Exact: true},
+					{Strategy: locator.Role, Role: role, Name: sub},
+					{Strategy: locator.Role, Role: role, Name: strings.ToUpper(sub)},
+				} {
+					got, err := d.Find(ctx, nil, g, c)
+					if err != nil {
+						t.Fatal(err)
+					}
+					want, err := d.queryRole(ctx, d.top, doc, g.obj, c)
+					if err != nil {
+						t.Fatal(err)
+					}
+					wantEls := make([]*element, len(want))
+					copy(wantEls, want)
+					gotEls := make([]*element, len(got))
+					for i, e := range got {
+						gotEls[i] = e.(*element)
+					}
+					if !sameElements(gotEls, wantEls) {
+						t.Errorf("%s: role %s name %q exact %v: Find %d elements, the accessibility tree %d", variant, role, c.Name, c.Exact, len(gotEls), len(wantEls))
+					}
+					found += len(gotEls)
+				}
+			}
+		}
+		if variant == "" && found < 100 {
+			t.Errorf("%s: %d elements found over all queries, want at least 100", variant, found)
+		}
+	}
+}
+
+func sameElements(a, b []*element) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for _, e := range a {
+		if !slices.Contains(b, e) {
+			return false
+		}
+	}
+	return true
+}
+
+// TestParseVerdicts checks the decoding of the page's flat verdicts, bad
+// shapes included.
+func TestParseVerdicts(t *testing.T) {
+	o := func(id string) *proto.RuntimeRemoteObject {
+		return &proto.RuntimeRemoteObject{Type: "object", Subtype: "node", ObjectID: proto.RuntimeRemoteObjectID(id)}
+	}
+	str := func(s string) *proto.RuntimeRemoteObject {
+		return &proto.RuntimeRemoteObject{Type: "string", Value: gson.New(s)}
+	}
+	num := func(n int) *proto.RuntimeRemoteObject {
+		return &proto.RuntimeRemoteObject{Type: "number", Value: gson.New(n)}
+	}
+	null := &proto.RuntimeRemoteObject{Type: "object", Subtype: "null"}
+	good := []*proto.RuntimeRemoteObject{o("a"), null, null, num(0), o("b"), str("button"), str("Save"), num(2), o("c"), o("d")}
+	vs, err := parseVerdicts(good)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(vs) != 2 || vs[0].certain || vs[0].obj != "a" || !vs[1].certain || vs[1].role != "button" || vs[1].name != "Save" ||
+		!slices.Equal(vs[1].check, []proto.RuntimeRemoteObjectID{"c", "d"}) {
+		t.Fatalf("parseVerdicts = %+v", vs)
+	}
+	if vs, err := parseVerdicts(nil); err != nil || len(vs) != 0 {
+		t.Fatalf("empty: %v, %v", vs, err)
+	}
+	bad := map[string][]*proto.RuntimeRemoteObject{
+		"short record":        {o("a"), null, null},
+		"hole":                {nil, null, null, num(0)},
+		"element not object":  {str("a"), null, null, num(0)},
+		"role without name":   {o("a"), str("button"), null, num(0)},
+		"name without role":   {o("a"), null, str("x"), num(0)},
+		"count not number":    {o("a"), null, null, str("0")},
+		"negative count":      {o("a"), str("button"), str("x"), num(-1)},
+		"count past end":      {o("a"), str("button"), str("x"), num(3), o("b")},
+		"chain on undecided":  {o("a"), null, null, num(1), o("b")},
+		"chain not an object": {o("a"), str("button"), str("x"), num(1), str("b")},
+		"role a number":       {o("a"), num(1), str("x"), num(0)},
+		"trailing item":       {o("a"), null, null, num(0), o("b")},
+	}
+	for name, items := range bad {
+		if _, err := parseVerdicts(items); !errors.Is(err, errVerdicts) {
+			t.Errorf("%s: err = %v, want errVerdicts", name, err)
+		}
+	}
+}
+
+// FuzzParseVerdicts feeds parseVerdicts arbitrary flat arrays: it never
+// panics, and an answer it accepts is consistent.
+func FuzzParseVerdicts(f *testing.F) {
+	f.Add([]byte{0, 3, 3, 4, 0})
+	f.Add([]byte{0, 1, 1, 4, 2, 0, 0})
+	f.Fuzz(func(t *testing.T, kinds []byte) {
+		items := make([]*proto.RuntimeRemoteObject, len(kinds))
+		for i, k := range kinds {
+			switch k % 6 {
+			case 0:
+				items[i] = &proto.RuntimeRemoteObject{Type: "object", ObjectID: proto.RuntimeRemoteObjectID(fmt.Sprint("o", i))}
+			case 1:
+				items[i] = &proto.RuntimeRemoteObject{Type: "string", Value: gson.New(fmt.Sprint("s", k))}
+			case 2:
+				items[i] = &proto.RuntimeRemoteObject{Type: "number", Value: gson.New(int(k/6) - 2)}
+			case 3:
+				items[i] = &proto.RuntimeRemoteObject{Type: "object", Subtype: "null"}
+			case 4:
+				items[i] = &proto.RuntimeRemoteObject{Type: "number", Value: gson.New(0)}
+			}
+		}
+		vs, err := parseVerdicts(items)
+		if err != nil {
+			return
+		}
+		n := 0
+		for _, v := range vs {
+			if v.obj == "" || (!v.certain && (v.role != "" || v.name != "" || len(v.check) > 0)) {
+				t.Fatalf("inconsistent verdict %+v", v)
+			}
+			n += 4 + len(v.check)
+		}
+		if n != len(items) {
+			t.Fatalf("verdicts cover %d of %d items", n, len(items))
+		}
+	})
+}
