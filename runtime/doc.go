@@ -444,7 +444,12 @@
 // containers, read once without waiting (an empty record set is a valid
 // answer; establish the results state with a previous postcondition or
 // transition). Field locators resolve inside the record container; an
-// empty field locator list reads the container itself.
+// empty field locator list reads the container itself. A read that
+// meets an element the page replaced since it was found (a list that
+// re-rendered, a virtualized grid recycling its rows) repeats the whole
+// extraction from its locator until one action timeout has passed since
+// the first try, then fails stale_element; records are stored only from a
+// pass whose every read succeeded.
 //
 // More containers than max_records on one visit, or more accumulated
 // records than max_records, fail the action with extraction_failed /

@@ -25,20 +25,39 @@ func (r *run) extract(m *capability.Milestone, a *capability.Action, timeout tim
 
 // extractRead reads the output of an extract action.
 func (r *run) extractRead(m *capability.Milestone, a *capability.Action, timeout time.Duration, out *ActionOutcome) *stop {
-	st, miss := r.extractOnce(m, a, timeout, out)
+	st, miss := r.extractFresh(m, a, timeout, out)
 	if miss != nil {
 		back, hst := r.offerHandoff(m, a, HandoffLocatorNotFound)
 		if hst != nil {
 			return hst
 		}
 		if back {
-			st, miss = r.extractOnce(m, a, timeout, out)
+			st, miss = r.extractFresh(m, a, timeout, out)
 		}
 	}
 	if miss != nil {
 		return r.missingLocator(m, a, miss.field, miss.tried, nil)
 	}
 	return st
+}
+
+// extractFresh is extractOnce, repeated from the locator on while a
+// read meets an element the page replaced (ErrStaleElement) and one
+// action timeout has not passed since the first try. A read has no
+// effect and its records are stored only when every read of the pass
+// succeeded, so a repeated pass reads one consistent document state: a
+// virtualized grid that recycles its rows on a late scroll event, or a
+// list that re-renders, is read again instead of failing stale_element.
+func (r *run) extractFresh(m *capability.Milestone, a *capability.Action, timeout time.Duration, out *ActionOutcome) (*stop, *fieldMiss) {
+	until := time.Now().Add(timeout)
+	for {
+		st, miss := r.extractOnce(m, a, timeout, out)
+		if st == nil || st.failure == nil || st.failure.Reason != string(ReasonStaleElement) ||
+			!time.Now().Before(until) || r.interrupted() != nil {
+			return st, miss
+		}
+		r.log.Debug("extract met a replaced element; reading again", "action", a.ID)
+	}
 }
 
 // fieldMiss is a field locator that matched in no record.

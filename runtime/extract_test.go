@@ -1,6 +1,7 @@
 package runtime_test
 
 import (
+	"context"
 	"fmt"
 	"reflect"
 	"testing"
@@ -239,5 +240,56 @@ func TestOutputExposure(t *testing.T) {
 	}
 	if !reflect.DeepEqual(res.ArtifactOutputs, map[string]int{"total": 1}) {
 		t.Errorf("artifact outputs = %v", res.ArtifactOutputs)
+	}
+}
+
+// staleReads fails the first n reads with ErrStaleElement, as a page that
+// replaced the element between the find and the read does (a virtualized
+// grid recycling its rows on a late scroll event).
+type staleReads struct {
+	*runtimetest.Driver
+	n, reads int
+}
+
+func (d *staleReads) Read(ctx context.Context, el runtime.Element, r runtime.Read) (string, error) {
+	d.reads++
+	if d.reads <= d.n {
+		return "", fmt.Errorf("%w: the row was re-rendered", runtime.ErrStaleElement)
+	}
+	return d.Driver.Read(ctx, el, r)
+}
+
+// TestExtractRereadsReplacedElements: a read that meets a replaced
+// element reads the whole extraction again from its locator (no
+// stale_element failure, and no record from the interrupted pass twice);
+// an element that stays stale past the action timeout still fails
+// stale_element.
+func TestExtractRereadsReplacedElements(t *testing.T) {
+	pages := map[string]*runtimetest.Page{"/invoices": invoicePage(threeRows, "")}
+	d := &staleReads{Driver: runtimetest.NewDriver(site(pages)), n: 5}
+	t.Cleanup(func() { d.Close() })
+	res := exec(t, invoiceCap(10), d, nil)
+	if res.State != receipt.TerminalCompleted {
+		t.Fatalf("%s", dump(res))
+	}
+	want := []any{rec("INV-1", 1234.56, true, "2026-03-28"), rec("INV-2", 1204.10, false, "2026-03-29"), rec("INV-3", 12.0, true, nil)}
+	if got := res.ModelOutputs["invoices"]; !reflect.DeepEqual(got, want) {
+		t.Errorf("invoices = %#v", got)
+	}
+	if a := res.Actions[0]; a.Records != 3 {
+		t.Errorf("action %+v", a)
+	}
+
+	always := &staleReads{Driver: runtimetest.NewDriver(site(pages)), n: 1 << 30}
+	t.Cleanup(func() { always.Close() })
+	c := invoiceCap(10)
+	c.Runtime.ActionTimeoutMS = 300
+	mustValid(t, c)
+	res = exec(t, c, always, nil)
+	if res.State != receipt.TerminalFailed || res.Failure == nil || res.Failure.Reason != "stale_element" {
+		t.Fatalf("always stale: %s", dump(res))
+	}
+	if _, ok := res.ModelOutputs["invoices"]; ok {
+		t.Error("a failed extraction produced its output")
 	}
 }
