@@ -17,8 +17,10 @@ import (
 // launched ([LaunchBrowser]) or connected to ([ConnectBrowser]) once and
 // hands out a fresh [*Driver] per run ([Browser.NewDriver]), each with its
 // own CDP connection, browser context (Target.createBrowserContext),
-// page, network gate and download folder, exactly as [Connect] opens
-// one. Runs in different drivers share no cookies, storage, cache,
+// page, network gate and download folder, as [Connect] opens one; new
+// targets are held and handed to the driver owning their context by one
+// attach connection of the Browser, so drivers never see or delay each
+// other's targets (see the package doc, "One browser, many runs"). Runs in different drivers share no cookies, storage, cache,
 // pages or origin scope, so they cannot read each other's answers. Its
 // methods are safe for concurrent use; each Driver it hands out is, like
 // every Driver, used by one run at a time.
@@ -81,7 +83,8 @@ func LaunchBrowser(ctx context.Context, opts ...Option) (*Browser, error) {
 // DevTools endpoint, with [Connect]'s endpoint rules and options, and
 // returns it as a [Browser] for many concurrent runs. The endpoint is
 // resolved and checked once, here (a /json/version lookup for an http
-// endpoint); each [Browser.NewDriver] then connects as Connect does.
+// endpoint), and the Browser's attach connection opened; each
+// [Browser.NewDriver] then connects as Connect does.
 // Its drivers report [runtime.ModeLiveConnected]. With [WithDownloadDirectory]
 // each driver saves into its own new subfolder of that folder,
 // "run-<random>" (owner-only, kept after the driver closes: the files
