@@ -50,6 +50,9 @@ type attacher struct {
 	// lost is called once, from the event loop, when the connection
 	// ended while the attacher was not closing.
 	lost func(error)
+	// syncs asks the event loop to answer once every event it received
+	// before is routed (sync).
+	syncs chan chan struct{}
 	// routed, when set (tests only, before dial returns), sees every
 	// target the attacher attached and the driver it went to (nil: none).
 	routed func(info *proto.TargetTargetInfo, to *Driver)
@@ -77,6 +80,7 @@ func dialAttacher(ctx context.Context, wsURL string, o options, lost func(error)
 		cancel:   cancel,
 		done:     make(chan struct{}),
 		owners:   map[proto.BrowserBrowserContextID]*Driver{},
+		syncs:    make(chan chan struct{}),
 		lost:     lost,
 		routed:   o.attachTrace,
 	}
@@ -119,7 +123,22 @@ func (a *attacher) connErr() error {
 func (a *attacher) loop() {
 	defer a.wg.Done()
 	defer close(a.done)
-	for ev := range a.cdp.Event() {
+	events := a.cdp.Event()
+	for {
+		var ev *cdp.Event
+		select {
+		case done := <-a.syncs:
+			close(done)
+			continue
+		case e, ok := <-events:
+			if !ok {
+				events = nil
+			}
+			ev = e
+		}
+		if events == nil {
+			break
+		}
 		if ev.Method != "Target.attachedToTarget" || ev.SessionID != "" {
 			continue
 		}
@@ -137,6 +156,31 @@ func (a *attacher) loop() {
 			err = fmt.Errorf("%w: %s: attach connection closed", ErrDisconnected, a.endpoint)
 		}
 		a.lost(err)
+	}
+}
+
+// sync returns once every target the browser attached before the call
+// is routed (handed to its driver, which then tracks it, or released):
+// a round trip through the attach connection (the browser sent every
+// event it had before it answers, and the client hands an event to the
+// loop before it reads what follows), then one through the loop.
+func (a *attacher) sync(ctx context.Context) error {
+	if err := a.call(ctx, proto.BrowserGetVersion{}, nil); err != nil {
+		return err
+	}
+	done := make(chan struct{})
+	select {
+	case a.syncs <- done:
+	case <-a.done:
+		return fmt.Errorf("%w: %s: attach connection closed", ErrDisconnected, a.endpoint)
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+	select {
+	case <-done:
+		return nil
+	case <-ctx.Done():
+		return ctx.Err()
 	}
 }
 

@@ -11,7 +11,9 @@ import (
 	"time"
 
 	"github.com/go-rod/rod/lib/proto"
+	"github.com/vera-run/vera/capability"
 	"github.com/vera-run/vera/internal/testsite"
+	"github.com/vera-run/vera/receipt"
 	"github.com/vera-run/vera/runtime"
 )
 
@@ -328,5 +330,43 @@ func TestBrowserAttachLost(t *testing.T) {
 	}
 	if after, _ := browserTargets(t, b.wsURL); len(after) > len(ctxs)-2 {
 		t.Errorf("browser contexts: %d with two drivers open, %d after Close", len(ctxs), len(after))
+	}
+}
+
+// TestBarrierPopupBrowserDriver: the causal barrier of a Browser's
+// driver covers a popup its click opened although the popup is first
+// attached by the Browser's attach connection, not the driver's: a
+// click that opens a popup to an origin outside the scope ends the run
+// as popup_blocked, counted, every time.
+func TestBarrierPopupBrowserDriver(t *testing.T) {
+	bin := requireBrowser(t)
+	s := sites(t)
+	s.Outside.ResetHits()
+	b, err := LaunchBrowser(tctx(t, 60*time.Second), WithBrowserPath(bin))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer b.Close()
+	c := barrierCap(s.Teller.Origin(), testsite.EscapePopup,
+		barrierClick("open", capability.EffectReadOnly, textCond("Popup escape"), role("button", "Open popup")))
+	n := barrierRepeat(t)
+	for i := range n {
+		ctx := tctx(t, 60*time.Second)
+		d, err := b.NewDriver(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		res := execute(t, ctx, d, c, nil)
+		_ = d.Close()
+		if res.State != runtime.StateFailed || res.Failure == nil ||
+			res.Failure.Category != receipt.CategoryOriginNotAllowed || res.Failure.Reason != "popup_blocked" {
+			t.Fatalf("run %d/%d ended %s, want failed origin_not_allowed/popup_blocked", i+1, n, describeResult(res))
+		}
+		if res.BlockedRequests < 1 || res.Clean {
+			t.Fatalf("run %d/%d: blocked_requests %d, clean %v", i+1, n, res.BlockedRequests, res.Clean)
+		}
+	}
+	if hits := s.Outside.TotalHits(); hits != 0 {
+		t.Errorf("the outside origin got %d requests", hits)
 	}
 }

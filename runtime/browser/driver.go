@@ -563,6 +563,10 @@ func (d *Driver) adopt(info *proto.TargetTargetInfo, release func()) bool {
 		return false
 	}
 	d.adopted[id] = release
+	// The barrier waits for it from now on, before the driver's own
+	// session exists (onAttached moves the wait to that session).
+	d.causal.targets[adoptKey(id)] = time.Now()
+	d.causal.noteLocked()
 	// Added under mu: Close sets closing under mu before it waits.
 	d.wg.Add(1)
 	d.mu.Unlock()
@@ -587,7 +591,28 @@ func (d *Driver) takeAdopted(id proto.TargetTargetID) func() {
 	defer d.mu.Unlock()
 	rel := d.adopted[id]
 	delete(d.adopted, id)
+	d.targetDecidedLocked(adoptKey(id))
 	return rel
+}
+
+// adoptKey is the causal barrier's key of an adopted target until the
+// driver's own session to it exists.
+func adoptKey(id proto.TargetTargetID) proto.TargetSessionID {
+	return proto.TargetSessionID("adopt:" + string(id))
+}
+
+// browserRoundTrip is Settle's confirming round trip through the browser:
+// Browser.getVersion on the driver's connection, which the browser
+// answers after every event it had for it; for a Browser's driver also
+// through the attach connection, where the driver's new targets are
+// first attached (attacher.sync).
+func (d *Driver) browserRoundTrip(ctx context.Context) error {
+	if att := d.attacher(); att != nil {
+		if err := att.sync(ctx); err != nil {
+			return err
+		}
+	}
+	return d.call(ctx, "", proto.BrowserGetVersion{}, nil)
 }
 
 // Close releases everything the driver owns. A launched browser is killed
@@ -668,6 +693,7 @@ func (d *Driver) shutdown() {
 		for id, rel := range d.adopted {
 			held = append(held, rel)
 			delete(d.adopted, id)
+			delete(d.causal.targets, adoptKey(id))
 		}
 		d.mu.Unlock()
 		if bc != "" {

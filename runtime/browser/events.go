@@ -237,6 +237,10 @@ func (d *Driver) onAttached(parent proto.TargetSessionID, e *proto.TargetAttache
 	// host's attacher, not by this session: release lets it run.
 	release := d.adopted[info.TargetID]
 	delete(d.adopted, info.TargetID)
+	if release != nil {
+		// The barrier's wait moves to this session (below).
+		delete(d.causal.targets, adoptKey(info.TargetID))
+	}
 	if !ours {
 		d.foreign++
 	}
