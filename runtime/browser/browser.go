@@ -17,8 +17,10 @@ import (
 // launched ([LaunchBrowser]) or connected to ([ConnectBrowser]) once and
 // hands out a fresh [*Driver] per run ([Browser.NewDriver]), each with its
 // own CDP connection, browser context (Target.createBrowserContext),
-// page, network gate and download folder, exactly as [Connect] opens
-// one. Runs in different drivers share no cookies, storage, cache,
+// page, network gate and download folder, as [Connect] opens one; new
+// targets are held and handed to the driver owning their context by one
+// attach connection of the Browser, so drivers never see or delay each
+// other's targets (see the package doc, "One browser, many runs"). Runs in different drivers share no cookies, storage, cache,
 // pages or origin scope, so they cannot read each other's answers. Its
 // methods are safe for concurrent use; each Driver it hands out is, like
 // every Driver, used by one run at a time.
@@ -31,8 +33,9 @@ type Browser struct {
 	o         options
 	proc      *process // LaunchBrowser only
 	wsURL     string
-	endpoint  string // redacted, for logs and errors
-	downloads string // launched without WithDownloadDirectory: the parent of the per-driver folders
+	endpoint  string    // redacted, for logs and errors
+	downloads string    // launched without WithDownloadDirectory: the parent of the per-driver folders
+	att       *attacher // the one attach path of every driver (attach.go)
 
 	lifeCtx    context.Context // cancelled by Close: ends opens in progress
 	lifeCancel context.CancelFunc
@@ -41,7 +44,9 @@ type Browser struct {
 	closed  bool
 	seq     uint64
 	drivers map[*Driver]string // open drivers and their private download folder ("" for none)
-	opening sync.WaitGroup
+	// attachErr: the attach connection ended while the Browser was open.
+	attachErr error
+	opening   sync.WaitGroup
 
 	closeOnce sync.Once
 	closeErr  error
@@ -66,6 +71,10 @@ func LaunchBrowser(ctx context.Context, opts ...Option) (*Browser, error) {
 	b := newBrowser(o, wsURL)
 	b.proc = proc
 	b.downloads = downloads
+	if err := b.startAttach(ctx); err != nil {
+		proc.kill()
+		return nil, fmt.Errorf("%w: %w", runtime.ErrBrowserLaunchFailed, err)
+	}
 	o.logger.Info("browser launched", "pid", proc.pid(), "shared", true)
 	return b, nil
 }
@@ -74,7 +83,8 @@ func LaunchBrowser(ctx context.Context, opts ...Option) (*Browser, error) {
 // DevTools endpoint, with [Connect]'s endpoint rules and options, and
 // returns it as a [Browser] for many concurrent runs. The endpoint is
 // resolved and checked once, here (a /json/version lookup for an http
-// endpoint); each [Browser.NewDriver] then connects as Connect does.
+// endpoint), and the Browser's attach connection opened; each
+// [Browser.NewDriver] then connects as Connect does.
 // Its drivers report [runtime.ModeLiveConnected]. With [WithDownloadDirectory]
 // each driver saves into its own new subfolder of that folder,
 // "run-<random>" (owner-only, kept after the driver closes: the files
@@ -88,6 +98,9 @@ func ConnectBrowser(ctx context.Context, endpointURL string, opts ...Option) (*B
 		return nil, err
 	}
 	b := newBrowser(o, wsURL)
+	if err := b.startAttach(ctx); err != nil {
+		return nil, err
+	}
 	o.logger.Info("browser connected", "endpoint", ep.redacted(), "shared", true)
 	return b, nil
 }
@@ -103,6 +116,30 @@ func newBrowser(o options, wsURL string) *Browser {
 		lifeCancel: lifeCancel,
 		drivers:    map[*Driver]string{},
 	}
+}
+
+// startAttach opens the Browser's attach connection (attach.go). When it
+// ends while the Browser is open, every open driver is marked crashed:
+// no new target of theirs could be held before its first request.
+func (b *Browser) startAttach(ctx context.Context) error {
+	att, err := dialAttacher(ctx, b.wsURL, b.o, func(cause error) {
+		b.mu.Lock()
+		b.attachErr = cause
+		ds := make([]*Driver, 0, len(b.drivers))
+		for d := range b.drivers {
+			ds = append(ds, d)
+		}
+		b.mu.Unlock()
+		b.log.Warn("browser attach connection lost", "err", cause)
+		for _, d := range ds {
+			d.markCrashed("browser attach connection lost: " + cause.Error())
+		}
+	})
+	if err != nil {
+		return err
+	}
+	b.att = att
+	return nil
 }
 
 // NewDriver opens a driver for one run in a new browser context of the
@@ -137,6 +174,11 @@ func (b *Browser) newDriver(ctx context.Context, o options) (*Driver, error) {
 	if b.proc != nil && !b.proc.alive() {
 		b.mu.Unlock()
 		return nil, fmt.Errorf("browser: new driver: %w: browser process exited", runtime.ErrBrowserCrashed)
+	}
+	if b.attachErr != nil {
+		err := b.attachErr
+		b.mu.Unlock()
+		return nil, fmt.Errorf("browser: new driver: %w: %w", runtime.ErrBrowserUnavailable, err)
 	}
 	b.seq++
 	n := b.seq
@@ -187,6 +229,13 @@ func (b *Browser) newDriver(ctx context.Context, o options) (*Driver, error) {
 		b.mu.Unlock()
 		_ = d.Close()
 		return nil, fmt.Errorf("browser: new driver: %w", runtime.ErrClosed)
+	}
+	if err := b.attachErr; err != nil {
+		// The attach connection ended while the driver opened: it
+		// missed the crash mark the open drivers got.
+		b.mu.Unlock()
+		_ = d.Close()
+		return nil, fmt.Errorf("browser: new driver: %w: %w", runtime.ErrBrowserUnavailable, err)
 	}
 	b.drivers[d] = private
 	b.mu.Unlock()
@@ -265,6 +314,7 @@ func (b *Browser) Close() error {
 		}
 		wg.Wait()
 		b.closeErr = errors.Join(errs...)
+		b.att.close()
 		if b.proc != nil {
 			b.proc.kill()
 			b.log.Info("browser closed")

@@ -36,9 +36,11 @@
 //     its settings never change: Close disposes only the driver's browser
 //     context (its page and popups) and drops the connection.
 //   - The origin scope is enforced by the browser: browser-level
-//     auto-attach pauses every new target of the driver's context (the
-//     page, out-of-process frames, popups, workers) before it runs, Fetch
-//     interception is installed on it, and only then is it resumed. Every
+//     auto-attach (the driver's own, or for a [Browser]'s driver the
+//     Browser's attach connection) pauses every new target of the
+//     driver's context (the page, out-of-process frames, popups, workers)
+//     before it runs, Fetch interception is installed on it, and only
+//     then is it resumed. Every
 //     request outside the scope is failed as "blocked by client" before it
 //     leaves and recorded as a [runtime.Violation] holding only the origin:
 //     navigations and redirects (each redirect hop is its own request),
@@ -575,13 +577,35 @@
 // ([Browser.NewDriver], or [Browser.Open] as a runtime driver source).
 // Decisions:
 //
-//   - One connection path. NewDriver opens a driver exactly as [Connect]
-//     does (the same open and setup: its own CDP connection, a new browser
-//     context with its own network gate, browser-level auto-attach that
-//     releases other contexts' targets), only against the Browser's
-//     resolved endpoint. A per-driver connection keeps every event stream
-//     and session table private to its run; runs never share a context,
-//     cookies, storage, page or origin scope.
+//   - One attach path per Browser. NewDriver opens a driver as [Connect]
+//     does (its own CDP connection, a new browser context with its own
+//     network gate, so the gate's refusals stay attributed to its run),
+//     except for auto-attach: a Browser's drivers do not turn on
+//     browser-level auto-attach on their connections. The Browser keeps
+//     one connection of its own (the attacher, opened by LaunchBrowser
+//     and ConnectBrowser, which also ask Browser.getVersion once for
+//     every driver) with browser-level auto-attach and the debugger
+//     pause. It holds every new target of the browser and routes it by
+//     its browserContextId to the driver owning that context, which
+//     attaches a session of its own on its own connection
+//     (Target.attachToTarget), installs interception, connect policy and
+//     viewport there, and only then tells the attacher to let the target
+//     run; a target of no open driver's context (an operator's tab, a
+//     context being disposed) is released at once. So a popup, tab or
+//     worker of a driver's context is held before its first request until
+//     that driver's origin gate is in place, while no driver sees,
+//     touches or delays a target of another context: opening a driver
+//     costs the same next to many idle ones. Chosen over one connection
+//     multiplexed by session for every driver because it keeps each
+//     driver's event stream, session table, crash detection and
+//     browser-level events (downloads, target destruction) private and
+//     unchanged, and adds only the router. When the attach connection
+//     ends while the Browser is open, no new target could be held, so
+//     every open driver fails with runtime.ErrBrowserCrashed and
+//     NewDriver with runtime.ErrBrowserUnavailable. A standalone [Launch]
+//     or [Connect] driver auto-attaches browser wide on its own
+//     connection as before. Runs never share a context, cookies,
+//     storage, page or origin scope.
 //   - A launched Browser's drivers report live_launched_browser and the
 //     browser_path route, watch the one process for a crash (each driver
 //     fails with runtime.ErrBrowserCrashed when it exits) and, on Close,

@@ -2,7 +2,6 @@ package browser
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -77,10 +76,17 @@ type Driver struct {
 	frames     map[proto.PageFrameID]bool
 	elems      map[elemKey]*element
 	waiters    map[uint64]func(*cdp.Event)
-	pendings   []*pendingDownload
-	causal     causal
-	seedURL    string    // the seed page Seed is loading, answered by interception (seed.go)
-	capt       *capState // runtime.WithCapture's observation (capture.go), nil when off
+	// adopted: targets of the context the host's attacher holds for this
+	// driver (attach.go), each with the func that lets it run once the
+	// driver's own session is set up; hosted drivers only.
+	adopted map[proto.TargetTargetID]func()
+	// foreign counts attached targets of other browser contexts this
+	// driver's connection saw (a hosted driver sees none; tests).
+	foreign  int
+	pendings []*pendingDownload
+	causal   causal
+	seedURL  string    // the seed page Seed is loading, answered by interception (seed.go)
+	capt     *capState // runtime.WithCapture's observation (capture.go), nil when off
 
 	closeOnce sync.Once
 	closeErr  error
@@ -245,6 +251,7 @@ func open(ctx context.Context, wsURL string, o options, proc *process, downloads
 		frames:      map[proto.PageFrameID]bool{},
 		elems:       map[elemKey]*element{},
 		waiters:     map[uint64]func(*cdp.Event){},
+		adopted:     map[proto.TargetTargetID]func(){},
 		url:         "about:blank",
 		causal:      newCausal(),
 		host:        o.host,
@@ -283,14 +290,16 @@ func (d *Driver) setup(ctx context.Context, o options) error {
 		}
 		return fmt.Errorf("%w: %s: %v", runtime.ErrBrowserUnavailable, step, err)
 	}
-	var ver proto.BrowserGetVersionResult
-	if err := d.call(ctx, "", proto.BrowserGetVersion{}, &ver); err != nil {
-		return fail("version", err)
-	}
-	d.info = runtime.DriverInfo{
-		Browser:         strings.Replace(ver.Product, "HeadlessChrome/", "Chrome/", 1),
-		ProtocolVersion: ver.ProtocolVersion,
-		UserAgent:       ver.UserAgent,
+	// A Browser asked the version once, on its attach connection.
+	att := d.attacher()
+	if att != nil {
+		d.info = driverInfo(att.ver)
+	} else {
+		var ver proto.BrowserGetVersionResult
+		if err := d.call(ctx, "", proto.BrowserGetVersion{}, &ver); err != nil {
+			return fail("version", err)
+		}
+		d.info = driverInfo(ver)
 	}
 	if d.launchedProcess() != nil {
 		d.info.Mode = runtime.ModeLiveLaunched
@@ -345,8 +354,15 @@ func (d *Driver) setup(ctx context.Context, o options) error {
 	}
 	// Browser-level auto-attach with the debugger pause is the only way to
 	// reach a popup before its first request; page-level auto-attach only
-	// covers frames and workers.
-	if err := d.call(ctx, "", proto.TargetSetAutoAttach{AutoAttach: true, WaitForDebuggerOnStart: true, Flatten: true}, nil); err != nil {
+	// covers frames and workers. A Browser's driver does not turn it on
+	// on its own connection: the Browser's attacher holds every new
+	// target and hands the context's to this driver (attach.go), so no
+	// driver delays another's targets.
+	if att != nil {
+		if err := att.own(bc.BrowserContextID, d); err != nil {
+			return fail("auto-attach", err)
+		}
+	} else if err := d.call(ctx, "", proto.TargetSetAutoAttach{AutoAttach: true, WaitForDebuggerOnStart: true, Flatten: true}, nil); err != nil {
 		return fail("auto-attach", err)
 	}
 	var ct proto.TargetCreateTargetResult
@@ -521,14 +537,82 @@ func (d *Driver) call(ctx context.Context, sid proto.TargetSessionID, req proto.
 	if d.callTrace != nil {
 		defer d.callTrace(req.ProtoReq(), time.Now())
 	}
-	b, err := d.cdp.Call(ctx, string(sid), req.ProtoReq(), req)
-	if err != nil {
-		return err
-	}
-	if res == nil {
+	return callOn(ctx, d.cdp, sid, req, res)
+}
+
+// attacher is the host Browser's attach path, nil for a standalone
+// driver.
+func (d *Driver) attacher() *attacher {
+	if d.host == nil {
 		return nil
 	}
-	return json.Unmarshal(b, res)
+	return d.host.att
+}
+
+// adopt takes over a target of the driver's context that the host's
+// attacher holds: the driver attaches a session of its own to it (its
+// attachedToTarget event then runs onAttached on this connection), and
+// onAttached calls release once the session is set up. It reports false
+// when the driver is closing or gone (the attacher then releases the
+// target itself). It never blocks: the attacher's event loop calls it.
+func (d *Driver) adopt(info *proto.TargetTargetInfo, release func()) bool {
+	id := info.TargetID
+	d.mu.Lock()
+	if d.closing || d.closed || d.crashErr != nil {
+		d.mu.Unlock()
+		return false
+	}
+	d.adopted[id] = release
+	// The barrier waits for it from now on, before the driver's own
+	// session exists (onAttached moves the wait to that session).
+	d.causal.targets[adoptKey(id)] = time.Now()
+	d.causal.noteLocked()
+	// Added under mu: Close sets closing under mu before it waits.
+	d.wg.Add(1)
+	d.mu.Unlock()
+	go func() {
+		defer d.wg.Done()
+		if err := d.call(d.lifeCtx, "", proto.TargetAttachToTarget{TargetID: id, Flatten: true}, nil); err != nil {
+			// Gone before the driver reached it (closed at once, or the
+			// driver is closing): nothing of it may wait on the driver.
+			d.log.Debug("target not adopted", "target_type", string(info.Type), "err", err)
+			if rel := d.takeAdopted(id); rel != nil {
+				rel()
+			}
+		}
+	}()
+	return true
+}
+
+// takeAdopted removes and returns the release func of target id, nil
+// when the driver does not hold it.
+func (d *Driver) takeAdopted(id proto.TargetTargetID) func() {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	rel := d.adopted[id]
+	delete(d.adopted, id)
+	d.targetDecidedLocked(adoptKey(id))
+	return rel
+}
+
+// adoptKey is the causal barrier's key of an adopted target until the
+// driver's own session to it exists.
+func adoptKey(id proto.TargetTargetID) proto.TargetSessionID {
+	return proto.TargetSessionID("adopt:" + string(id))
+}
+
+// browserRoundTrip is Settle's confirming round trip through the browser:
+// Browser.getVersion on the driver's connection, which the browser
+// answers after every event it had for it; for a Browser's driver also
+// through the attach connection, where the driver's new targets are
+// first attached (attacher.sync).
+func (d *Driver) browserRoundTrip(ctx context.Context) error {
+	if att := d.attacher(); att != nil {
+		if err := att.sync(ctx); err != nil {
+			return err
+		}
+	}
+	return d.call(ctx, "", proto.BrowserGetVersion{}, nil)
 }
 
 // Close releases everything the driver owns. A launched browser is killed
@@ -557,7 +641,9 @@ func (d *Driver) Close() error {
 			if err := d.call(ctx, "", proto.TargetDisposeBrowserContext{BrowserContextID: bc}, nil); err != nil {
 				d.closeErr = fmt.Errorf("browser: close browser context: %w", err)
 			}
-			_ = d.call(ctx, "", proto.TargetSetAutoAttach{AutoAttach: false, Flatten: true}, nil)
+			if d.attacher() == nil {
+				_ = d.call(ctx, "", proto.TargetSetAutoAttach{AutoAttach: false, Flatten: true}, nil)
+			}
 			cancel()
 		}
 		d.shutdown()
@@ -591,12 +677,34 @@ func (d *Driver) launchedProcess() *process {
 // shutdown kills a launched browser, drops the connection and waits for
 // every goroutine.
 func (d *Driver) shutdown() {
+	d.mu.Lock()
+	d.closing = true // adopt takes no target from now on
+	d.mu.Unlock()
 	if d.proc != nil {
 		d.proc.kill()
 	}
 	_ = d.ws.Close()
 	d.lifeCancel()
 	d.wg.Wait()
+	if att := d.attacher(); att != nil {
+		d.mu.Lock()
+		bc := d.browserCtxID
+		held := make([]func(), 0, len(d.adopted))
+		for id, rel := range d.adopted {
+			held = append(held, rel)
+			delete(d.adopted, id)
+			delete(d.causal.targets, adoptKey(id))
+		}
+		d.mu.Unlock()
+		if bc != "" {
+			att.disown(bc, d)
+		}
+		// Targets the driver took and never set up (its connection
+		// ended first) are not left paused.
+		for _, rel := range held {
+			rel()
+		}
+	}
 	if d.gate != nil {
 		_ = d.gate.Close()
 	}

@@ -241,6 +241,17 @@ func (d *Driver) onAttached(parent proto.TargetSessionID, e *proto.TargetAttache
 	info := e.TargetInfo
 	d.mu.Lock()
 	ours := d.browserCtxID != "" && info.BrowserContextID == d.browserCtxID
+	// An adopted target (a Browser's driver, attach.go) is held by the
+	// host's attacher, not by this session: release lets it run.
+	release := d.adopted[info.TargetID]
+	delete(d.adopted, info.TargetID)
+	if release != nil {
+		// The barrier's wait moves to this session (below).
+		delete(d.causal.targets, adoptKey(info.TargetID))
+	}
+	if !ours {
+		d.foreign++
+	}
 	var kind targetKind
 	if ours {
 		switch {
@@ -276,12 +287,22 @@ func (d *Driver) onAttached(parent proto.TargetSessionID, e *proto.TargetAttache
 	d.mu.Unlock()
 	sid := e.SessionID
 	waiting := e.WaitingForDebugger
+	// resume lets the target run: this session's debugger pause, or the
+	// attacher's hold of an adopted target.
+	resume := func() {
+		if waiting {
+			_ = d.call(d.lifeCtx, sid, proto.RuntimeRunIfWaitingForDebugger{}, nil)
+			waiting = false
+		}
+		if release != nil {
+			release()
+			release = nil
+		}
+	}
 	d.goHandle(func() {
 		ctx := d.lifeCtx
 		if !ours {
-			if waiting {
-				_ = d.call(ctx, sid, proto.RuntimeRunIfWaitingForDebugger{}, nil)
-			}
+			resume()
 			_ = d.call(ctx, "", proto.TargetDetachFromTarget{SessionID: sid}, nil)
 			return
 		}
@@ -305,10 +326,7 @@ func (d *Driver) onAttached(parent proto.TargetSessionID, e *proto.TargetAttache
 			}
 		}
 		if info.Type == targetTypeServiceWorker {
-			if waiting {
-				_ = d.call(ctx, sid, proto.RuntimeRunIfWaitingForDebugger{}, nil)
-				waiting = false
-			}
+			resume()
 		}
 		audits()
 		if info.Type == proto.TargetTargetInfoTypePage || info.Type == targetTypeIframe {
@@ -344,9 +362,7 @@ func (d *Driver) onAttached(parent proto.TargetSessionID, e *proto.TargetAttache
 			_ = d.call(ctx, sid, proto.TargetSetAutoAttach{AutoAttach: true, WaitForDebuggerOnStart: true, Flatten: true}, nil)
 		}
 		d.captureAttached(ctx, sid, info.URL)
-		if waiting {
-			_ = d.call(ctx, sid, proto.RuntimeRunIfWaitingForDebugger{}, nil)
-		}
+		resume()
 		if kind != kindPopup {
 			d.mu.Lock()
 			d.targetDecidedLocked(sid)

@@ -5,6 +5,7 @@ import (
 	"log/slog"
 	"time"
 
+	"github.com/go-rod/rod/lib/proto"
 	"github.com/vera-run/vera/runtime/browser/internal/cdpws"
 	"github.com/vera-run/vera/runtime/browser/internal/netgate"
 )
@@ -53,6 +54,9 @@ type options struct {
 	viewportSet          bool
 	// host is the Browser a driver is opened for (Browser.NewDriver).
 	host *Browser
+	// attachTrace is attacher.routed (tests: LaunchBrowser and
+	// ConnectBrowser only).
+	attachTrace func(info *proto.TargetTargetInfo, to *Driver)
 	// auth: WithGrant, WithCeiling and the decided authorization (grant.go).
 	auth authOptions
 }
@@ -63,6 +67,12 @@ func (o options) check() error {
 		return fmt.Errorf("%w: WithMaxMessageBytes(%d): must be from %d to %d", ErrInvalidOption, o.maxMessage, MinMaxMessageBytes, int64(MaxMaxMessageBytes))
 	}
 	return o.checkViewport()
+}
+
+// withAttachTrace sets attacher.routed: fn sees every target a
+// Browser's attach path attached and the driver it went to (tests).
+func withAttachTrace(fn func(info *proto.TargetTargetInfo, to *Driver)) Option {
+	return func(o *options) { o.attachTrace = fn }
 }
 
 // withoutGate turns the network gate off, leaving only the first layer.

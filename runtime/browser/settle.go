@@ -373,7 +373,7 @@ func (d *Driver) Settle(ctx context.Context) error {
 		// event it had before answering).
 		err := d.roundTrip(rctx)
 		if err == nil {
-			err = d.call(rctx, "", proto.BrowserGetVersion{}, nil)
+			err = d.browserRoundTrip(rctx)
 		}
 		if c := interruption(cctx); c != nil {
 			return d.fail(cctx, "settle", c)

@@ -10,8 +10,12 @@
 // All sides talk to the same browser process: benchcmp starts a headless
 // Chromium with a remote-debugging port (internal/chromeproc, which finds
 // it like browser.Launch does); the Execute side attaches with
-// browser.Connect (a fresh driver, browser context and page per run, plus
-// run evidence on disk), the hand-written side with rod over one
+// browser.Connect (a fresh driver, connection, browser context and page
+// per run, plus run evidence on disk); a second Execute side, the like
+// for like comparison with Playwright, runs through one browser.Browser
+// connected once (ConnectBrowser, then NewDriver per run: a fresh
+// driver, context and page held and handed over by the Browser's one
+// attach path); the hand-written side attaches with rod over one
 // long-lived connection (a fresh incognito context and page per run, CSS
 // selectors, no evidence), the Playwright side with
 // chromium.connectOverCDP from a long-lived Node process
@@ -165,43 +169,29 @@ func run(n, lookups int, cases []string, trace bool, pwDir string) error {
 		defer pw.close()
 	}
 
-	var tr *tracing
+	// The like-for-like Vera side: one Browser connected once, a
+	// NewDriver (context, page, gate) per flow, as Playwright keeps one
+	// connection and makes a context per flow.
+	shared, err := browser.ConnectBrowser(ctx, ext.HTTPEndpoint(), browser.WithGrant(g))
+	if err != nil {
+		return err
+	}
+	defer shared.Close()
+	var tr, trShared *tracing
 	if trace {
-		tr = newTracing(nil)
+		tr, trShared = newTracing(nil), newTracing(nil)
 	}
-	viaExecute := func() (time.Duration, error) {
-		start := time.Now()
-		d, err := browser.Connect(ctx, ext.HTTPEndpoint(), browser.WithGrant(g))
-		if err != nil {
-			return 0, err
+	// execSide is runtime.Execute on a driver open makes per flow; its
+	// trace row for the open is openName.
+	execSide := func(open func() (*browser.Driver, error), openName string, tr *tracing) func() (time.Duration, error) {
+		return func() (time.Duration, error) {
+			return execFlow(ctx, c, open, openName, tr, runDir, want.Savings)
 		}
-		defer d.Close()
-		var drv runtime.Driver = d
-		opts := []runtime.Option{runtime.WithRunDir(runDir), runtime.WithAllowGitWorkTree()}
-		if tr != nil {
-			tr.note("Connect", start)
-			drv = tr
-			tr.Driver = d
-			opts = append(opts, runtime.WithHooks(tr.hooks()))
-		}
-		t0 := time.Now()
-		res, err := runtime.Execute(ctx, c, map[string]any{"username": username, "password": password, "member_id": memberID},
-			append(opts, runtime.WithDriver(drv))...)
-		if tr != nil {
-			tr.note("Execute (whole)", t0)
-		}
-		if err != nil {
-			return 0, err
-		}
-		if res.State != receipt.TerminalCompleted {
-			return 0, fmt.Errorf("execute: state %s %+v", res.State, res.Failure)
-		}
-		bal, _ := res.ModelOutputs["balances"].(map[string]any)
-		if fmt.Sprint(bal["savings"]) != want.Savings {
-			return 0, fmt.Errorf("execute: savings %v", bal["savings"])
-		}
-		return time.Since(start), nil
 	}
+	viaExecute := execSide(func() (*browser.Driver, error) {
+		return browser.Connect(ctx, ext.HTTPEndpoint(), browser.WithGrant(g))
+	}, "Connect", tr)
+	viaShared := execSide(func() (*browser.Driver, error) { return shared.NewDriver(ctx) }, "NewDriver", trShared)
 	viaRod := func() (time.Duration, error) {
 		start := time.Now()
 		got, err := rodFlow(ctx, rb, sites.Teller.URL())
@@ -227,6 +217,8 @@ func run(n, lookups int, cases []string, trace bool, pwDir string) error {
 	if pw != nil {
 		sides = append(sides, &side{name: "playwright-core", run: viaPlaywright})
 	}
+	sides = append(sides, &side{name: "Execute (Browser.NewDriver)", run: viaShared})
+	sharedSide := sides[len(sides)-1]
 
 	// Warm every path once (connections, caches, the Node JIT).
 	for _, s := range sides {
@@ -246,8 +238,10 @@ func run(n, lookups int, cases []string, trace bool, pwDir string) error {
 		}
 	}
 	if tr != nil {
-		fmt.Fprintln(os.Stderr, "Execute side, driver time by method (all runs):")
+		fmt.Fprintln(os.Stderr, "Execute side (browser.Connect per flow), driver time by method (all runs):")
 		tr.report()
+		fmt.Fprintln(os.Stderr, "Execute side (one Browser, NewDriver per flow), driver time by method (all runs):")
+		trShared.report()
 	}
 	fmt.Printf("teller flow, rounds: %d (every side once per round, order rotated)\n", n)
 	for _, s := range sides {
@@ -259,6 +253,7 @@ func run(n, lookups int, cases []string, trace bool, pwDir string) error {
 	ratio(sides[0], sides[1], "goal <= 1.15")
 	if pw != nil {
 		ratio(sides[0], sides[2], "goal <= 0.8")
+		ratio(sharedSide, sides[2], "like for like: one connection, a context per flow; goal <= 0.8")
 	}
 	if lookups > 0 {
 		if err := coldLookups(ctx, ext, sites, c, pw, lookups, cases); err != nil {
@@ -266,6 +261,44 @@ func run(n, lookups int, cases []string, trace bool, pwDir string) error {
 		}
 	}
 	return nil
+}
+
+// execFlow runs the teller flow once through runtime.Execute on a
+// driver open makes (timed from before the open), checks the savings
+// and closes the driver (not timed). With tr it records the open as
+// openName and every driver call.
+func execFlow(ctx context.Context, c *capability.Capability, open func() (*browser.Driver, error), openName string, tr *tracing, runDir, savings string) (time.Duration, error) {
+	start := time.Now()
+	d, err := open()
+	if err != nil {
+		return 0, err
+	}
+	defer d.Close()
+	var drv runtime.Driver = d
+	opts := []runtime.Option{runtime.WithRunDir(runDir), runtime.WithAllowGitWorkTree()}
+	if tr != nil {
+		tr.note(openName, start)
+		tr.Driver = d
+		drv = tr
+		opts = append(opts, runtime.WithHooks(tr.hooks()))
+	}
+	t0 := time.Now()
+	res, err := runtime.Execute(ctx, c, map[string]any{"username": username, "password": password, "member_id": memberID},
+		append(opts, runtime.WithDriver(drv))...)
+	if tr != nil {
+		tr.note("Execute (whole)", t0)
+	}
+	if err != nil {
+		return 0, err
+	}
+	if res.State != receipt.TerminalCompleted {
+		return 0, fmt.Errorf("execute: state %s %+v", res.State, res.Failure)
+	}
+	bal, _ := res.ModelOutputs["balances"].(map[string]any)
+	if fmt.Sprint(bal["savings"]) != savings {
+		return 0, fmt.Errorf("execute: savings %v", bal["savings"])
+	}
+	return time.Since(start), nil
 }
 
 // lookupCase is one cold lookup: a candidate for Vera's Find and the same
