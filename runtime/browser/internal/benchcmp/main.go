@@ -243,6 +243,14 @@ func run(n, lookups int, cases []string, trace bool, pwDir string) error {
 		fmt.Fprintln(os.Stderr, "Execute side (one Browser, NewDriver per flow), driver time by method (all runs):")
 		trShared.report()
 	}
+	if n == 0 {
+		// -n 0: the cold lookups only (the warm-up above still ran every
+		// side once); no flow table of empty samples.
+		if lookups > 0 {
+			return coldLookups(ctx, ext, sites, c, pw, lookups, cases)
+		}
+		return nil
+	}
 	fmt.Printf("teller flow, rounds: %d (every side once per round, order rotated)\n", n)
 	for _, s := range sides {
 		fmt.Printf("  %-30s mean %8v  median %8v\n", s.name, mean(s.times).Round(time.Millisecond), median(s.times).Round(time.Millisecond))
