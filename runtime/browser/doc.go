@@ -594,8 +594,8 @@
 //     context being disposed) is released at once. So a popup, tab or
 //     worker of a driver's context is held before its first request until
 //     that driver's origin gate is in place, while no driver sees,
-//     touches or delays a target of another context: opening a driver
-//     costs the same next to many idle ones. Chosen over one connection
+//     touches or delays a target of another context: a driver's open
+//     never waits on another driver's connection. Chosen over one connection
 //     multiplexed by session for every driver because it keeps each
 //     driver's event stream, session table, crash detection and
 //     browser-level events (downloads, target destruction) private and
@@ -604,7 +604,11 @@
 //     every open driver fails with runtime.ErrBrowserCrashed and
 //     NewDriver with runtime.ErrBrowserUnavailable. A standalone [Launch]
 //     or [Connect] driver auto-attaches browser wide on its own
-//     connection as before. Runs never share a context, cookies,
+//     connection as before; several of them on one browser can release
+//     each other's held targets (one session's resume lets a target run
+//     for every session attached to it), leaving the network gate as the
+//     only layer for that moment, so many runs on one browser go through
+//     one Browser. Runs never share a context, cookies,
 //     storage, page or origin scope.
 //   - A launched Browser's drivers report live_launched_browser and the
 //     browser_path route, watch the one process for a crash (each driver

@@ -298,7 +298,8 @@ func (d *Driver) forgetSessionLocked(sid proto.TargetSessionID) {
 // request (the one link of a chain no round trip orders: the page gets
 // the response on its own channel), except a document reply for a
 // loading frame, whose load holds the barrier instead (repliedLocked).
-// Causal events also include a download beginning, a frame committing and a native dialog opening.
+// Causal events also include a download beginning, a frame committing
+// and a native dialog opening.
 // There is no fixed quiet time: a page that only re-renders (a
 // controlled input, a time-sliced render) settles after the round trips.
 // A dialog ends Settle at once with [runtime.ErrNativeDialog]. Settle
