@@ -62,13 +62,9 @@ type attacher struct {
 // version once and turns on browser-level auto-attach. ctx bounds the
 // dial and the two calls. Errors wrap [runtime.ErrBrowserUnavailable].
 func dialAttacher(ctx context.Context, wsURL string, o options, lost func(error)) (*attacher, error) {
-	endpoint := redactURL(wsURL)
-	ws, err := cdpws.Dial(ctx, wsURL, cdpws.Options{MaxMessageBytes: o.maxMessage})
+	endpoint, ws, err := dialCDP(ctx, wsURL, o, "attach websocket")
 	if err != nil {
-		if ctx.Err() != nil {
-			return nil, fmt.Errorf("%w: %s: attach websocket: %w", runtime.ErrBrowserUnavailable, endpoint, ctx.Err())
-		}
-		return nil, fmt.Errorf("%w: %s: attach websocket: %v", runtime.ErrBrowserUnavailable, endpoint, err)
+		return nil, err
 	}
 	actx, cancel := context.WithCancel(context.Background())
 	a := &attacher{

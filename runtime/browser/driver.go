@@ -221,15 +221,27 @@ func Connect(ctx context.Context, endpointURL string, opts ...Option) (*Driver, 
 	return d, nil
 }
 
-// open connects to wsURL and prepares the driver's browser context and page.
-func open(ctx context.Context, wsURL string, o options, proc *process, downloads string) (*Driver, error) {
+// dialCDP opens a CDP WebSocket to wsURL for a driver or a Browser's
+// attacher (what names it in errors). It returns the redacted endpoint;
+// errors wrap [runtime.ErrBrowserUnavailable] (and ctx's error when ctx
+// ended the dial).
+func dialCDP(ctx context.Context, wsURL string, o options, what string) (string, *cdpws.Conn, error) {
 	endpoint := redactURL(wsURL)
 	ws, err := cdpws.Dial(ctx, wsURL, cdpws.Options{MaxMessageBytes: o.maxMessage})
 	if err != nil {
 		if ctx.Err() != nil {
-			return nil, fmt.Errorf("%w: %s: websocket: %w", runtime.ErrBrowserUnavailable, endpoint, ctx.Err())
+			return endpoint, nil, fmt.Errorf("%w: %s: %s: %w", runtime.ErrBrowserUnavailable, endpoint, what, ctx.Err())
 		}
-		return nil, fmt.Errorf("%w: %s: websocket: %v", runtime.ErrBrowserUnavailable, endpoint, err)
+		return endpoint, nil, fmt.Errorf("%w: %s: %s: %v", runtime.ErrBrowserUnavailable, endpoint, what, err)
+	}
+	return endpoint, ws, nil
+}
+
+// open connects to wsURL and prepares the driver's browser context and page.
+func open(ctx context.Context, wsURL string, o options, proc *process, downloads string) (*Driver, error) {
+	endpoint, ws, err := dialCDP(ctx, wsURL, o, "websocket")
+	if err != nil {
+		return nil, err
 	}
 	lifeCtx, lifeCancel := context.WithCancel(context.Background())
 	d := &Driver{
