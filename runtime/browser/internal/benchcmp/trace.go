@@ -111,6 +111,12 @@ func (t *tracing) hooks() *runtime.Hooks {
 			add("phase postcondition", tm.Postcondition)
 			add("phase evidence", tm.Evidence)
 			add("action "+i.Outcome.ID, i.Outcome.Duration)
+			id := i.Outcome.ID
+			add(id+" resolve", tm.Resolve)
+			add(id+" act", tm.Act)
+			add(id+" settle", tm.Settle)
+			add(id+" postcondition", tm.Postcondition)
+			add(id+" evidence", tm.Evidence)
 		},
 		WaitDone: func(i runtime.WaitDoneInfo) {
 			t.mu.Lock()
