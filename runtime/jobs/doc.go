@@ -25,8 +25,9 @@
 // run returned and its record is written. interrupted has two codes:
 // service_stopped (queued or running when [Runner.Close] was called) and
 // service_restarted (found queued or running in the state folder by
-// [New]: the previous runner ended without Close; its run folder, whose
-// evidence was never committed, is removed).
+// [New]: the previous runner ended without Close; the files of its run
+// folder that its record does not list, evidence never committed, are
+// removed, and the viewports it recorded stay recorded).
 //
 // # Limits
 //
@@ -72,6 +73,17 @@
 //   - Steps: total_steps is the declared actions times the viewports;
 //     each step record names its viewport, its index counts from 1
 //     within that viewport's run.
+//   - Each viewport is committed as soon as its run ends, before the
+//     next one opens: its [ViewportRecord], the steps of the viewports
+//     run so far and the run folder's files (then exactly those
+//     viewports' evidence) go into the record on disk, and the
+//     Viewport hook reports it, so Status shows finished viewports
+//     while the job runs. A restart keeps what was committed: the job
+//     is interrupted service_restarted with those viewports, steps and
+//     files, the viewport in flight is reset to its name and size, and
+//     every file the record does not list is removed. A job that ends
+//     artifact_capacity removes its whole run folder, committed
+//     viewports' files included.
 //
 // # Browser endpoints
 //
@@ -165,6 +177,7 @@
 //     between the two) is removed at restart: it was never acknowledged.
 //   - Hooks ([Hooks]) are called without the runner's lock: state
 //     changes, queue positions (at acceptance and whenever a job ahead
-//     leaves the queue) and per-step progress (each action's start and
-//     end, from the runtime's hooks).
+//     leaves the queue), per-step progress (each action's start and
+//     end, from the runtime's hooks) and each viewport's committed
+//     result.
 package jobs

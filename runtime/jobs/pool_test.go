@@ -2,9 +2,11 @@ package jobs
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"reflect"
 	"sync"
@@ -387,5 +389,153 @@ func TestPoolSlowCheck(t *testing.T) {
 	set(fmt.Errorf("%w: connection refused", runtime.ErrBrowserUnavailable))
 	if r.checkEndpoint(t.Context(), e); healthy() {
 		t.Error("healthy after a refusal")
+	}
+}
+
+// gatedShot is a gated fake driver with a Screenshot.
+type gatedShot struct {
+	*gatedDriver
+	size int
+}
+
+func (g *gatedShot) Screenshot(context.Context) ([]byte, error) { return make([]byte, g.size), nil }
+
+// filesUnder lists the regular files under dir, slash-separated and
+// relative to it, with their sizes.
+func filesUnder(t *testing.T, dir string) map[string]int64 {
+	t.Helper()
+	out := map[string]int64{}
+	err := filepath.WalkDir(dir, func(p string, d os.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if !d.IsDir() {
+			fi, err := d.Info()
+			if err != nil {
+				return err
+			}
+			rel, _ := filepath.Rel(dir, p)
+			out[filepath.ToSlash(rel)] = fi.Size()
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return out
+}
+
+// TestViewportCommittedAsItEnds (fake driver): a viewport's result,
+// steps and files are in the record (in memory and on disk) as soon as
+// its run ends, while the next viewport runs, and the Viewport hook
+// reports it; a crash then (the state folder copied with the second
+// viewport in flight) and a restart keep the first viewport's result
+// and files, interrupt the job service_restarted, reset the second
+// viewport and remove its uncommitted evidence, and count the kept files
+// against the artifact budget.
+func TestViewportCommittedAsItEnds(t *testing.T) {
+	gate := make(chan struct{})
+	entered := make(chan struct{}, 1)
+	var opens atomic.Int64
+	src := func(_ context.Context, w, h int) (runtime.Driver, error) {
+		d := runtimetest.NewDriver(tellerSite())
+		if opens.Add(1) == 1 {
+			return &shotDriver{Driver: d, size: 1000}, nil
+		}
+		return &gatedShot{gatedDriver: &gatedDriver{Driver: d, gate: gate, entered: entered}, size: 2000}, nil
+	}
+	committed := make(chan ViewportRecord, 4)
+	dir := t.TempDir()
+	f := &fakeSource{}
+	r := newRunner(t, dir, f.source, WithViewportSource(src),
+		WithHooks(&Hooks{Viewport: func(id string, v ViewportRecord) { committed <- v }}))
+	defer close(gate)
+	c := tellerCap(t)
+	vps := []Viewport{{"desktop", 1280, 800}, {"narrow", 390, 844}}
+	st, err := r.Submit(t.Context(), Request{Capability: c, Inputs: inputs("42"), Viewports: vps})
+	if err != nil {
+		t.Fatal(err)
+	}
+	id := st.ID
+	if v := <-committed; v.Name != "desktop" || v.State != StatePassed || v.Screenshot != "screenshots/desktop.png" {
+		t.Fatalf("committed viewport: %+v", v)
+	}
+	<-entered // the second viewport's run is in flight
+
+	st, err = r.Status(id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	v0 := st.Viewports[0]
+	if st.State != StateRunning || v0.State != StatePassed || v0.RunID == "" || v0.ReceiptHash == "" || v0.ScreenshotBytes != 1000 ||
+		!reflect.DeepEqual(asAny(t, v0.Outputs["balances"]), asAny(t, answer(members[1]))) || st.Viewports[1].State != "" {
+		t.Fatalf("record while the second viewport runs: %+v", st)
+	}
+	listed := map[string]int64{}
+	var sum int64
+	for _, a := range st.Artifacts {
+		listed[a.Name] = a.Size
+		sum += a.Size
+	}
+	if listed[v0.Screenshot] != 1000 || listed[v0.RunID+"/run.receipt.json"] == 0 || sum != st.ArtifactBytes {
+		t.Errorf("artifacts while running: %v (%d bytes, record %d)", st.Artifacts, sum, st.ArtifactBytes)
+	}
+	if len(st.Steps) == 0 || len(st.Steps)*2 != st.TotalSteps {
+		t.Errorf("steps while running: %d of %d", len(st.Steps), st.TotalSteps)
+	}
+	for _, s := range st.Steps {
+		if s.Viewport != "desktop" {
+			t.Errorf("step of %q committed before its viewport ended", s.Viewport)
+		}
+	}
+	disk, err := os.ReadFile(filepath.Join(dir, id, recordName))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var onDisk Status
+	if err := json.Unmarshal(disk, &onDisk); err != nil {
+		t.Fatal(err)
+	}
+	if onDisk.Viewports[0].RunID != v0.RunID || len(onDisk.Steps) != len(st.Steps) || len(onDisk.Artifacts) != len(st.Artifacts) {
+		t.Errorf("record on disk lags: %+v", onDisk)
+	}
+
+	// A crash now: the copy holds the second viewport's reserved run
+	// directory, not listed anywhere.
+	crashed := filepath.Join(t.TempDir(), "state")
+	if out, err := exec.Command("cp", "-a", dir, crashed).CombinedOutput(); err != nil {
+		t.Fatalf("cp: %v %s", err, out)
+	}
+	runDir := filepath.Join(crashed, id, runName)
+	if ents, _ := os.ReadDir(runDir); len(ents) != 3 {
+		t.Fatalf("run folder of the crash holds %d entries, want screenshots/, the first run's directory and the second's, reserved", len(ents))
+	}
+	r2 := newRunner(t, crashed, f.source, WithViewportSource(src))
+	got, err := r2.Status(id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got.State != StateInterrupted || got.Code != CodeServiceRestarted || got.Finished == nil || len(got.Outputs) != 0 || got.RunID != "" {
+		t.Errorf("after the restart: %+v", got)
+	}
+	if !reflect.DeepEqual(got.Viewports[0], v0) || !reflect.DeepEqual(got.Viewports[1], ViewportRecord{Name: "narrow", Width: 390, Height: 844}) {
+		t.Errorf("viewports after the restart: %+v", got.Viewports)
+	}
+	if !reflect.DeepEqual(got.Artifacts, st.Artifacts) || got.ArtifactBytes != st.ArtifactBytes ||
+		!reflect.DeepEqual(got.Steps, st.Steps) || got.CompletedSteps != len(st.Steps) {
+		t.Errorf("after the restart: artifacts %v (%d), steps %d completed %d; before %v (%d), %d",
+			got.Artifacts, got.ArtifactBytes, len(got.Steps), got.CompletedSteps, st.Artifacts, st.ArtifactBytes, len(st.Steps))
+	}
+	if after := filesUnder(t, runDir); !reflect.DeepEqual(after, listed) {
+		t.Errorf("files after the restart %v, want the committed %v", after, listed)
+	}
+	if ents, _ := os.ReadDir(runDir); len(ents) != 2 {
+		t.Errorf("run folder after the restart holds %d entries, want screenshots/ and the first run's directory", len(ents))
+	}
+	r2.mu.Lock()
+	retained := r2.retained
+	r2.mu.Unlock()
+	if retained != st.ArtifactBytes {
+		t.Errorf("retained bytes %d, want the kept %d", retained, st.ArtifactBytes)
 	}
 }

@@ -206,14 +206,16 @@ func (r *Runner) recover() error {
 		j := &job{st: st, done: make(chan struct{})}
 		close(j.done)
 		if !st.State.Terminal() {
-			// Found non-terminal after a restart: interrupted, and the
-			// evidence it may have begun is removed.
-			_ = os.RemoveAll(filepath.Join(jd, runName))
+			// Found non-terminal after a restart: interrupted. The
+			// viewports it committed stay, with their files; every
+			// other file of its run folder, evidence begun but never
+			// committed, is removed.
 			now := r.cfg.now()
 			j.st.State, j.st.Code = StateInterrupted, CodeServiceRestarted
 			j.st.QueuePosition, j.st.Finished = 0, &now
-			j.st.Outputs, j.st.Steps, j.st.RunID, j.st.ReceiptHash, j.st.ArtifactBytes, j.st.Artifacts = nil, nil, "", "", 0, nil
-			resetViewports(j.st.Viewports)
+			j.st.Outputs, j.st.RunID, j.st.ReceiptHash = nil, "", ""
+			j.st.Artifacts, j.st.ArtifactBytes = pruneUncommitted(filepath.Join(jd, runName), j.st.Artifacts)
+			keepCommitted(&j.st)
 			if err := r.write(j.st); err != nil {
 				return err
 			}
@@ -564,6 +566,16 @@ func (r *Runner) execute(j *job) outcome {
 			vo.res = o.res
 		}
 		o = vo
+		if vp != nil {
+			if _, used := listArtifacts(runDir); used > MaxRunArtifactBytes {
+				// Not committed: the check after the loop fails the job
+				// artifact_capacity and removes the run folder.
+				o.state, o.code = StateFailed, CodeArtifactCapacity
+				vrecs[i].State, vrecs[i].Code = o.state, o.code
+				break
+			}
+			r.commitViewport(j, i, vrecs, o.steps, runDir)
+		}
 		if o.state != StatePassed {
 			break
 		}
@@ -581,6 +593,30 @@ func (r *Runner) execute(j *job) outcome {
 		}
 	}
 	return o
+}
+
+// commitViewport records viewport i's result as soon as its run ended,
+// before the next viewport starts: its record in vrecs, the steps of
+// every viewport run so far, and the run folder's files, which are then
+// exactly the committed viewports' evidence (no other run is writing).
+// The record is written (a restart keeps what it lists) and the
+// Viewport hook called. The record's slices are fresh copies: a Status
+// handed out before shares none of them.
+func (r *Runner) commitViewport(j *job, i int, vrecs []ViewportRecord, steps []StepRecord, runDir string) {
+	as, n := listArtifacts(runDir)
+	r.mu.Lock()
+	j.st.Viewports = slices.Clone(vrecs)
+	j.st.Steps = slices.Clone(steps)
+	j.st.Artifacts, j.st.ArtifactBytes = as, n
+	err := r.write(j.st)
+	v := j.st.Viewports[i]
+	r.mu.Unlock()
+	if err != nil {
+		r.log.Warn("job record not written", "job", j.st.ID, "err", err)
+	}
+	if h := r.cfg.hooks; h != nil && h.Viewport != nil {
+		h.Viewport(j.st.ID, v)
+	}
 }
 
 // interruption is the code of the runner's own reason for ending ctx:
@@ -666,6 +702,9 @@ func (r *Runner) finishLocked(j *job, o outcome) {
 	}
 	if o.code != CodeArtifactCapacity {
 		j.st.ArtifactBytes, j.st.Artifacts = o.artifact, o.artifacts
+	} else {
+		// The run folder is gone, the viewports committed before with it.
+		j.st.ArtifactBytes, j.st.Artifacts = 0, nil
 	}
 	r.retained += j.st.ArtifactBytes
 	j.cap, j.inputs = nil, nil

@@ -213,6 +213,10 @@ type Hooks struct {
 	// Step is called when a running job's action starts (Done false)
 	// and ends (Done true).
 	Step func(id string, step StepProgress)
+	// Viewport is called when one viewport's run of a running job has
+	// ended and its result, steps and files are in the record on disk
+	// (before the next viewport starts), with that viewport's record.
+	Viewport func(id string, v ViewportRecord)
 }
 
 // StepProgress is one per-step progress report.

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"path"
 	"path/filepath"
@@ -194,12 +195,79 @@ func viewportRecords(vps []Viewport) []ViewportRecord {
 	return rs
 }
 
-// resetViewports forgets every viewport's results (a restart removed
-// the evidence they named).
-func resetViewports(rs []ViewportRecord) {
-	for i, v := range rs {
-		rs[i] = ViewportRecord{Name: v.Name, Width: v.Width, Height: v.Height}
+// pruneUncommitted removes every file of a run folder that the record
+// does not list with its size (evidence begun but never committed: the
+// run in flight when the runner ended), then the folders left empty,
+// and returns the files that stay. With nothing listed the whole folder
+// goes.
+func pruneUncommitted(runDir string, listed []Artifact) ([]Artifact, int64) {
+	keep := map[string]int64{}
+	for _, a := range listed {
+		keep[a.Name] = a.Size
 	}
+	if len(keep) == 0 {
+		_ = os.RemoveAll(runDir)
+		return nil, 0
+	}
+	var dirs []string
+	_ = filepath.WalkDir(runDir, func(p string, d fs.DirEntry, err error) error {
+		if err != nil || p == runDir {
+			return nil
+		}
+		if d.IsDir() {
+			dirs = append(dirs, p)
+			return nil
+		}
+		rel, _ := filepath.Rel(runDir, p)
+		if size, ok := keep[filepath.ToSlash(rel)]; ok && d.Type().IsRegular() {
+			if fi, err := d.Info(); err == nil && fi.Size() == size {
+				return nil
+			}
+		}
+		_ = os.Remove(p)
+		return nil
+	})
+	for i := len(dirs) - 1; i >= 0; i-- {
+		_ = os.Remove(dirs[i]) // only an empty one goes; children come after their parent
+	}
+	return listArtifacts(runDir)
+}
+
+// keepCommitted makes an interrupted record consistent with the files
+// that stayed after pruneUncommitted: a committed viewport (one with a
+// State) keeps its result, less a screenshot or run no longer among the
+// artifacts; the others are reset to name and size; the steps are the
+// committed viewports' (all a commit ever wrote), and completed_steps
+// their count.
+func keepCommitted(st *Status) {
+	have := map[string]bool{}
+	for _, a := range st.Artifacts {
+		have[a.Name] = true
+	}
+	committed := map[string]bool{}
+	for i, v := range st.Viewports {
+		if v.State == "" {
+			st.Viewports[i] = ViewportRecord{Name: v.Name, Width: v.Width, Height: v.Height}
+			continue
+		}
+		committed[v.Name] = true
+		if v.Screenshot != "" && !have[v.Screenshot] {
+			st.Viewports[i].Screenshot, st.Viewports[i].ScreenshotBytes = "", 0
+		}
+		if v.RunID != "" && !have[path.Join(v.RunID, "run.receipt.json")] {
+			st.Viewports[i].RunID, st.Viewports[i].ReceiptHash, st.Viewports[i].Outputs = "", "", nil
+		}
+	}
+	steps := st.Steps[:0:0]
+	for _, s := range st.Steps {
+		if s.Viewport != "" && committed[s.Viewport] {
+			steps = append(steps, s)
+		}
+	}
+	if len(steps) == 0 {
+		steps = nil
+	}
+	st.Steps, st.CompletedSteps = steps, len(steps)
 }
 
 // saveScreenshot captures drv's viewport and writes it, owner-only

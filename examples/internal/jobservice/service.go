@@ -290,6 +290,14 @@ func (s *Service) hooks() *jobs.Hooks {
 				user.QueuePosition(id, pos)
 			}
 		},
+		Viewport: func(id string, v jobs.ViewportRecord) {
+			// A viewport's result is in the record: a waiting status
+			// request answers with it.
+			s.bump(id, nil)
+			if user.Viewport != nil {
+				user.Viewport(id, v)
+			}
+		},
 		Step: func(id string, p jobs.StepProgress) {
 			s.bump(id, func(w *watch) {
 				w.prog = &Progress{Index: p.Index, Total: p.Total, Step: p.ID, Milestone: p.Milestone, Viewport: p.Viewport,
