@@ -41,7 +41,9 @@
 //     its end for at most 30 s, then saves the receipt and artifacts and
 //     exits 4. Disconnecting without Ctrl-C does not cancel anything:
 //     the service's run budget still applies.
-//   - A run with viewports prints one line per viewport at its end
+//   - A run with viewports shows each viewport's result in the
+//     progress line as soon as that viewport ends (the service records
+//     it then), and prints one line per viewport at the run's end
 //     (state, code, screenshot); the screenshots are artifacts of the
 //     run, saved with the others (artifacts/screenshots/<name>.png).
 //   - Downloads are written through an os.Root on the artifacts folder,

@@ -404,6 +404,16 @@ func describe(d jobservice.RunDocument) string {
 				s += " in viewport " + p.Viewport
 			}
 		}
+		for _, v := range d.Viewports {
+			// Each viewport's result is recorded as soon as it ends.
+			switch {
+			case v.State == "":
+			case v.Error != nil:
+				s += fmt.Sprintf(", viewport %s %s: %s", v.Name, v.State, *v.Error)
+			default:
+				s += fmt.Sprintf(", viewport %s %s", v.Name, v.State)
+			}
+		}
 		if d.CancelRequested {
 			s += ", cancelling"
 		}

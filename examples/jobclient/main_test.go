@@ -10,6 +10,8 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -275,5 +277,79 @@ func TestClientTrialViewports(t *testing.T) {
 	if code, _, errs := invoke(t, ctx, h, false, "trial", "-out", filepath.Join(t.TempDir(), "none")); code != exitOther ||
 		!strings.Contains(errs, jobservice.ErrorTrialUnavailable) {
 		t.Errorf("trial without one: %d %s", code, errs)
+	}
+}
+
+// watchWriter is an output that tells when it has held want.
+type watchWriter struct {
+	mu   sync.Mutex
+	buf  bytes.Buffer
+	want string
+	seen chan struct{}
+	once sync.Once
+}
+
+func (w *watchWriter) Write(p []byte) (int, error) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	n, _ := w.buf.Write(p)
+	if strings.Contains(w.buf.String(), w.want) {
+		w.once.Do(func() { close(w.seen) })
+	}
+	return n, nil
+}
+
+func (w *watchWriter) String() string {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return w.buf.String()
+}
+
+// TestClientProgressViewports: a run of two viewports in real Chromium
+// shows the first viewport's result in the progress line while the
+// second runs. The second viewport's first step is held (its Step hook)
+// until the client has printed a running line with the first viewport
+// passed, so the line is seen while the run is in flight; without the
+// per-viewport record it never comes and the test fails on its bound.
+func TestClientProgressViewports(t *testing.T) {
+	const want = "viewport desktop passed"
+	out := &watchWriter{want: want, seen: make(chan struct{})}
+	var held atomic.Bool
+	hold := &jobs.Hooks{Step: func(id string, p jobs.StepProgress) {
+		if p.Viewport != "narrow" || p.Done || !held.CompareAndSwap(false, true) {
+			return
+		}
+		select {
+		case <-out.seen:
+		case <-time.After(2 * time.Minute):
+		}
+	}}
+	h := jobservicetest.Start(t, jobservice.WithHooks(hold))
+	t.Setenv("TELLER_PASSWORD", jobservicetest.Password)
+	req := h.Request("100234")
+	delete(req.Inputs, "password")
+	req.APIVersion = ""
+	req.Viewports = []jobs.Viewport{{Name: "desktop", Width: 1280, Height: 800}, {Name: "narrow", Width: 390, Height: 844}}
+	raw, _ := json.Marshal(req)
+	sp := filepath.Join(t.TempDir(), "spec.json")
+	if err := os.WriteFile(sp, raw, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	var errb bytes.Buffer
+	code := run(context.Background(), []string{"-url", h.URL(), "run", "-spec", sp, "-input-env", "password=TELLER_PASSWORD",
+		"-out", filepath.Join(t.TempDir(), "run")}, out, &errb, false)
+	got := out.String()
+	if code != exitPassed || strings.Contains(got, jobservice.TokenPrefix) {
+		t.Fatalf("run: exit %d\n%s\n%s", code, got, errb.String())
+	}
+	var line string
+	for _, l := range strings.Split(got, "\n") {
+		if strings.Contains(l, " running: ") && strings.Contains(l, want) {
+			line = l
+			break
+		}
+	}
+	if line == "" || strings.Contains(line, "viewport narrow passed") {
+		t.Errorf("no running line with the first viewport's result (%q):\n%s", line, got)
 	}
 }

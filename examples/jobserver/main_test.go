@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"bytes"
 	"context"
+	"encoding/binary"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -136,7 +137,10 @@ func (a api) follow(acc jobservice.Accepted, until func(jobservice.RunDocument) 
 // one queued, and starts a new server on the same state folder: the
 // terminal run is still readable with its token (artifacts too), the two
 // in flight are interrupted with service_restarted and their uncommitted
-// evidence is gone.
+// evidence is gone. The one in flight has two viewports and is killed in
+// its second: its first viewport's result (seen in its status before the
+// kill) stays recorded with its screenshot and run, served after the
+// restart, and no other file of it is left.
 func TestRestartWithRunsInFlight(t *testing.T) {
 	bin := exampletest.RequireBrowser(t)
 	site, err := testsite.StartTeller()
@@ -199,9 +203,25 @@ func TestRestartWithRunsInFlight(t *testing.T) {
 		t.Fatalf("first run: %+v", passed)
 	}
 	site.SetLatency(time.Second)
-	x := c.submit(req("100234"))
+	vps := []jobs.Viewport{{Name: "desktop", Width: 1280, Height: 800}, {Name: "narrow", Width: 390, Height: 844}}
+	xreq := req("100234")
+	xreq.Viewports = vps
+	x := c.submit(xreq)
 	y := c.submit(req("100235"))
-	c.follow(x, func(d jobservice.RunDocument) bool { return d.Status == jobs.StateRunning && d.CompletedSteps >= 1 })
+	// x's first viewport ends and is recorded while the run goes on; the
+	// second is then held (every teller answer an hour away) and the
+	// server killed with it in flight.
+	before := c.follow(x, func(d jobservice.RunDocument) bool {
+		return d.Status == jobs.StateRunning && len(d.Viewports) == 2 && d.Viewports[0].State != ""
+	})
+	site.SetLatency(time.Hour)
+	if v := before.Viewports[0]; v.State != jobs.StatePassed || v.Screenshot != "screenshots/desktop.png" || v.RunID == "" ||
+		fmt.Sprint(v.Outputs["balances"]) != jobservicetest.Answer(testsite.TellerMembers[0]) || before.Viewports[1].State != "" || len(before.Artifacts) == 0 {
+		t.Fatalf("first viewport while the run goes on: %+v", before)
+	}
+	if code, _ := c.do(http.MethodGet, "/v1/runs/"+x.ID+"/artifacts/screenshots/desktop.png", x.Token, nil); code != http.StatusConflict {
+		t.Errorf("artifact of a running run: %d, want 409", code)
+	}
 	if err := cmd.Process.Signal(syscall.SIGKILL); err != nil {
 		t.Fatal(err)
 	}
@@ -243,11 +263,54 @@ func TestRestartWithRunsInFlight(t *testing.T) {
 		var d jobservice.RunDocument
 		code, body := c.do(http.MethodGet, "/v1/runs/"+acc.ID, acc.Token, nil)
 		if code != 200 || json.Unmarshal(body, &d) != nil || d.Status != jobs.StateInterrupted || d.Error == nil ||
-			*d.Error != jobs.CodeServiceRestarted || len(d.Artifacts) != 0 || len(d.Outputs) != 0 {
+			*d.Error != jobs.CodeServiceRestarted || len(d.Outputs) != 0 || d.RunID != "" {
 			t.Errorf("in-flight run %s after the restart: %d %s", acc.ID, code, body)
 		}
-		if _, err := os.Stat(filepath.Join(state, "runs", acc.ID, "run")); !errors.Is(err, os.ErrNotExist) {
-			t.Errorf("run folder of %s after the restart: %v", acc.ID, err)
+		runDir := filepath.Join(state, "runs", acc.ID, "run")
+		if acc.ID == y.ID {
+			if len(d.Artifacts) != 0 {
+				t.Errorf("queued run %s has artifacts after the restart: %s", acc.ID, body)
+			}
+			if _, err := os.Stat(runDir); !errors.Is(err, os.ErrNotExist) {
+				t.Errorf("run folder of %s after the restart: %v", acc.ID, err)
+			}
+			continue
+		}
+		// x keeps its first viewport, recorded before the kill, with its
+		// files and nothing else; the second is back to name and size.
+		if len(d.Viewports) != 2 || fmt.Sprint(d.Viewports[0]) != fmt.Sprint(before.Viewports[0]) ||
+			fmt.Sprint(d.Viewports[1]) != fmt.Sprint(jobservice.ViewportResult{Name: "narrow", Width: 390, Height: 844}) ||
+			fmt.Sprint(d.Artifacts) != fmt.Sprint(before.Artifacts) || d.ArtifactBytes != before.ArtifactBytes || d.CompletedSteps != len(d.Steps) {
+			t.Errorf("interrupted run's viewports after the restart: %s\nbefore the kill: %+v", body, before)
+		}
+		for _, st := range d.Steps {
+			if st.Viewport != "desktop" {
+				t.Errorf("a step of viewport %q survived the restart", st.Viewport)
+			}
+		}
+		onDisk := map[string]int64{}
+		_ = filepath.WalkDir(runDir, func(p string, e os.DirEntry, err error) error {
+			if err == nil && !e.IsDir() {
+				fi, _ := e.Info()
+				rel, _ := filepath.Rel(runDir, p)
+				onDisk[filepath.ToSlash(rel)] = fi.Size()
+			}
+			return nil
+		})
+		listed := map[string]int64{}
+		for _, a := range d.Artifacts {
+			listed[a.Name] = a.Size
+		}
+		if fmt.Sprint(onDisk) != fmt.Sprint(listed) {
+			t.Errorf("files of %s after the restart: %v, listed %v", acc.ID, onDisk, listed)
+		}
+		code, png := c.do(http.MethodGet, "/v1/runs/"+acc.ID+"/artifacts/screenshots/desktop.png", acc.Token, nil)
+		if code != 200 || len(png) < 24 || string(png[1:4]) != "PNG" || int64(len(png)) != d.Viewports[0].ScreenshotBytes ||
+			binary.BigEndian.Uint32(png[16:20]) != 1280 || binary.BigEndian.Uint32(png[20:24]) != 800 {
+			t.Errorf("first viewport's screenshot after the restart: %d, %d bytes", code, len(png))
+		}
+		if code, _ := c.do(http.MethodGet, "/v1/runs/"+acc.ID+"/artifacts/"+d.Viewports[0].RunID+"/run.receipt.json", acc.Token, nil); code != 200 {
+			t.Errorf("first viewport's receipt after the restart: %d", code)
 		}
 	}
 	if code, _ := c.do(http.MethodGet, "/v1/runs/"+x.ID, y.Token, nil); code != http.StatusNotFound {
