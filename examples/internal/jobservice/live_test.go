@@ -193,6 +193,23 @@ func TestLiveProtocol(t *testing.T) {
 			t.Fatalf("bundle run: %+v", d)
 		}
 		passed = acc
+		// The 202 names the run's route, and every /v1 answer carries
+		// the protocol header and is not cached.
+		body, _ := json.Marshal(h.Request(m.ID))
+		req, _ := http.NewRequest(http.MethodPost, h.URL()+"/v1/runs", bytes.NewReader(body))
+		req.Header.Set(jobservice.ProtocolHeader, jobservice.ProtocolVersion)
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		raw202, _ := io.ReadAll(resp.Body)
+		resp.Body.Close()
+		acc2 := decode[jobservice.Accepted](t, raw202)
+		if resp.StatusCode != http.StatusAccepted || resp.Header.Get("Location") != "/v1/runs/"+acc2.ID ||
+			resp.Header.Get(jobservice.ProtocolHeader) != jobservice.ProtocolVersion || resp.Header.Get("Cache-Control") != "no-store" {
+			t.Errorf("202: %d Location %q, headers %v", resp.StatusCode, resp.Header.Get("Location"), resp.Header)
+		}
+		h.Wait(acc2.ID, acc2.Token)
 		// The receipt is an artifact whose bytes hash to receipt_hash.
 		name := d.RunID + "/run.receipt.json"
 		c, raw := h.Do(http.MethodGet, "/v1/runs/"+acc.ID+"/artifacts/"+name, acc.Token, nil, nil)
@@ -326,6 +343,23 @@ func TestLiveProtocol(t *testing.T) {
 		if c, d := h.Get(passed.ID, passed.Token, ""); c != 200 || d.Status != jobs.StatePassed {
 			t.Fatalf("the right token: %d", c)
 		}
+		// No listing route, and no other route: the same 404, with the
+		// protocol header like every /v1 answer.
+		for _, p := range []string{"/v1/runs", "/v1/runs/", "/v1/jobs", "/v1/runs/" + passed.ID + "/receipt"} {
+			req, _ := http.NewRequest(http.MethodGet, h.URL()+p, nil)
+			req.Header.Set(jobservice.ProtocolHeader, jobservice.ProtocolVersion)
+			req.Header.Set("Authorization", "Bearer "+passed.Token)
+			resp, err := http.DefaultClient.Do(req)
+			if err != nil {
+				t.Fatal(err)
+			}
+			raw, _ := io.ReadAll(resp.Body)
+			resp.Body.Close()
+			if resp.StatusCode != http.StatusNotFound || resp.Header.Get(jobservice.ProtocolHeader) != jobservice.ProtocolVersion {
+				t.Errorf("GET %s: %d, %s %q", p, resp.StatusCode, jobservice.ProtocolHeader, resp.Header.Get(jobservice.ProtocolHeader))
+			}
+			bodies = append(bodies, raw)
+		}
 		h.Clock.Advance(jobs.Expiry + time.Second)
 		check("expired", passed.ID, passed.Token)
 		for i, b := range bodies {
@@ -448,6 +482,15 @@ func TestLiveQueueLimits(t *testing.T) {
 	run1 := h.MustSubmit(h.Request("100240"))
 	run2 := h.MustSubmit(h.Request("100241"))
 	h.Events.Running(t, run1.ID, 2)
+	// A stopping service refuses submissions 503 service_stopped.
+	sctx, scancel := context.WithTimeout(context.Background(), time.Minute)
+	if err := h.Service.Close(sctx); err != nil {
+		t.Fatal(err)
+	}
+	scancel()
+	if c, _, e := h.Submit(h.Request("100242")); c != http.StatusServiceUnavailable || e.Error != string(jobs.CodeServiceStopped) {
+		t.Errorf("submission to a stopped service: %d %+v", c, e)
+	}
 	h.Serve(jobservice.WithActiveBrowsers(2), jobservice.WithMaxQueued(4))
 	h.Teller.SetLatency(0)
 	for _, acc := range []jobservice.Accepted{run1, run2} {

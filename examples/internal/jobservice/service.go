@@ -371,7 +371,15 @@ func (s *Service) routes() *http.ServeMux {
 	mux.HandleFunc("GET /v1/runs/{id}", s.v1(s.getRun))
 	mux.HandleFunc("DELETE /v1/runs/{id}", s.v1(s.cancelRun))
 	mux.HandleFunc("GET /v1/runs/{id}/artifacts/{name...}", s.v1(s.getArtifact))
-	mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) { s.notFound(w) })
+	mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
+		if strings.HasPrefix(r.URL.Path, "/v1/") || r.URL.Path == "/v1" {
+			// Every /v1 answer carries the protocol header, a route
+			// that does not exist (a listing) included.
+			w.Header().Set(ProtocolHeader, ProtocolVersion)
+			w.Header().Set("Cache-Control", "no-store")
+		}
+		s.notFound(w)
+	})
 	return mux
 }
 
