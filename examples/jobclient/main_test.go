@@ -139,10 +139,25 @@ func TestClientLive(t *testing.T) {
 	})
 
 	t.Run("exit 2 ui assertion, 3 other", func(t *testing.T) {
+		uiDir := filepath.Join(t.TempDir(), "ui")
 		code, out, errs := invoke(t, ctx, h, false, "run", "-spec", spec(t, h, "100234", `"label": "Member ID"`, `"label": "Member Number"`),
-			"-input-env", "password=TELLER_PASSWORD", "-out", filepath.Join(t.TempDir(), "ui"))
+			"-input-env", "password=TELLER_PASSWORD", "-out", uiDir)
 		if code != exitUIAssertion || !strings.Contains(out, "ui_assertion_failed") {
 			t.Errorf("ui failure: %d\n%s\n%s", code, out, errs)
+		}
+		// status, cancel and download succeed (exit 0) whatever the
+		// run's outcome.
+		for _, cmd := range [][]string{{"status"}, {"cancel"}, {"download", "-out", filepath.Join(t.TempDir(), "ui-again")}} {
+			args := append([]string{cmd[0], "-handle", filepath.Join(uiDir, handleName)}, cmd[1:]...)
+			if code, out, errs := invoke(t, ctx, h, false, args...); code != exitPassed || (cmd[0] != "download" && !strings.Contains(out, `"status": "failed"`)) {
+				t.Errorf("%s of a failed run: %d\n%s\n%s", cmd[0], code, out, errs)
+			}
+		}
+		// The service URL from the environment, without -url.
+		t.Setenv(envURL, h.URL())
+		var po, pe bytes.Buffer
+		if code := run(ctx, []string{"preflight"}, &po, &pe, false); code != exitPassed || !strings.Contains(po.String(), `"available": true`) {
+			t.Errorf("preflight with $%s: %d %s", envURL, code, pe.String())
 		}
 		code, out, errs = invoke(t, ctx, h, false, "run", "-spec", spec(t, h, "100234", h.Teller.Origin(), "http://127.0.0.1:9"),
 			"-input-env", "password=TELLER_PASSWORD", "-out", filepath.Join(t.TempDir(), "unreachable"))
