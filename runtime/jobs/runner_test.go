@@ -647,3 +647,27 @@ func asAny(t *testing.T, v any) any {
 	t.Helper()
 	return fmt.Sprint(v)
 }
+
+// TestSubmitterLeaving (fake driver): the Submit ctx bounds the
+// submission only. A caller that goes away once the job is accepted (its
+// ctx cancelled, as net/http does when the POST handler returns) leaves
+// the job running to its own end: seed 003, disconnecting does not
+// cancel an accepted job.
+func TestSubmitterLeaving(t *testing.T) {
+	gate := make(chan struct{})
+	entered := make(chan struct{}, 1)
+	src := &fakeSource{gate: gate, entered: entered}
+	r := newRunner(t, t.TempDir(), src.source)
+	ctx, cancel := context.WithCancel(context.Background())
+	st, err := r.Submit(ctx, Request{Capability: tellerCap(t), Inputs: inputs("45")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	<-entered // running
+	cancel()
+	close(gate)
+	if st = wait(t, r, st.ID); st.State != StatePassed || st.CancelRequested ||
+		!reflect.DeepEqual(asAny(t, st.Outputs["balances"]), asAny(t, answer(members[4]))) {
+		t.Errorf("job of a caller that left: %+v", st)
+	}
+}
