@@ -243,7 +243,7 @@ func TestLiveProtocol(t *testing.T) {
 		}
 	})
 
-	t.Run("failed ui_assertion_failed, target_unreachable, run_timeout", func(t *testing.T) {
+	t.Run("failed ui_assertion_failed, target_unreachable, target_not_allowed, run_timeout", func(t *testing.T) {
 		ui := h.MustSubmit(h.Request("100234", `"label": "Member ID"`, `"label": "Member Number"`))
 		if d := h.Wait(ui.ID, ui.Token); d.Status != jobs.StateFailed || code(d) != jobs.CodeUIAssertionFailed || len(d.Outputs) != 0 {
 			t.Errorf("ui failure: %+v", d)
@@ -252,6 +252,14 @@ func TestLiveProtocol(t *testing.T) {
 		un := h.MustSubmit(req)
 		if d := h.Wait(un.ID, un.Token); d.Status != jobs.StateFailed || code(d) != jobs.CodeTargetUnreachable {
 			t.Errorf("unreachable: %+v", d)
+		}
+		// The start page redirects to an origin the capability does not
+		// allow: the browser's origin gate blocks it, target_not_allowed
+		// (not target_unreachable: the outside port answers nothing).
+		h.Teller.SetOutsideOrigin("http://127.0.0.1:9")
+		out := h.MustSubmit(h.Request("100234", `"start": "/login"`, `"start": "`+testsite.EscapeRedirect+`"`))
+		if d := h.Wait(out.ID, out.Token); d.Status != jobs.StateFailed || code(d) != jobs.CodeTargetNotAllowed || len(d.Outputs) != 0 {
+			t.Errorf("redirect off the allowed origin: %+v", d)
 		}
 		// A run budget smaller than the slowed site needs: run_timeout.
 		h.Teller.SetLatency(time.Second)
