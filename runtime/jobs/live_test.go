@@ -243,3 +243,32 @@ func TestLiveCancelAndCrash(t *testing.T) {
 		t.Errorf("submission after the browser exited: %v", err)
 	}
 }
+
+// TestLiveLaunchFailed: a job whose driver source launches a browser
+// per job (browser.Launch) over an executable that exits at once (a
+// browser that does not start) ends failed browser_launch_failed, with
+// no run evidence, and the runner goes on.
+func TestLiveLaunchFailed(t *testing.T) {
+	exe := filepath.Join(t.TempDir(), "not-a-browser")
+	if err := os.WriteFile(exe, []byte("#!/bin/sh\necho 'no browser here' >&2\nexit 1\n"), 0o700); err != nil {
+		t.Fatal(err)
+	}
+	src := func(ctx context.Context) (runtime.Driver, error) {
+		return browser.Launch(ctx, browser.WithBrowserPath(exe))
+	}
+	s, err := testsite.Start()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	r := newRunner(t, t.TempDir(), src)
+	for range 2 {
+		st, err := r.Submit(t.Context(), Request{Capability: liveTeller(t, s), Inputs: liveInputs("100234")})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if st = wait(t, r, st.ID); st.State != StateFailed || st.Code != CodeBrowserLaunchFailed || st.RunID != "" || len(st.Outputs) != 0 {
+			t.Errorf("job over a browser that does not start: %+v", st)
+		}
+	}
+}
