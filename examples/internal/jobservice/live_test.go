@@ -235,6 +235,11 @@ func TestLiveProtocol(t *testing.T) {
 			if fi.Mode().Perm() != want {
 				t.Errorf("%s: mode %v, want %v", p, fi.Mode().Perm(), want)
 			}
+			// Nothing kept holds an input value (the seed's receipts omit
+			// fill values): not the record, not the evidence, not the tokens.
+			if b, _ := os.ReadFile(p); !e.IsDir() && bytes.Contains(b, []byte(jobservicetest.Password)) {
+				t.Errorf("%s holds the password input", p)
+			}
 			return nil
 		})
 		raw, _ = os.ReadFile(filepath.Join(h.Dir, "tokens.json"))
