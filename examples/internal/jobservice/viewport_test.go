@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"net/http"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -266,5 +267,107 @@ func TestLiveTrial(t *testing.T) {
 	if c, raw := h.Do(http.MethodGet, "/v1/trial", "", nil, nil); c != http.StatusNotFound ||
 		decode[jobservice.ErrorDoc](t, raw).Error != jobservice.ErrorTrialUnavailable {
 		t.Errorf("trial of a service without one: %d %s", c, raw)
+	}
+}
+
+// TestLiveViewportsAsTheyEnd: a client polling a four-viewport run over
+// HTTP sees each viewport's result as soon as that viewport ends, while
+// the run goes on. Each later viewport's first step is held (its Step
+// hook) until the test has read, with waiting status requests, a running
+// document in which every viewport before it is recorded: passed, with
+// its answer, its run, its steps and its screenshot listed among the
+// artifacts, and the viewports after it not run yet. Without the
+// per-viewport record no such document comes and the held run ends on
+// its budget.
+func TestLiveViewportsAsTheyEnd(t *testing.T) {
+	vps := []jobs.Viewport{{Name: "desktop", Width: 1280, Height: 800}, {Name: "tablet", Width: 820, Height: 1180},
+		{Name: "narrow", Width: 390, Height: 844}, {Name: "tiny", Width: 320, Height: 480}}
+	release := map[string]chan struct{}{}
+	for _, v := range vps[1:] {
+		release[v.Name] = make(chan struct{})
+	}
+	var mu sync.Mutex
+	held := map[string]bool{}
+	hold := &jobs.Hooks{Step: func(id string, p jobs.StepProgress) {
+		ch := release[p.Viewport]
+		mu.Lock()
+		first := ch != nil && !p.Done && !held[p.Viewport]
+		held[p.Viewport] = true
+		mu.Unlock()
+		if !first {
+			return
+		}
+		select {
+		case <-ch:
+		case <-time.After(2 * time.Minute):
+		}
+	}}
+	h := jobservicetest.Start(t, jobservice.WithHooks(hold))
+	m := testsite.TellerMembers[2]
+	req := h.Request(m.ID)
+	req.Viewports = vps
+	acc := h.MustSubmit(req)
+	per := 0 // actions of one viewport's run
+	var rev uint64
+	for k := 1; k < len(vps); k++ {
+		var d jobservice.RunDocument
+		deadline := time.Now().Add(3 * time.Minute)
+		for {
+			if time.Now().After(deadline) {
+				t.Fatalf("no running document with viewport %s recorded: %+v", vps[k-1].Name, d)
+			}
+			var c int
+			c, d = h.Get(acc.ID, acc.Token, fmt.Sprintf("wait_ms=20000&after=%d", rev))
+			if c != 200 || d.Status.Terminal() {
+				t.Fatalf("run ended before viewport %s: %d %+v", vps[k].Name, c, d)
+			}
+			rev = d.Revision
+			if d.Viewports[k-1].State != "" {
+				break
+			}
+		}
+		listed := map[string]bool{}
+		for _, a := range d.Artifacts {
+			listed[a.Name] = true
+		}
+		for i, v := range d.Viewports {
+			if i < k {
+				if v.State != jobs.StatePassed || v.Error != nil || v.RunID == "" || fmt.Sprint(v.Outputs["balances"]) != jobservicetest.Answer(m) ||
+					v.Screenshot != "screenshots/"+v.Name+".png" || !listed[v.Screenshot] || !listed[v.RunID+"/run.receipt.json"] {
+					t.Errorf("before viewport %s: viewport %s %+v", vps[k].Name, v.Name, v)
+				}
+				continue
+			}
+			if v.State != "" || v.Screenshot != "" || listed["screenshots/"+v.Name+".png"] {
+				t.Errorf("before viewport %s: viewport %s already recorded: %+v", vps[k].Name, v.Name, v)
+			}
+		}
+		if d.Status != jobs.StateRunning || len(d.Steps) == 0 || len(d.Steps)%k != 0 {
+			t.Fatalf("before viewport %s: %s with %d steps", vps[k].Name, d.Status, len(d.Steps))
+		}
+		if per == 0 {
+			per = len(d.Steps)
+		}
+		for i, s := range d.Steps {
+			if s.Viewport != vps[i/per].Name || len(d.Steps) != k*per {
+				t.Errorf("before viewport %s: step %d of %q (%d steps, %d per viewport)", vps[k].Name, i, s.Viewport, len(d.Steps), per)
+				break
+			}
+		}
+		close(release[vps[k].Name])
+	}
+	d := h.Wait(acc.ID, acc.Token)
+	if d.Status != jobs.StatePassed || len(d.Viewports) != 4 || len(d.Steps) != 4*per {
+		t.Fatalf("four viewports: %+v", d)
+	}
+	for i, v := range d.Viewports {
+		c, raw := h.Do(http.MethodGet, "/v1/runs/"+acc.ID+"/artifacts/"+v.Screenshot, acc.Token, nil, nil)
+		if c != 200 {
+			t.Errorf("screenshot %s: %d", v.Name, c)
+			continue
+		}
+		if w, ht := pngSize(t, raw); w != vps[i].Width || ht != vps[i].Height {
+			t.Errorf("screenshot %s: %dx%d", v.Name, w, ht)
+		}
 	}
 }
