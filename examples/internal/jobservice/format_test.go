@@ -91,7 +91,7 @@ func TestFormatTables(t *testing.T) {
 	}
 	for _, code := range []string{jobservice.ErrorNotFound, jobservice.ErrorProtocolMismatch, jobservice.ErrorInvalidRequest,
 		jobservice.ErrorTooLarge, jobservice.ErrorBundleInvalid, jobservice.ErrorNotTerminal, jobservice.ErrorArtifactNotFound,
-		jobservice.ErrorTrialUnavailable} {
+		jobservice.ErrorTrialUnavailable, jobservice.ErrorInternal} {
 		if !strings.Contains(s, "| `"+code+"` |") {
 			t.Errorf("§17's status table lacks %s", code)
 		}

@@ -512,6 +512,40 @@ func TestLiveQueueLimits(t *testing.T) {
 		}
 	}
 
+	// A token hash that cannot be stored (tokens.json replaced by a
+	// folder: the atomic replace fails, even for root) is 500 internal,
+	// and the admitted run, which nobody could reach, is cancelled.
+	tokensFile := filepath.Join(h.Dir, "tokens.json")
+	if err := os.Remove(tokensFile); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.MkdirAll(filepath.Join(tokensFile, "blocker"), 0o700); err != nil {
+		t.Fatal(err)
+	}
+	before := runStates(t, h)
+	if c, raw := h.Do(http.MethodPost, "/v1/runs", "", mustMarshal(t, h.Request("100243")), nil); c != http.StatusInternalServerError ||
+		decode[jobservice.ErrorDoc](t, raw).Error != jobservice.ErrorInternal || bytes.Contains(raw, []byte(jobservice.TokenPrefix)) {
+		t.Errorf("token not stored: %d %s", c, raw)
+	}
+	after := runStates(t, h)
+	if len(after) != len(before)+1 {
+		t.Fatalf("runs before %v, after %v", before, after)
+	}
+	for id := range after {
+		if _, ok := before[id]; ok {
+			continue
+		}
+		wctx, wcancel := context.WithTimeout(context.Background(), 2*time.Minute)
+		st, err := h.Service.Runner().Wait(wctx, id)
+		wcancel()
+		if err != nil || st.State != jobs.StateCancelled {
+			t.Errorf("the run whose token was not stored: %s %v, want cancelled", st.State, err)
+		}
+	}
+	if err := os.RemoveAll(tokensFile); err != nil {
+		t.Fatal(err)
+	}
+
 	// The artifact budget: one run's 20 MiB reservation fills it.
 	h.Dir = t.TempDir()
 	h.Serve(jobservice.WithArtifactBudget(jobs.MaxRunArtifactBytes), jobservice.WithMaxQueued(4))
@@ -522,4 +556,35 @@ func TestLiveQueueLimits(t *testing.T) {
 		t.Errorf("over the artifact budget: %d %+v", c, e)
 	}
 	h.Wait(a.ID, a.Token)
+}
+
+func mustMarshal(t *testing.T, v any) []byte {
+	t.Helper()
+	b, err := json.Marshal(v)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
+}
+
+// runStates reads every run record of the service's runner (the
+// runner's state folder holds one job_* folder per run).
+func runStates(t *testing.T, h *jobservicetest.Harness) map[string]jobs.State {
+	t.Helper()
+	ents, err := os.ReadDir(filepath.Join(h.Dir, "runs"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := map[string]jobs.State{}
+	for _, e := range ents {
+		if !strings.HasPrefix(e.Name(), "job_") {
+			continue
+		}
+		st, err := h.Service.Runner().Status(e.Name())
+		if err != nil {
+			t.Fatalf("%s: %v", e.Name(), err)
+		}
+		out[e.Name()] = st.State
+	}
+	return out
 }
