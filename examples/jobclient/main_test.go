@@ -246,10 +246,11 @@ func TestClientTrialViewports(t *testing.T) {
 		t.Fatalf("receipt.json: %s", raw)
 	}
 	var inv struct {
-		Command []string `json:"command"`
+		ServiceURL string   `json:"service_url"`
+		Command    []string `json:"command"`
 	}
 	raw, _ = os.ReadFile(filepath.Join(dir, invocationName))
-	if json.Unmarshal(raw, &inv) != nil || !strings.Contains(strings.Join(inv.Command, " "), "trial -out "+dir) {
+	if json.Unmarshal(raw, &inv) != nil || !strings.Contains(strings.Join(inv.Command, " "), "trial -out "+dir) || inv.ServiceURL != h.URL() {
 		t.Errorf("invocation.json: %s", raw)
 	}
 	check := func(folder string, list []downloaded) {

@@ -115,6 +115,41 @@ func TestSubmitViewportsRefused(t *testing.T) {
 	}
 }
 
+// TestSubmitLimitsRefused (policy): the submission limits of seed 003
+// over HTTP: more steps than the service's limit, a label above 128
+// bytes and a run budget outside 0..120000 ms are 400 invalid_request
+// before admission; the limits themselves reach the admission check
+// (503 here: it admits nothing).
+func TestSubmitLimitsRefused(t *testing.T) {
+	s := policyService(t)
+	one := policyService(t, WithMaxSteps(1)) // the trial capability has more
+	capJSON := string(trialCapability("http://127.0.0.1:9"))
+	body := func(extra string) []byte {
+		return []byte(`{"api_version":"1","capability":` + capJSON + extra + `}`)
+	}
+	cases := []struct {
+		name   string
+		s      *Service
+		body   []byte
+		status int
+		code   string
+	}{
+		{"default limits", s, body(``), 503, string(jobs.CodeBrowserUnavailable)},
+		{"more steps than the limit", one, body(``), 400, ErrorInvalidRequest},
+		{"label of 128 bytes", s, body(`,"label":"` + strings.Repeat("l", 128) + `"`), 503, string(jobs.CodeBrowserUnavailable)},
+		{"label of 129 bytes", s, body(`,"label":"` + strings.Repeat("l", 129) + `"`), 400, ErrorInvalidRequest},
+		{"budget at the maximum", s, body(`,"timeout_ms":120000`), 503, string(jobs.CodeBrowserUnavailable)},
+		{"budget above the maximum", s, body(`,"timeout_ms":120001`), 400, ErrorInvalidRequest},
+		{"negative budget", s, body(`,"timeout_ms":-1`), 400, ErrorInvalidRequest},
+		{"budget of 1 ms", s, body(`,"timeout_ms":1`), 503, string(jobs.CodeBrowserUnavailable)},
+	}
+	for _, tc := range cases {
+		if c, e, raw := post(tc.s, tc.body); c != tc.status || e.Error != tc.code {
+			t.Errorf("%s: %d %s, want %d %s", tc.name, c, raw, tc.status, tc.code)
+		}
+	}
+}
+
 // FuzzSubmit: whatever the body, a submission to a service that admits
 // nothing is answered with one of the documented refusals and an error
 // document, never a 5xx other than 503 and never an admission; a
