@@ -326,3 +326,86 @@ func TestRestartWithRunsInFlight(t *testing.T) {
 		t.Errorf("run after the restart: %+v", d)
 	}
 }
+
+// TestBrowserKilledMidRun runs the server over a Chromium the test owns
+// (-connect) and kills that Chromium (SIGKILL) while a run is in flight:
+// over HTTP the run ends failed browser_crashed with no answer, the
+// preflight probe then answers 503 browser_unavailable, and a later
+// submission is answered (refused, or admitted and failed) rather than
+// left hanging or given an answer.
+func TestBrowserKilledMidRun(t *testing.T) {
+	bin := exampletest.RequireBrowser(t)
+	site, err := testsite.StartTeller()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer site.Close()
+	chrome, err := chromeproc.Start(context.Background(), chromeproc.WithPath(bin))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer chrome.Close()
+	state := filepath.Join(t.TempDir(), "state")
+	ctx, stop := context.WithCancel(context.Background())
+	ready := make(chan string, 1)
+	served := make(chan error, 1)
+	go func() {
+		served <- run(ctx, []string{"-state", state, "-listen", "127.0.0.1:0", "-connect", chrome.Endpoint()}, io.Discard, ready)
+	}()
+	defer func() {
+		stop()
+		if err := <-served; err != nil {
+			t.Errorf("server: %v", err)
+		}
+	}()
+	var c api
+	select {
+	case a := <-ready:
+		c = api{t, "http://" + a}
+	case err := <-served:
+		t.Fatalf("server: %v", err)
+	}
+	req := func(member string) jobservice.SubmitRequest {
+		return jobservice.SubmitRequest{APIVersion: "1", Capability: jobservicetest.CapabilityJSON(t, site.Origin()),
+			Inputs: jobservicetest.Inputs(member), TimeoutMS: 120000}
+	}
+	// Every teller answer an hour away once the run is in flight: the
+	// kill lands mid-run.
+	site.SetLatency(time.Second)
+	x := c.submit(req("100234"))
+	c.follow(x, func(d jobservice.RunDocument) bool { return d.Status == jobs.StateRunning && d.CompletedSteps >= 1 })
+	site.SetLatency(time.Hour)
+	if err := syscall.Kill(chrome.Pid(), syscall.SIGKILL); err != nil {
+		t.Fatal(err)
+	}
+	select {
+	case <-chrome.Done():
+	case <-time.After(30 * time.Second):
+		t.Fatal("the killed Chromium did not exit")
+	}
+	site.SetLatency(0)
+	d := c.follow(x, func(d jobservice.RunDocument) bool { return d.Status.Terminal() })
+	if d.Status != jobs.StateFailed || d.Error == nil || *d.Error != jobs.CodeBrowserCrashed || len(d.Outputs) != 0 {
+		t.Errorf("run in flight when its browser was killed: %+v", d)
+	}
+	if code, body := c.do(http.MethodGet, "/v1/preflight", "", nil); code != http.StatusServiceUnavailable ||
+		!strings.Contains(string(body), `"error":"browser_unavailable"`) {
+		t.Errorf("preflight after the kill: %d %s", code, body)
+	}
+	body, _ := json.Marshal(req("100235"))
+	code, raw := c.do(http.MethodPost, "/v1/runs", "", body)
+	switch code {
+	case http.StatusServiceUnavailable:
+	case http.StatusAccepted:
+		var acc jobservice.Accepted
+		if err := json.Unmarshal(raw, &acc); err != nil {
+			t.Fatal(err)
+		}
+		d := c.follow(acc, func(d jobservice.RunDocument) bool { return d.Status.Terminal() })
+		if d.Status != jobs.StateFailed || d.Error == nil || (*d.Error != jobs.CodeBrowserCrashed && *d.Error != jobs.CodeBrowserUnavailable) {
+			t.Errorf("run submitted after the kill: %+v", d)
+		}
+	default:
+		t.Errorf("submission after the kill: %d %s", code, raw)
+	}
+}

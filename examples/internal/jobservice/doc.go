@@ -90,7 +90,11 @@
 //     host reaches the fixture: jobserver offers the trial only when it
 //     launches its browser.
 //   - Preflight: one probe at a time, reused for PreflightInterval (one
-//     minute); a failing probe is 503 with the report.
+//     minute) unless a run ended with a browser code (browser_crashed,
+//     browser_unavailable, browser_launch_failed) since: then the next
+//     preflight probes again, so it does not report a browser that died
+//     as available for up to a minute. A failing probe is 503 with the
+//     report.
 //   - Restart-safe: the runner's state folder is runs/ inside the
 //     service's, so a new service on the same folder finds terminal runs
 //     (readable with their tokens) and turns in-flight ones interrupted

@@ -19,6 +19,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/vera-run/vera/bundle"
@@ -162,10 +163,14 @@ type Service struct {
 	once   sync.Once
 	trial  *trial // nil without WithTrial
 
-	pmu   sync.Mutex // held while a probe runs: one probe at a time
-	prep  *runtime.PreflightReport
-	perr  error
-	ptime time.Time
+	pmu sync.Mutex // held while a probe runs: one probe at a time
+	// pstale is set when a run ended with a browser code: the last
+	// report may describe a browser that is gone, so the next
+	// preflight probes again instead of reusing it.
+	pstale atomic.Bool
+	prep   *runtime.PreflightReport
+	perr   error
+	ptime  time.Time
 
 	wmu     sync.Mutex
 	watches map[string]*watch
@@ -275,6 +280,10 @@ func (s *Service) hooks() *jobs.Hooks {
 	}
 	return &jobs.Hooks{
 		StateChange: func(st jobs.Status) {
+			switch st.Code {
+			case jobs.CodeBrowserCrashed, jobs.CodeBrowserUnavailable, jobs.CodeBrowserLaunchFailed:
+				s.pstale.Store(true)
+			}
 			s.bump(st.ID, func(w *watch) {
 				if st.State != jobs.StateRunning {
 					w.prog = nil
@@ -404,11 +413,13 @@ func (s *Service) healthz(w http.ResponseWriter, r *http.Request) {
 }
 
 // Preflight returns the last probe's document, running the probe first
-// when none ran in the last [PreflightInterval] (one probe at a time).
+// when none ran in the last [PreflightInterval], or when a run ended
+// browser_crashed, browser_unavailable or browser_launch_failed since
+// (one probe at a time).
 func (s *Service) Preflight(ctx context.Context) PreflightDoc {
 	s.pmu.Lock()
 	defer s.pmu.Unlock()
-	if s.prep == nil || s.cfg.now().Sub(s.ptime) >= PreflightInterval || s.cfg.now().Before(s.ptime) {
+	if s.pstale.Swap(false) || s.prep == nil || s.cfg.now().Sub(s.ptime) >= PreflightInterval || s.cfg.now().Before(s.ptime) {
 		pctx, cancel := context.WithTimeout(ctx, 30*time.Second)
 		s.prep, s.perr = s.cfg.preflight(pctx)
 		cancel()
