@@ -13,6 +13,7 @@ import (
 	"sync/atomic"
 	"testing"
 
+	"github.com/vera-run/vera/receipt"
 	"github.com/vera-run/vera/runtime"
 	"github.com/vera-run/vera/runtime/runtimetest"
 )
@@ -537,5 +538,51 @@ func TestViewportCommittedAsItEnds(t *testing.T) {
 	r2.mu.Unlock()
 	if retained != st.ArtifactBytes {
 		t.Errorf("retained bytes %d, want the kept %d", retained, st.ArtifactBytes)
+	}
+}
+
+// TestViewportFailureStops (fake driver): the first viewport that does
+// not pass ends the job (seed 003: a failed step stops the run and
+// preserves prior artifacts). The second of three viewports meets a page
+// whose member field lost its label: the job fails ui_assertion_failed
+// with that viewport's run as its top-level run; the first viewport
+// keeps its result and screenshot, the failed one has its evidence and
+// its failed step recorded but no screenshot, and the third is never
+// opened.
+func TestViewportFailureStops(t *testing.T) {
+	var opens atomic.Int64
+	src := func(_ context.Context, w, h int) (runtime.Driver, error) {
+		site := tellerSite()
+		if opens.Add(1) == 2 {
+			site.Pages[origin+"/members"].Body[0].Label = "Member Number"
+		}
+		return &shotDriver{Driver: runtimetest.NewDriver(site), size: 500}, nil
+	}
+	f := &fakeSource{}
+	r := newRunner(t, t.TempDir(), f.source, WithViewportSource(src))
+	vps := []Viewport{{"desktop", 1280, 800}, {"narrow", 390, 844}, {"tiny", 320, 480}}
+	st, err := r.Submit(t.Context(), Request{Capability: tellerCap(t), Inputs: inputs("41"), Viewports: vps})
+	if err != nil {
+		t.Fatal(err)
+	}
+	st = wait(t, r, st.ID)
+	v := st.Viewports
+	if st.State != StateFailed || st.Code != CodeUIAssertionFailed || len(st.Outputs) != 0 || opens.Load() != 2 {
+		t.Fatalf("job: %+v (opened %d)", st, opens.Load())
+	}
+	if v[0].State != StatePassed || v[0].Screenshot == "" || v[1].State != StateFailed || v[1].Code != CodeUIAssertionFailed ||
+		v[1].Screenshot != "" || v[1].RunID == "" || v[1].RunID != st.RunID || v[1].Category == "" || !reflect.DeepEqual(v[2], ViewportRecord{Name: "tiny", Width: 320, Height: 480}) {
+		t.Errorf("viewports: %+v", v)
+	}
+	last := st.Steps[len(st.Steps)-1]
+	if last.Viewport != "narrow" || last.Status != receipt.ActionFailed || st.Steps[0].Viewport != "desktop" {
+		t.Errorf("steps: %+v", st.Steps)
+	}
+	listed := map[string]bool{}
+	for _, a := range st.Artifacts {
+		listed[a.Name] = true
+	}
+	if !listed[v[0].Screenshot] || !listed[v[0].RunID+"/run.receipt.json"] || !listed[v[1].RunID+"/run.receipt.json"] || listed["screenshots/narrow.png"] {
+		t.Errorf("artifacts: %v", st.Artifacts)
 	}
 }
