@@ -1,0 +1,68 @@
+// The fields page (see internal/testsite/fields.go): every field counts
+// the events it sees, as analytics and autosave code do.
+(function () {
+  "use strict";
+  var counts = {}, changes = [];
+  var load = String(Date.now()) + Math.random().toString(16).slice(2);
+  var fields = document.querySelectorAll("input, textarea, select, [contenteditable]");
+  Array.prototype.forEach.call(fields, function (f) {
+    counts[f.id] = {};
+    ["input", "change", "blur", "focusout"].forEach(function (type) {
+      f.addEventListener(type, function (ev) {
+        var k = type + (ev.isTrusted ? "" : "!");
+        counts[f.id][k] = (counts[f.id][k] || 0) + 1;
+        if (type === "change") changes.push(f.id);
+      });
+    });
+  });
+  window.fieldEvents = function () { return JSON.stringify(counts); };
+  window.fieldChanges = function () { return JSON.stringify(changes); };
+
+  // Full name: autosave, one server round trip per change.
+  var name = document.getElementById("name");
+  var saved = document.getElementById("saved");
+  name.addEventListener("change", function () {
+    saved.textContent = "Saving...";
+    fetch("/fields/api/autosave?page=" + load + "&v=" + encodeURIComponent(name.value), { method: "POST" })
+      .then(function (r) { return r.json(); })
+      .then(function (a) { saved.textContent = "Autosaved " + a.v + " (" + a.n + " saves)"; });
+  });
+
+  // Nickname: a React-style controlled input. The element's own value
+  // property tracks what the app last rendered or saw (React's value
+  // tracker); onChange runs only for a value that differs from it, sets
+  // the state and re-renders, which writes the state back to the input.
+  var nick = document.getElementById("nick");
+  var proto = Object.getOwnPropertyDescriptor(HTMLInputElement.prototype, "value");
+  var tracked = "";
+  Object.defineProperty(nick, "value", {
+    configurable: true,
+    get: function () { return proto.get.call(this); },
+    set: function (v) { tracked = String(v); proto.set.call(this, v); }
+  });
+  var state = "";
+  function render() {
+    nick.value = state; // the controlled value
+    document.getElementById("hello").textContent = "Hello, " + (state || "nobody");
+  }
+  function onChange() {
+    var v = proto.get.call(nick);
+    if (v === tracked) return; // React drops an event for a value it knows
+    tracked = v;
+    state = v;
+    Promise.resolve().then(render); // a scheduled re-render
+  }
+  nick.addEventListener("input", onChange);
+  nick.addEventListener("change", onChange);
+
+  // Search: Enter runs the search.
+  var q = document.getElementById("q");
+  q.addEventListener("keydown", function (ev) {
+    if (ev.key === "Enter") document.getElementById("results").textContent = "Results for " + q.value;
+  });
+
+  var n = 0;
+  document.getElementById("finish").addEventListener("click", function () {
+    document.getElementById("done").textContent = "Done " + (++n);
+  });
+})();
