@@ -14,12 +14,14 @@ import (
 //	                            handler autosaves: POST /fields/api/autosave, then
 //	                            renders status "Autosaved <name> (<n> saves)",
 //	                            n the server's count for the page load), textbox
+//	                            "Email" (type attribute "EMAIL"), "Password", textbox
 //	                            "Nickname" (a React-style controlled input: a
 //	                            value tracker on the element, onChange only when
 //	                            the value differs from the tracked one, every
 //	                            change re-renders the greeting "Hello, <nick>"),
 //	                            searchbox "Search" (Enter runs the search: status
-//	                            "Results for <q>"), textarea "Notes",
+//	                            "Results for <q>"), textarea "Notes", textarea
+//	                            "Locked note" (its beforeinput handler cancels every edit),
 //	                            contenteditable textbox "Bio", date "Birth date",
 //	                            time "Alarm", number "Guests", range "Volume",
 //	                            color "Colour", combobox (select) "Country", and,

@@ -527,13 +527,13 @@ func (d *Driver) fill(ctx context.Context, el *element, value string) error {
 	if prep.Mode == fillEditable {
 		return nil
 	}
-	_, err = d.callOn(ctx, el.sid, el.obj, jsFinishFill, true, nil, val(prep.Mode), val(prep.Old))
+	_, err = d.callOn(ctx, el.sid, el.obj, jsFinishFill, true, nil, val(prep.Mode), val(prep.Old), val(value))
 	return err
 }
 
 // fillPrep is jsPrepareFill's answer: how the fill goes on (fillSet,
 // fillEditable, or "typed" and "primed", which jsFinishFill ends) and,
-// primed, the value before.
+// typed or primed, the value before.
 type fillPrep struct {
 	Mode string `json:"mode"`
 	Old  string `json:"old"`

@@ -479,7 +479,10 @@
 //     edit starts from the value it ends at (beforeinput handlers see that
 //     value; a textarea that cancels the insertion gets its old value
 //     back). A later blur then fires no change unless the value changed
-//     again (a key pressed into the field). A contenteditable element
+//     again (a key pressed into the field). A fill the page refused (an
+//     input that still holds its old value, not the one asked for; a
+//     cancelled textarea insertion) fires no change and still returns
+//     nil: the capability's postcondition is what notices it. A contenteditable element
 //     gets the input events and no change (browsers fire none for one).
 //     Date, time, datetime-local, month, week, range and color inputs get
 //     their value set directly (the prototype's value setter, so that a

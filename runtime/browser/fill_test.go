@@ -114,6 +114,8 @@ func TestFillEventsOnce(t *testing.T) {
 		t.Errorf("after the fill, the change handler had not run (status %q)", got)
 	}
 	p.waitText("saved", "Autosaved Bruno Conti (1 saves)")
+	p.fill("Email", "bruno@example.com")
+	p.fill("Password", "s3cret")
 	p.fill("Nickname", "Bee")
 	p.waitText("hello", "Hello, Bee")
 	p.fill("Search", "milano")
@@ -135,12 +137,17 @@ func TestFillEventsOnce(t *testing.T) {
 	p.clickDone()
 	p.waitText("done", "Done 1")
 
-	values := map[string]string{"name": "Bruno Conti", "nick": "Bee", "q": "milano", "notes": "new notes\nline two",
+	values := map[string]string{"name": "Bruno Conti", "email": "bruno@example.com", "pw": "s3cret", "nick": "Bee", "q": "milano", "notes": "new notes\nline two",
 		"born": "2001-02-03", "alarm": "18:45", "guests": "7", "volume": "75", "colour": "#ff8800", "country": "fr"}
 	for id, want := range values {
 		if got := p.eval(`document.getElementById('` + id + `').value`); got != want {
 			t.Errorf("#%s value = %q, want %q", id, got, want)
 		}
+	}
+	// The type switch that clears Chromium's record of the value left each
+	// type attribute as it was (absent, upper case).
+	if got := p.eval(`['name', 'email', 'pw', 'q', 'guests'].map(id => document.getElementById(id).getAttribute('type')).join(',')`); got != ",EMAIL,password,search,number" {
+		t.Errorf("type attributes after the fills = %q", got)
 	}
 	if got := p.eval(`document.getElementById('bio').textContent`); got != "new bio" {
 		t.Errorf("#bio text = %q, want %q", got, "new bio")
@@ -148,7 +155,7 @@ func TestFillEventsOnce(t *testing.T) {
 	typed := fieldCounts{"input": 1, "change!": 1, "blur": 1, "focusout": 1}
 	set := fieldCounts{"input!": 1, "change!": 1, "blur": 1, "focusout": 1}
 	want := map[string]fieldCounts{
-		"name": typed, "nick": typed, "q": typed, "guests": typed,
+		"name": typed, "email": typed, "pw": typed, "nick": typed, "q": typed, "guests": typed,
 		// The line break is typed as its own edit (insertText,
 		// insertLineBreak, insertText), as a user's Enter.
 		"notes": {"input": 3, "change!": 1, "blur": 1, "focusout": 1},
@@ -157,6 +164,7 @@ func TestFillEventsOnce(t *testing.T) {
 		"born": set, "alarm": set, "volume": set, "colour": set,
 		// select does not take the focus.
 		"country": {"input!": 1, "change!": 1},
+		"locked":  {},
 	}
 	if got := p.events(); !reflect.DeepEqual(got, want) {
 		t.Errorf("events per field:\n got  %v\n want %v", got, want)
@@ -231,4 +239,72 @@ func TestFillRefusedChangesNothing(t *testing.T) {
 	if got := p.events(); !reflect.DeepEqual(got, before) {
 		t.Errorf("refused fills fired events: %v (before %v)", got, before)
 	}
+}
+
+// TestFillCancelled: a textarea whose page cancels the insertion keeps
+// its value (the value set before the insertion is taken back) and sees
+// no input and no change event: nothing changed.
+func TestFillCancelled(t *testing.T) {
+	p := openFields(t)
+	p.fill("Locked note", "replaced")
+	if got := p.eval(`document.getElementById('locked').value`); got != "kept" {
+		t.Errorf("locked note = %q, want %q", got, "kept")
+	}
+	if c := p.events()["locked"]; len(c) != 0 {
+		t.Errorf("locked note saw events: %v", c)
+	}
+}
+
+// FuzzFillSet: a fill of a date, time, number, range or color input
+// either takes the value as given or is refused as unsupported with the
+// field's value and events untouched; never a value the control changed.
+func FuzzFillSet(f *testing.F) {
+	for _, s := range []string{"2001-02-03", "2001-13-45", "", " 2001-02-03", "18:45", "18:45:30.5", "25:00", "7", "-1.5e3",
+		"seven", "75", "52", "150", "#ff8800", "#FF8800", "red", "\x00", "2001-02-03T04:05"} {
+		f.Add(s)
+	}
+	requireBrowser(f)
+	d := shared(f)
+	s := sites(f)
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Minute)
+	f.Cleanup(cancel)
+	if err := d.Navigate(ctx, s.Stress.URL()+"/fields"); err != nil {
+		f.Fatal(err)
+	}
+	top, _, err := d.Frame(ctx, nil)
+	if err != nil {
+		f.Fatal(err)
+	}
+	els := map[string]runtime.Element{}
+	for _, id := range []string{"born", "alarm", "guests", "volume", "colour"} {
+		found, err := d.Find(ctx, top, nil, locator.Candidate{Strategy: locator.CSS, CSS: "#" + id})
+		if err != nil || len(found) != 1 {
+			f.Fatalf("find #%s: %d, %v", id, len(found), err)
+		}
+		els[id] = found[0]
+	}
+	f.Fuzz(func(t *testing.T, v string) {
+		for id, el := range els {
+			var before, after struct {
+				V      string      `json:"v"`
+				Events fieldCounts `json:"events"`
+			}
+			state := `({v: document.getElementById('` + id + `').value, events: JSON.parse(fieldEvents())['` + id + `']})`
+			obsEval(t, ctx, d, state, &before)
+			err := d.Act(ctx, el, runtime.Act{Kind: runtime.ActFill, Value: v})
+			obsEval(t, ctx, d, state, &after)
+			switch {
+			case err == nil:
+				if after.V != v {
+					t.Fatalf("#%s filled with %q holds %q", id, v, after.V)
+				}
+			case errors.Is(err, runtime.ErrUnsupported):
+				if after.V != before.V || !reflect.DeepEqual(after.Events, before.Events) {
+					t.Fatalf("#%s: refused %q, but the value went %q -> %q, events %v -> %v", id, v, before.V, after.V, before.Events, after.Events)
+				}
+			default:
+				t.Fatalf("#%s: fill %q: %v", id, v, err)
+			}
+		}
+	})
 }

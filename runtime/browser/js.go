@@ -386,8 +386,8 @@ const nativeSet = (el, v) => {
 //     control would sanitise to something else is refused first, on a
 //     detached copy, before the field is touched (as is a number input's).
 //     A textarea filled with "" is emptied the same way.
-//   - "typed": an <input> is focused and its content selected; the text
-//     is to be typed now, and jsFinishFill called.
+//   - "typed": an <input> is focused and its content selected (old is
+//     its value); the text is to be typed now, and jsFinishFill called.
 //   - "primed": a <textarea> is focused, its value set (the prototype's
 //     setter, no event) to the text the typing will leave, and selected;
 //     old is the value before. Chromium fires a change on blur when the
@@ -413,7 +413,7 @@ const jsPrepareFill = `function(value) {
     return {mode: 'set'};
   }
   el.focus();
-  if (el.tagName === 'INPUT') { el.select(); return {mode: 'typed'}; }
+  if (el.tagName === 'INPUT') { const old = el.value; el.select(); return {mode: 'typed', old}; }
   if (el.tagName === 'TEXTAREA') {
     const old = el.value;
     let v = value.replace(/\r\n?/g, '\n');
@@ -447,15 +447,20 @@ const jsPrepareFill = `function(value) {
 //   - primed (a <textarea>): when the typing did not land (the page
 //     cancelled it: the whole text is still selected), the value before
 //     the fill is put back.
-const jsFinishFill = `function(mode, old) {
+//
+// A fill the page refused (an <input> that still holds its old value,
+// other than the one asked for; a textarea whose insertion was cancelled)
+// fires no change: nothing changed.
+const jsFinishFill = `function(mode, old, value) {
 ` + jsNativeSet + `
   const el = this;
   if (mode === 'typed' && el.tagName === 'INPUT') {
     const t = el.getAttribute('type');
     el.type = el.type === 'text' ? 'search' : 'text';
     if (t === null) el.removeAttribute('type'); else el.setAttribute('type', t);
+    if (el.value === old && old !== value) return;
   }
-  if (mode === 'primed' && el.value.length > 0 && el.selectionStart === 0 && el.selectionEnd === el.value.length) nativeSet(el, old);
+  if (mode === 'primed' && el.value.length > 0 && el.selectionStart === 0 && el.selectionEnd === el.value.length) { nativeSet(el, old); return; }
   el.dispatchEvent(new Event('change', {bubbles: true}));
 }`
 

@@ -55,6 +55,10 @@
   nick.addEventListener("input", onChange);
   nick.addEventListener("change", onChange);
 
+  // Locked note: the page refuses every edit, as an app does for a
+  // field it locks while saving.
+  document.getElementById("locked").addEventListener("beforeinput", function (ev) { ev.preventDefault(); });
+
   // Search: Enter runs the search.
   var q = document.getElementById("q");
   q.addEventListener("keydown", function (ev) {
