@@ -308,3 +308,41 @@ func FuzzFillSet(f *testing.F) {
 		}
 	})
 }
+
+// fcAutosave renames the profile: the last step fills the name and the
+// capability then reads what the field's change handler produced (the
+// autosave's answer), with no blur or click in between.
+const fcAutosave = `
+  "inputs": [{"name": "full_name", "type": "string", "required": true, "max_length": 80}],
+  "outputs": [{"name": "saved", "kind": "text", "exposure": "model_and_artifact"}],
+  "milestones": [{
+    "id": "rename",
+    "intent": "Change the profile's name",
+    "actions": [
+      {"id": "fill-name", "operation": "fill", "intent": "Type the new name", "effect": "reversible", "confirmation": "none",
+       "locator_candidates": [{"strategy": "label", "label": "Full name", "exact": true}],
+       "input": "full_name",
+       "postcondition": {"kind": "locator_visible", "locator_candidates": [{"strategy": "label", "label": "Full name", "exact": true}]}},
+      {"id": "read-saved", "operation": "extract", "intent": "Read the autosave status", "effect": "read_only", "confirmation": "none",
+       "locator_candidates": [{"strategy": "text", "text": "Autosaved"}],
+       "output": "saved",
+       "extract": {"mode": "text"},
+       "postcondition": {"kind": "output_produced", "output": "saved"}}
+    ]
+  }]`
+
+// TestFillCapabilityAutosave: a capability whose last fill is followed
+// by a read of the change handler's work gets that work, done once: the
+// reason the fill fires change at once rather than leaving it to a blur
+// that never comes.
+func TestFillCapabilityAutosave(t *testing.T) {
+	d := shared(t)
+	s := sites(t)
+	c := wcCapability(t, s.Stress.Origin(), "autosave", "/fields", fcAutosave)
+	ctx := tctx(t, 60*time.Second)
+	res := execute(t, ctx, d, c, map[string]any{"full_name": "Chiara Greco"})
+	wantState(t, res, runtime.StateCompleted, "")
+	if got := res.ModelOutputs["saved"]; got != "Autosaved Chiara Greco (1 saves)" {
+		t.Fatalf("saved = %v, want %q", got, "Autosaved Chiara Greco (1 saves)")
+	}
+}
