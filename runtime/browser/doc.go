@@ -466,9 +466,10 @@
 //     so before the next step, and does it once. A text <input> or
 //     <textarea> is focused, its content selected and the text inserted
 //     (Input.insertText: trusted beforeinput and input events; a line
-//     break is an edit of its own; an empty value is a Delete key
-//     press), then one change event is dispatched (untrusted: the
-//     browser fires its own only on blur or Enter). Chromium remembers
+//     break is an edit of its own; an empty value is a Delete key press
+//     in an <input>, and empties a <textarea> as a set value below), then
+//     one change event is dispatched (untrusted: the browser fires its
+//     own only on blur or Enter). Chromium remembers
 //     the value before the first edit and would fire a second, trusted
 //     change on the next blur or Enter; the fill clears that record: an
 //     <input> by switching its type to another text type and back (a
@@ -482,8 +483,9 @@
 //     again (a key pressed into the field). A fill the page refused (an
 //     input that still holds its old value, not the one asked for; a
 //     cancelled textarea insertion) fires no change and still returns
-//     nil: the capability's postcondition is what notices it. A contenteditable element
-//     gets the input events and no change (browsers fire none for one).
+//     nil: the capability's postcondition is what notices it. A
+//     contenteditable element gets the input events and no change
+//     (browsers fire none for one).
 //     Date, time, datetime-local, month, week, range and color inputs get
 //     their value set directly (the prototype's value setter, so that a
 //     framework's value tracker sees the input event as new) with
