@@ -19,6 +19,9 @@ import (
 //	                            value tracker on the element, onChange only when
 //	                            the value differs from the tracked one, every
 //	                            change re-renders the greeting "Hello, <nick>"),
+//	                            textbox "Postcode" (controlled the same way: it takes
+//	                            digits, spaces dropped, and renders anything else
+//	                            away, back to the old value),
 //	                            searchbox "Search" (Enter runs the search: status
 //	                            "Results for <q>"), textarea "Notes", textarea
 //	                            "Locked note" (its beforeinput handler cancels every edit),

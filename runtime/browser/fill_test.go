@@ -163,8 +163,9 @@ func TestFillEventsOnce(t *testing.T) {
 		"bio":  {"input": 1, "blur": 1, "focusout": 1},
 		"born": set, "alarm": set, "volume": set, "colour": set,
 		// select does not take the focus.
-		"country": {"input!": 1, "change!": 1},
-		"locked":  {},
+		"country":  {"input!": 1, "change!": 1},
+		"locked":   {},
+		"postcode": {},
 	}
 	if got := p.events(); !reflect.DeepEqual(got, want) {
 		t.Errorf("events per field:\n got  %v\n want %v", got, want)
@@ -344,5 +345,29 @@ func TestFillCapabilityAutosave(t *testing.T) {
 	wantState(t, res, runtime.StateCompleted, "")
 	if got := res.ModelOutputs["saved"]; got != "Autosaved Chiara Greco (1 saves)" {
 		t.Fatalf("saved = %v, want %q", got, "Autosaved Chiara Greco (1 saves)")
+	}
+}
+
+// TestFillControlledRefused: a controlled input that renders away text
+// it does not accept (digits only) keeps its value for a refused fill and
+// fires no change (nothing changed, as for a user's typing); a fill it
+// partly accepts changes once, to what the page kept.
+func TestFillControlledRefused(t *testing.T) {
+	p := openFields(t)
+	p.fill("Postcode", "abc")
+	if got := p.eval(`document.getElementById('postcode').value`); got != "20121" {
+		t.Errorf("postcode after a refused fill = %q, want the old %q", got, "20121")
+	}
+	if c := p.events()["postcode"]; c["input"] != 1 || c["change"]+c["change!"] != 0 {
+		t.Errorf("refused fill: %v, want one input and no change", c)
+	}
+	p.fill("Postcode", "00 184")
+	if got := p.eval(`document.getElementById('postcode').value`); got != "00184" {
+		t.Errorf("postcode = %q, want %q", got, "00184")
+	}
+	p.clickDone()
+	p.waitText("done", "Done 1")
+	if c := p.events()["postcode"]; c["input"] != 2 || c["change!"] != 1 || c["change"] != 0 {
+		t.Errorf("after both fills and a blur: %v, want two inputs and the second fill's change only", c)
 	}
 }

@@ -28,32 +28,42 @@
       .then(function (a) { saved.textContent = "Autosaved " + a.v + " (" + a.n + " saves)"; });
   });
 
-  // Nickname: a React-style controlled input. The element's own value
-  // property tracks what the app last rendered or saw (React's value
-  // tracker); onChange runs only for a value that differs from it, sets
-  // the state and re-renders, which writes the state back to the input.
-  var nick = document.getElementById("nick");
-  var proto = Object.getOwnPropertyDescriptor(HTMLInputElement.prototype, "value");
-  var tracked = "";
-  Object.defineProperty(nick, "value", {
-    configurable: true,
-    get: function () { return proto.get.call(this); },
-    set: function (v) { tracked = String(v); proto.set.call(this, v); }
+  // Nickname and Postcode: React-style controlled inputs. The element's
+  // own value property tracks what the app last rendered or saw (React's
+  // value tracker); onChange runs only for a value that differs from it,
+  // sets the state (Postcode takes digits only, spaces dropped, and keeps its
+  // old state for anything else) and re-renders, which
+  // writes the state back to the input.
+  function controlled(input, accept, rendered) {
+    var proto = Object.getOwnPropertyDescriptor(HTMLInputElement.prototype, "value");
+    var tracked = proto.get.call(input);
+    Object.defineProperty(input, "value", {
+      configurable: true,
+      get: function () { return proto.get.call(this); },
+      set: function (v) { tracked = String(v); proto.set.call(this, v); }
+    });
+    var state = tracked;
+    function render() {
+      input.value = state; // the controlled value
+      rendered(state);
+    }
+    function onChange() {
+      var v = proto.get.call(input);
+      if (v === tracked) return; // React drops an event for a value it knows
+      tracked = v;
+      state = accept(v, state);
+      Promise.resolve().then(render); // a scheduled re-render
+    }
+    input.addEventListener("input", onChange);
+    input.addEventListener("change", onChange);
+  }
+  controlled(document.getElementById("nick"), function (v) { return v; }, function (s) {
+    document.getElementById("hello").textContent = "Hello, " + (s || "nobody");
   });
-  var state = "";
-  function render() {
-    nick.value = state; // the controlled value
-    document.getElementById("hello").textContent = "Hello, " + (state || "nobody");
-  }
-  function onChange() {
-    var v = proto.get.call(nick);
-    if (v === tracked) return; // React drops an event for a value it knows
-    tracked = v;
-    state = v;
-    Promise.resolve().then(render); // a scheduled re-render
-  }
-  nick.addEventListener("input", onChange);
-  nick.addEventListener("change", onChange);
+  controlled(document.getElementById("postcode"), function (v, old) {
+    var digits = v.replace(/\s+/g, "");
+    return /^[0-9]*$/.test(digits) ? digits : old;
+  }, function () {});
 
   // Locked note: the page refuses every edit, as an app does for a
   // field it locks while saving.
