@@ -64,8 +64,9 @@ type elState struct {
 // Click, check and uncheck use real mouse events at the centre of the
 // element's visible part;
 // fill selects the content and inserts the text, then fires one change
-// (see the package documentation for the events a page sees); select picks an option by value, then by label; press focuses
-// the element and sends the key ("Enter", "Tab", "a", "Control+a").
+// (the package documentation says which events a page sees); select
+// picks an option by value, then by label; press focuses the element and
+// sends the key ("Enter", "Tab", "a", "Control+a").
 func (d *Driver) Act(ctx context.Context, e runtime.Element, a runtime.Act) error {
 	cctx, done, err := d.begin(ctx)
 	if err != nil {
