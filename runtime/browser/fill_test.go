@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"reflect"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -369,5 +370,37 @@ func TestFillControlledRefused(t *testing.T) {
 	p.waitText("done", "Done 1")
 	if c := p.events()["postcode"]; c["input"] != 2 || c["change!"] != 1 || c["change"] != 0 {
 		t.Errorf("after both fills and a blur: %v, want two inputs and the second fill's change only", c)
+	}
+}
+
+// BenchmarkFill measures one fill of a text input ("Full name", whose
+// change handler autosaves) and of a textarea ("Notes") on the fields
+// page: the state read, the measurement that prepares the fill, the
+// insertion and the call that fires the change.
+func BenchmarkFill(b *testing.B) {
+	d := shared(b)
+	s := sites(b)
+	ctx := tctx(b, 5*time.Minute)
+	if err := d.Navigate(ctx, s.Stress.URL()+"/fields"); err != nil {
+		b.Fatal(err)
+	}
+	top, _, err := d.Frame(ctx, nil)
+	if err != nil {
+		b.Fatal(err)
+	}
+	for _, field := range []string{"Full name", "Notes"} {
+		b.Run(strings.ReplaceAll(field, " ", ""), func(b *testing.B) {
+			els, err := d.Find(ctx, top, nil, locator.Candidate{Strategy: locator.Label, Label: field, Exact: true})
+			if err != nil || len(els) != 1 {
+				b.Fatalf("Find = %d, %v", len(els), err)
+			}
+			n := 0
+			for b.Loop() {
+				n++
+				if err := d.Act(ctx, els[0], runtime.Act{Kind: runtime.ActFill, Value: "value " + strconv.Itoa(n)}); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
 	}
 }
