@@ -495,7 +495,9 @@
 //     number) is refused as [runtime.ErrUnsupported] after checking it on
 //     a detached copy of the control: the field keeps its value, sees no
 //     event and does not take the focus. select matches an option's value,
-//     then its label, and waits for a matching option to appear.
+//     then its label, and waits for a matching option to appear; it sets
+//     the option without focusing the <select> and fires input and change
+//     once (untrusted; a later blur fires nothing).
 //     check/uncheck click only when the state differs and verify it
 //     changed. fill and press do not scroll themselves: they focus the
 //     element, which scrolls it into view as the browser does for focus;
