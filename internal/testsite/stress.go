@@ -58,6 +58,7 @@ func StartStress(opts ...Option) (*Stress, error) {
 		render(w, http.StatusOK, "fold_frame.html", nil)
 	})
 	(&webcheck{st: st}).routes(mux)
+	(&fields{}).routes(mux)
 	srv, err := newServer("stress", "127.0.0.1", mux, o.Logger)
 	if err != nil {
 		return nil, err

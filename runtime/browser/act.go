@@ -63,9 +63,10 @@ type elState struct {
 // *[runtime.DispatchError]: the page may have acted on it.
 // Click, check and uncheck use real mouse events at the centre of the
 // element's visible part;
-// fill selects the content and inserts the text (firing input and
-// change); select picks an option by value, then by label; press focuses
-// the element and sends the key ("Enter", "Tab", "a", "Control+a").
+// fill selects the content and inserts the text, then fires one change
+// (the package documentation says which events a page sees); select
+// picks an option by value, then by label; press focuses the element and
+// sends the key ("Enter", "Tab", "a", "Control+a").
 func (d *Driver) Act(ctx context.Context, e runtime.Element, a runtime.Act) error {
 	cctx, done, err := d.begin(ctx)
 	if err != nil {
@@ -484,8 +485,8 @@ func (d *Driver) fill(ctx context.Context, el *element, value string) error {
 	// ready and its box did not move (issue 21: a fill paid four calls
 	// before its text went in). Anything else takes the polling path.
 	var fast struct {
-		Ready bool   `json:"ready"`
-		Mode  string `json:"mode"`
+		Ready bool `json:"ready"`
+		fillPrep
 	}
 	if st.Visible && st.Enabled && st.Editable {
 		t := time.NewTimer(stableInterval)
@@ -500,7 +501,7 @@ func (d *Driver) fill(ctx context.Context, el *element, value string) error {
 			}
 		}
 	}
-	mode := fast.Mode
+	prep := fast.fillPrep
 	if !fast.Ready {
 		if _, _, err := d.waitReady(ctx, el, false, func(s elState) string {
 			if !s.Editable {
@@ -510,11 +511,11 @@ func (d *Driver) fill(ctx context.Context, el *element, value string) error {
 		}); err != nil {
 			return err
 		}
-		if _, err := d.callOn(ctx, el.sid, el.obj, jsPrepareFill, true, &mode, val(value)); err != nil {
+		if _, err := d.callOn(ctx, el.sid, el.obj, jsPrepareFill, true, &prep, val(value)); err != nil {
 			return unsupported(err)
 		}
 	}
-	if mode == "set" {
+	if prep.Mode == fillSet {
 		return nil
 	}
 	if value == "" {
@@ -524,9 +525,27 @@ func (d *Driver) fill(ctx context.Context, el *element, value string) error {
 	} else if err := d.call(ctx, el.sid, proto.InputInsertText{Text: value}, nil); err != nil {
 		return err
 	}
-	_, err = d.callOn(ctx, el.sid, el.obj, jsChange, true, nil)
+	if prep.Mode == fillEditable {
+		return nil
+	}
+	_, err = d.callOn(ctx, el.sid, el.obj, jsFinishFill, true, nil, val(prep.Mode), val(prep.Old), val(value))
 	return err
 }
+
+// fillPrep is jsPrepareFill's answer: how the fill goes on (fillSet,
+// fillEditable, or "typed" and "primed", which jsFinishFill ends) and,
+// typed or primed, the value before.
+type fillPrep struct {
+	Mode string `json:"mode"`
+	Old  string `json:"old"`
+}
+
+// Two fill modes of jsPrepareFill: the value is set (nothing is typed),
+// and a contenteditable element (typed, no change follows).
+const (
+	fillSet      = "set"
+	fillEditable = "editable"
+)
 
 func (d *Driver) selectOption(ctx context.Context, el *element, value string) error {
 	st, err := d.state(ctx, el, false, nil)

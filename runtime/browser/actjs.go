@@ -68,7 +68,7 @@ const jsActState = `function(hit, px, py) {
   const disabledTags = new Set(['BUTTON', 'INPUT', 'SELECT', 'TEXTAREA', 'OPTION', 'OPTGROUP', 'FIELDSET']);
   let disabled = (disabledTags.has(tag) && el.disabled) || !!el.closest('fieldset:disabled') ;
   for (let p = el; p && !disabled; p = p.parentElement) if (p.getAttribute('aria-disabled') === 'true') disabled = true;
-  const noText = new Set(['button', 'checkbox', 'radio', 'file', 'submit', 'reset', 'image', 'hidden', 'range', 'color']);
+  const noText = new Set(['button', 'checkbox', 'radio', 'file', 'submit', 'reset', 'image', 'hidden']);
   let fillable = false, editable = false;
   if (tag === 'INPUT') { fillable = !noText.has(el.type); editable = fillable && !el.readOnly; }
   else if (tag === 'TEXTAREA') { fillable = true; editable = !el.readOnly; }
@@ -125,10 +125,10 @@ const jsScrollIntoView = `function(align) {
 // one call: it measures the element as jsActState does and, when it is
 // still connected, visible, enabled and editable and its box is the one
 // measured before (x, y, w, h: stable), prepares the fill as
-// jsPrepareFill does and returns {ready: true, mode}; otherwise it
-// changes nothing and returns {ready: false}.
+// jsPrepareFill does and returns its answer with ready: true; otherwise
+// it changes nothing and returns {ready: false}.
 const jsFillIfStable = `function(x, y, w, h, value) {
   const st = (` + jsActState + `).call(this, false, null, null);
   if (!st.connected || !st.visible || !st.enabled || !st.editable || st.x !== x || st.y !== y || st.w !== w || st.h !== h) return { ready: false };
-  return { ready: true, mode: (` + jsPrepareFill + `).call(this, value) };
+  return Object.assign({ ready: true }, (` + jsPrepareFill + `).call(this, value));
 }`

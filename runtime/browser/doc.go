@@ -460,10 +460,44 @@
 //     caches only until the next DOM change): a cold label lookup on
 //     10,000 controls took over a minute under load, the role pre-filter
 //     of 2,500 buttons over a second.
-//   - fill selects the content and inserts the text (input events), then
-//     fires change; date-like inputs get their value set directly. An
-//     empty value is a Delete key press. select matches an option's value,
-//     then its label, and waits for a matching option to appear.
+//   - fill fires a page's events once, as a user's typing and leaving the
+//     field would, with the change at once rather than on the blur: a
+//     page whose change handler autosaves, re-renders or counts has done
+//     so before the next step, and does it once. A text <input> or
+//     <textarea> is focused, its content selected and the text inserted
+//     (Input.insertText: trusted beforeinput and input events; a line
+//     break is an edit of its own; an empty value is a Delete key press
+//     in an <input>, and empties a <textarea> as a set value below), then
+//     one change event is dispatched (untrusted: the browser fires its
+//     own only on blur or Enter). Chromium remembers
+//     the value before the first edit and would fire a second, trusted
+//     change on the next blur or Enter; the fill clears that record: an
+//     <input> by switching its type to another text type and back (a
+//     type change resets it; the type attribute is restored as it was,
+//     which a MutationObserver on attributes sees), a <textarea> by
+//     setting, before the text is inserted, its value to the text the
+//     insertion will leave (line breaks as LF, cut to maxlength), so the
+//     edit starts from the value it ends at (beforeinput handlers see that
+//     value; a textarea that cancels the insertion gets its old value
+//     back). A later blur then fires no change unless the value changed
+//     again (a key pressed into the field). A fill the page refused (an
+//     input that still holds its old value, not the one asked for; a
+//     cancelled textarea insertion) fires no change and still returns
+//     nil: the capability's postcondition is what notices it. A
+//     contenteditable element gets the input events and no change
+//     (browsers fire none for one).
+//     Date, time, datetime-local, month, week, range and color inputs get
+//     their value set directly (the prototype's value setter, so that a
+//     framework's value tracker sees the input event as new) with
+//     untrusted input and change. A value such a control, or a number
+//     input, would sanitise to something else (a malformed date, a range
+//     value off its bounds or step, "#FF0000" for a color, "seven" for a
+//     number) is refused as [runtime.ErrUnsupported] after checking it on
+//     a detached copy of the control: the field keeps its value, sees no
+//     event and does not take the focus. select matches an option's value,
+//     then its label, and waits for a matching option to appear; it sets
+//     the option without focusing the <select> and fires input and change
+//     once (untrusted; a later blur fires nothing).
 //     check/uncheck click only when the state differs and verify it
 //     changed. fill and press do not scroll themselves: they focus the
 //     element, which scrolls it into view as the browser does for focus;

@@ -367,27 +367,102 @@ const jsFrameOwner = `function(sel) {
   return el;
 }`
 
-// jsPrepareFill focuses the control and selects its content, or sets the
-// value of a date-like input directly (as Playwright does). It returns
-// 'typed' when text must now be typed, 'set' when done.
+// jsNativeSet sets a form control's value through the prototype's own
+// setter (HTMLInputElement's or HTMLTextAreaElement's, of the element's
+// realm), not a setter a framework defined on the element itself: React's
+// value tracker would take a value set through its own setter for one the
+// page already knows and drop the input event that follows.
+const jsNativeSet = `
+const nativeSet = (el, v) => {
+  const w = el.ownerDocument.defaultView;
+  const proto = el.tagName === 'TEXTAREA' ? w.HTMLTextAreaElement.prototype : w.HTMLInputElement.prototype;
+  Object.getOwnPropertyDescriptor(proto, 'value').set.call(el, v);
+};
+`
+
+// jsPrepareFill prepares a fill and returns {mode, old}:
+//   - "set": done. A date-like, range or color input gets its value set
+//     directly (as Playwright does) with input and change; a value the
+//     control would sanitise to something else is refused first, on a
+//     detached copy, before the field is touched (as is a number input's).
+//     A textarea filled with "" is emptied the same way.
+//   - "typed": an <input> is focused and its content selected (old is
+//     its value); the text is to be typed now, and jsFinishFill called.
+//   - "primed": a <textarea> is focused, its value set (the prototype's
+//     setter, no event) to the text the typing will leave, and selected;
+//     old is the value before. Chromium fires a change on blur when the
+//     value differs from the one before the first edit since the last
+//     change: an edit that starts from the value it leaves records none,
+//     so the later blur fires no second change.
+//   - "editable": a contenteditable element is focused and its content
+//     selected; the text is to be typed now, and no change follows (the
+//     browser fires none for one).
 const jsPrepareFill = `function(value) {
+` + jsNativeSet + `
   const el = this;
-  const direct = new Set(['date', 'time', 'datetime-local', 'month', 'week']);
+  const direct = new Set(['date', 'time', 'datetime-local', 'month', 'week', 'range', 'color']);
+  if (el.tagName === 'INPUT' && (direct.has(el.type) || el.type === 'number')) {
+    const c = el.cloneNode(false);
+    c.value = value;
+    if (c.value !== value) throw new Error('malformed value for input type ' + el.type);
+  }
   if (el.tagName === 'INPUT' && direct.has(el.type)) {
-    el.focus(); el.value = value;
-    if (el.value !== value) throw new Error('malformed value for input type ' + el.type);
+    el.focus(); nativeSet(el, value);
     el.dispatchEvent(new Event('input', {bubbles: true, composed: true}));
     el.dispatchEvent(new Event('change', {bubbles: true}));
-    return 'set';
+    return {mode: 'set'};
   }
   el.focus();
-  if (el.tagName === 'INPUT' || el.tagName === 'TEXTAREA') { el.select(); }
-  else { const r = el.ownerDocument.createRange(); r.selectNodeContents(el); const s = el.ownerDocument.defaultView.getSelection(); s.removeAllRanges(); s.addRange(r); }
-  return 'typed';
+  if (el.tagName === 'INPUT') { const old = el.value; el.select(); return {mode: 'typed', old}; }
+  if (el.tagName === 'TEXTAREA') {
+    const old = el.value;
+    let v = value.replace(/\r\n?/g, '\n');
+    if (el.maxLength >= 0 && v.length > el.maxLength) {
+      v = v.slice(0, el.maxLength);
+      const last = v.charCodeAt(v.length - 1);
+      if (last >= 0xD800 && last <= 0xDBFF) v = v.slice(0, -1);
+    }
+    if (v === '') {
+      nativeSet(el, '');
+      el.dispatchEvent(new InputEvent('input', {bubbles: true, composed: true, inputType: 'deleteContentBackward'}));
+      el.dispatchEvent(new Event('change', {bubbles: true}));
+      return {mode: 'set'};
+    }
+    nativeSet(el, v); el.select();
+    return {mode: 'primed', old};
+  }
+  const r = el.ownerDocument.createRange(); r.selectNodeContents(el);
+  const s = el.ownerDocument.defaultView.getSelection(); s.removeAllRanges(); s.addRange(r);
+  return {mode: 'editable'};
 }`
 
-// jsChange fires the change event a user's blur would.
-const jsChange = `function() { this.dispatchEvent(new Event('change', {bubbles: true})); }`
+// jsFinishFill follows the typing of a "typed" or "primed" fill and
+// fires the fill's one change event, at once, so that a page that acts on
+// change has acted before the next step.
+//   - typed (an <input>): Chromium recorded the value before the first
+//     edit and would fire its own change again on the next blur (or Enter)
+//     because the value differs from it; changing the input's type clears
+//     that record (HTMLInputElement::UpdateType), so the type is switched
+//     to another text type and back, the attribute restored as it was.
+//   - primed (a <textarea>): when the typing did not land (the page
+//     cancelled it: the whole text is still selected), the value before
+//     the fill is put back.
+//
+// A fill the page refused (an <input> that still holds its old value,
+// other than the one asked for; a textarea whose insertion was cancelled)
+// fires no change: nothing changed.
+const jsFinishFill = `function(mode, old, value) {
+` + jsNativeSet + `
+  const el = this;
+  if (mode === 'typed' && el.tagName === 'INPUT') {
+    const t = el.getAttribute('type');
+    el.type = el.type === 'text' ? 'search' : 'text';
+    if (t === null) el.removeAttribute('type'); else el.setAttribute('type', t);
+    if (el.value === old && old !== value) return;
+  }
+  if (mode === 'primed' && el.value.length > 0 && el.selectionStart === 0 && el.selectionEnd === el.value.length) { nativeSet(el, old); return; }
+  el.dispatchEvent(new Event('change', {bubbles: true}));
+}`
 
 // jsFocus focuses the element.
 const jsFocus = `function() { this.focus(); }`

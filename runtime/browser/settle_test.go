@@ -251,9 +251,8 @@ window.fillLog = () => log.join(',');
 	if err := fill("When", "not a date"); !errors.Is(err, runtime.ErrUnsupported) {
 		t.Errorf("fill of a date input with a malformed value = %v, want ErrUnsupported", err)
 	}
-	// Each control got its text in one input event. (A change event
-	// follows each fill; the blur when the next control takes the focus
-	// may add Chromium's own.)
+	// Each control got its text in one input event. (One change event
+	// follows each fill; see TestFillEventsOnce.)
 	if got, want := eval("fillLog().split(',').filter(e => e.startsWith('input ')).join(',')"), "input plain,input later,input moving,input when,input notes"; got != want {
 		t.Errorf("input events = %s, want %s", got, want)
 	}
