@@ -242,7 +242,7 @@ func (f *endpointFlags) Set(v string) error {
 		return fmt.Errorf("endpoint %q: no URL", name)
 	case err != nil:
 		return fmt.Errorf("endpoint %q: the URL does not parse", name)
-	case u.Scheme != "ws" && u.Scheme != "wss" && u.Scheme != "http" && u.Scheme != "https":
+	case u.Scheme != "ws" && u.Scheme != "wss" && u.Scheme != "http" && u.Scheme != "https" || !strings.HasPrefix(raw, u.Scheme+"://"):
 		return fmt.Errorf("endpoint %q: the URL's scheme is not ws, wss, http or https", name)
 	case u.Host == "" || u.Hostname() == "":
 		return fmt.Errorf("endpoint %q: the URL has no host", name)
