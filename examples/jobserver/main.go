@@ -61,7 +61,7 @@ func run(ctx context.Context, args []string, stderr io.Writer, ready chan<- stri
 	fs.Var(&remotes, "endpoint", "a remote CDP endpoint of the pool, NAME=ws-or-http-url[,slots=N] (N default 1; repeatable)")
 	browsers := fs.Int("browsers", 0, "launch N Chromium processes as the pool's endpoints local-0 ... (one slot each)")
 	queued := fs.Int("queued", jobs.DefaultMaxQueued, "runs waiting for a slot")
-	noTrial := fs.Bool("no-trial", false, "offer no trial (GET /v1/trial); never offered with -connect")
+	noTrial := fs.Bool("no-trial", false, "offer no trial (GET /v1/trial); never offered with -connect or -endpoint")
 	verbose := fs.Bool("v", false, "debug logging")
 	if err := fs.Parse(args); err != nil {
 		return fmt.Errorf("%w: %v", errUsage, err)
