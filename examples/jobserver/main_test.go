@@ -409,3 +409,71 @@ func TestBrowserKilledMidRun(t *testing.T) {
 		t.Errorf("submission after the kill: %d %s", code, raw)
 	}
 }
+
+// TestPoolFlags runs the server over a pool of a remote endpoint (a
+// Chromium the test owns, -endpoint remote-a=...,slots=2) and a
+// launched one (-browsers 1): the preflight lists both with their
+// slots, the limits are the pool's, the trial is not offered (a remote
+// browser may not reach the service's loopback), and runs submitted at
+// once all pass with their members' balances on the pool's endpoints;
+// stopping the server closes the launched browser (TestMain checks).
+func TestPoolFlags(t *testing.T) {
+	bin := exampletest.RequireBrowser(t)
+	site, err := testsite.StartTeller()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer site.Close()
+	chrome, err := chromeproc.Start(context.Background(), chromeproc.WithPath(bin))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer chrome.Close()
+	state := filepath.Join(t.TempDir(), "state")
+	ctx, stop := context.WithCancel(context.Background())
+	ready := make(chan string, 1)
+	served := make(chan error, 1)
+	go func() {
+		served <- run(ctx, []string{"-state", state, "-listen", "127.0.0.1:0", "-browser", bin, "-browsers", "1",
+			"-endpoint", "remote-a=" + chrome.HTTPEndpoint() + ",slots=2"}, io.Discard, ready)
+	}()
+	defer func() {
+		stop()
+		if err := <-served; err != nil {
+			t.Errorf("server: %v", err)
+		}
+	}()
+	var c api
+	select {
+	case a := <-ready:
+		c = api{t, "http://" + a}
+	case err := <-served:
+		t.Fatalf("server: %v", err)
+	}
+	code, body := c.do(http.MethodGet, "/v1/preflight", "", nil)
+	var pf jobservice.PreflightDoc
+	if code != http.StatusOK || json.Unmarshal(body, &pf) != nil || !pf.Available || pf.Limits.ActiveBrowsers != 3 || !pf.Limits.Viewports ||
+		len(pf.Endpoints) != 2 || pf.Endpoints[0].Name != "remote-a" || pf.Endpoints[0].Slots != 2 || !pf.Endpoints[0].Available ||
+		pf.Endpoints[1].Name != "local-0" || pf.Endpoints[1].Slots != 1 || !pf.Endpoints[1].Available {
+		t.Fatalf("preflight of the pool: %d %s", code, body)
+	}
+	if strings.Contains(string(body), chrome.HTTPEndpoint()) || strings.Contains(string(body), "127.0.0.1:") {
+		t.Errorf("the preflight names an endpoint's address: %s", body)
+	}
+	if code, body := c.do(http.MethodGet, "/v1/trial", "", nil); code != http.StatusNotFound || !strings.Contains(string(body), jobservice.ErrorTrialUnavailable) {
+		t.Errorf("trial with a remote endpoint: %d %s", code, body)
+	}
+	var accs []jobservice.Accepted
+	members := testsite.TellerMembers[:3]
+	for _, m := range members {
+		accs = append(accs, c.submit(jobservice.SubmitRequest{APIVersion: "1", Capability: jobservicetest.CapabilityJSON(t, site.Origin()),
+			Inputs: jobservicetest.Inputs(m.ID), TimeoutMS: jobs.MaxRunBudget.Milliseconds()}))
+	}
+	for i, acc := range accs {
+		d := c.follow(acc, func(d jobservice.RunDocument) bool { return d.Status.Terminal() })
+		if d.Status != jobs.StatePassed || fmt.Sprint(d.Outputs["balances"]) != jobservicetest.Answer(members[i]) ||
+			(d.Endpoint != "remote-a" && d.Endpoint != "local-0") {
+			t.Errorf("run %d: %+v", i, d)
+		}
+	}
+}

@@ -95,6 +95,20 @@
 //     preflight probes again, so it does not report a browser that died
 //     as available for up to a minute. A failing probe is 503 with the
 //     report.
+//   - Pool (WithEndpoints): the service runs over the runner's pool of
+//     browser endpoints instead of one driver source (exactly one of
+//     the two, else ErrDriverSource; the single source's
+//     WithActiveBrowsers, WithViewportSource and WithAvailability are
+//     refused with a pool, whose endpoints' slots, OpenViewport and
+//     health decide). Admission, placement, health checks and failover
+//     are the runner's (jobs.WithEndpoints). The preflight probes every
+//     endpoint at once (runtime.Preflight over its Open; one the runner
+//     found gone is not probed) under the same reuse rule, and is
+//     available while one endpoint passed its probe and is neither
+//     unhealthy nor gone for the runner now; its endpoints member lists
+//     each by name (never by address: a URL may hold a credential) with
+//     slots, busy, available and the browser version, and its report is
+//     the first available endpoint's. Old clients ignore the member.
 //   - Restart-safe: the runner's state folder is runs/ inside the
 //     service's, so a new service on the same folder finds terminal runs
 //     (readable with their tokens) and turns in-flight ones interrupted

@@ -97,3 +97,31 @@ func TestFormatTables(t *testing.T) {
 		}
 	}
 }
+
+// TestFormatPoolPreflight: §17 names every member of a pool's
+// preflight endpoint.
+func TestFormatPoolPreflight(t *testing.T) {
+	raw, err := os.ReadFile("../../../docs/FORMAT.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := string(raw)
+	i := strings.Index(s, "## 17. Job service protocol")
+	if i < 0 {
+		t.Fatal("FORMAT.md has no §17")
+	}
+	s = s[i:]
+	if j := strings.Index(s[3:], "\n## "); j >= 0 {
+		s = s[:j+3]
+	}
+	rt := reflect.TypeOf(jobservice.EndpointPreflight{})
+	for k := range rt.NumField() {
+		tag, _, _ := strings.Cut(rt.Field(k).Tag.Get("json"), ",")
+		if !strings.Contains(s, "`"+tag+"`") {
+			t.Errorf("§17 does not name the pool preflight's member %s", tag)
+		}
+	}
+	if !strings.Contains(s, "adds `endpoints`") {
+		t.Error("§17 does not describe the preflight's endpoints")
+	}
+}

@@ -230,12 +230,36 @@ type Limits struct {
 type PreflightDoc struct {
 	APIVersion      string `json:"api_version"`
 	ProtocolVersion string `json:"protocol_version"`
-	// Available is the probe's verdict; Error is browser_unavailable when
-	// it is false.
+	// Available is the probe's verdict (for a pool: whether one endpoint
+	// is available); Error is browser_unavailable when it is false.
 	Available bool   `json:"available"`
 	Error     string `json:"error,omitempty"`
 	// Report is the runtime's preflight report of the last probe
 	// (CheckedAt is when it ran).
 	Report *runtime.PreflightReport `json:"report"`
 	Limits Limits                   `json:"limits"`
+	// Endpoints is each endpoint of a service over a pool
+	// (WithEndpoints), in the pool's order; absent for a single browser.
+	Endpoints []EndpointPreflight `json:"endpoints,omitempty"`
+}
+
+// EndpointPreflight is one endpoint of a pool in the preflight answer.
+// It carries the endpoint's name, never its address (which may hold a
+// credential).
+type EndpointPreflight struct {
+	Name  string `json:"name"`
+	Slots int    `json:"slots"`
+	// Busy is how many of its slots runs hold now.
+	Busy int `json:"busy"`
+	// Available: its last probe passed and the runner has not found it
+	// unhealthy or gone since; Error is browser_unavailable when not.
+	Available bool   `json:"available"`
+	Error     string `json:"error,omitempty"`
+	// Gone: the endpoint's browser process exited; it gets no run again.
+	Gone bool `json:"gone,omitempty"`
+	// Browser is the browser version its last passing probe reported.
+	Browser string `json:"browser,omitempty"`
+	// CheckedAt is when its last probe ran (zero when it was not probed:
+	// gone).
+	CheckedAt time.Time `json:"checked_at,omitzero"`
 }

@@ -35,6 +35,10 @@ import (
 // value outside its range (the runner's own error is wrapped too).
 var ErrInvalidArgument = errors.New("jobservice: invalid argument")
 
+// ErrDriverSource: [New] was given both a driver source and
+// [WithEndpoints], or neither. It wraps [ErrInvalidArgument].
+var ErrDriverSource = fmt.Errorf("%w: give exactly one of a driver source and WithEndpoints", ErrInvalidArgument)
+
 // runsName is the runner's state folder inside the service's.
 const runsName = "runs"
 
@@ -54,6 +58,10 @@ type config struct {
 	limits    Limits
 	runner    []jobs.Option
 	trial     bool
+	// endpoints is the runner's pool (WithEndpoints); single names the
+	// options that only a single driver source takes, when given.
+	endpoints []jobs.Endpoint
+	single    []string
 }
 
 // WithLogger injects the service's logger (also the runner's; nil
@@ -91,8 +99,30 @@ func WithPreflight(probe func(context.Context) (*runtime.PreflightReport, error)
 func WithHooks(h *jobs.Hooks) Option { return func(c *config) { c.hooks = h } }
 
 // WithActiveBrowsers sets the runner's slots (jobs.WithActiveBrowsers).
+// It is for a single driver source: with [WithEndpoints] the endpoints'
+// slots decide, and New refuses it.
 func WithActiveBrowsers(n int) Option {
-	return func(c *config) { c.limits.ActiveBrowsers = n; c.runner = append(c.runner, jobs.WithActiveBrowsers(n)) }
+	return func(c *config) {
+		c.limits.ActiveBrowsers = n
+		c.single = append(c.single, "WithActiveBrowsers")
+		c.runner = append(c.runner, jobs.WithActiveBrowsers(n))
+	}
+}
+
+// WithEndpoints runs the service over the runner's pool of browser
+// endpoints (jobs.WithEndpoints: a slot count per endpoint, health
+// checks, failover of queued work) instead of one driver source: New's
+// source must then be nil ([ErrDriverSource]), and WithActiveBrowsers,
+// WithViewportSource and WithAvailability are refused (the endpoints'
+// slots, OpenViewport and health decide). The preflight probes every
+// endpoint (runtime.Preflight over its Open) and is available while at
+// least one passes and is neither unhealthy nor gone for the runner;
+// its endpoints member lists each one.
+func WithEndpoints(eps ...jobs.Endpoint) Option {
+	return func(c *config) {
+		c.endpoints = append(c.endpoints, eps...)
+		c.runner = append(c.runner, jobs.WithEndpoints(eps...))
+	}
 }
 
 // WithMaxQueued sets the runner's queue (jobs.WithMaxQueued).
@@ -123,7 +153,10 @@ func WithArtifactBudget(n int64) Option {
 // (jobs.WithAvailability): a failing check refuses a submission with 503
 // browser_unavailable.
 func WithAvailability(check func() error) Option {
-	return func(c *config) { c.runner = append(c.runner, jobs.WithAvailability(check)) }
+	return func(c *config) {
+		c.single = append(c.single, "WithAvailability")
+		c.runner = append(c.runner, jobs.WithAvailability(check))
+	}
 }
 
 // WithViewportSource sets the driver source of submissions with
@@ -133,6 +166,7 @@ func WithAvailability(check func() error) Option {
 func WithViewportSource(open jobs.ViewportSource) Option {
 	return func(c *config) {
 		c.limits.Viewports = open != nil
+		c.single = append(c.single, "WithViewportSource")
 		c.runner = append(c.runner, jobs.WithViewportSource(open))
 	}
 }
@@ -157,7 +191,6 @@ type Service struct {
 	log    *slog.Logger
 	runner *jobs.Runner
 	tokens *tokenStore
-	source jobs.DriverSource
 	mux    *http.ServeMux
 	closed chan struct{}
 	once   sync.Once
@@ -171,6 +204,10 @@ type Service struct {
 	prep   *runtime.PreflightReport
 	perr   error
 	ptime  time.Time
+	// peps is the last pool probe's verdict per endpoint (nil for a
+	// single source or a WithPreflight probe); written by probePool,
+	// which runs under pmu.
+	peps map[string]endpointProbe
 
 	wmu     sync.Mutex
 	watches map[string]*watch
@@ -205,13 +242,30 @@ func New(dir string, source jobs.DriverSource, opts ...Option) (*Service, error)
 			o(&cfg)
 		}
 	}
-	if dir == "" || source == nil || cfg.now == nil {
-		return nil, fmt.Errorf("%w: empty state folder, nil driver source or nil clock", ErrInvalidArgument)
+	if (source == nil) == (len(cfg.endpoints) == 0) {
+		return nil, ErrDriverSource
+	}
+	if dir == "" || cfg.now == nil {
+		return nil, fmt.Errorf("%w: empty state folder or nil clock", ErrInvalidArgument)
+	}
+	pool := len(cfg.endpoints) > 0
+	if pool {
+		if len(cfg.single) > 0 {
+			return nil, fmt.Errorf("%w: %s with WithEndpoints (the endpoints' slots, viewport sources and health decide)",
+				ErrInvalidArgument, strings.Join(cfg.single, ", "))
+		}
+		cfg.limits.ActiveBrowsers, cfg.limits.Viewports = 0, true
+		for _, e := range cfg.endpoints {
+			cfg.limits.ActiveBrowsers += e.Slots
+			cfg.limits.Viewports = cfg.limits.Viewports && e.OpenViewport != nil
+		}
 	}
 	if cfg.logger == nil {
 		cfg.logger = slog.New(slog.DiscardHandler)
 	}
-	if cfg.preflight == nil {
+	// poolProbe: the default probe of a pool, endpoint by endpoint.
+	poolProbe := pool && cfg.preflight == nil
+	if cfg.preflight == nil && !pool {
 		cfg.preflight = func(ctx context.Context) (*runtime.PreflightReport, error) {
 			return runtime.Preflight(ctx, source)
 		}
@@ -231,8 +285,11 @@ func New(dir string, source jobs.DriverSource, opts ...Option) (*Service, error)
 	if err != nil {
 		return nil, err
 	}
-	s := &Service{cfg: cfg, log: cfg.logger, tokens: tokens, source: source, closed: make(chan struct{}),
+	s := &Service{cfg: cfg, log: cfg.logger, tokens: tokens, closed: make(chan struct{}),
 		watches: map[string]*watch{}, envs: map[string]envEntry{}}
+	if poolProbe {
+		s.cfg.preflight = s.probePool
+	}
 	ropts := append(slices.Clone(cfg.runner), jobs.WithLogger(cfg.logger), jobs.WithHooks(s.hooks()))
 	r, err := jobs.New(filepath.Join(dir, runsName), source, ropts...)
 	if err != nil {
@@ -430,10 +487,83 @@ func (s *Service) Preflight(ctx context.Context) PreflightDoc {
 	}
 	d := PreflightDoc{APIVersion: APIVersion, ProtocolVersion: ProtocolVersion, Available: s.perr == nil,
 		Report: s.prep, Limits: s.cfg.limits}
-	if s.perr != nil {
+	if s.peps != nil {
+		// A pool: each endpoint's probe verdict, unless the runner has
+		// found it unhealthy or gone since; available while one is.
+		d.Available = false
+		for _, e := range s.runner.Endpoints() {
+			p := s.peps[e.Name]
+			ep := EndpointPreflight{Name: e.Name, Slots: e.Slots, Busy: e.Busy, Available: p.ok && e.Healthy && !e.Gone,
+				Gone: e.Gone, Browser: p.browser, CheckedAt: p.at}
+			if !ep.Available {
+				ep.Error = string(jobs.CodeBrowserUnavailable)
+			}
+			d.Available = d.Available || ep.Available
+			d.Endpoints = append(d.Endpoints, ep)
+		}
+	}
+	if !d.Available {
 		d.Error = string(jobs.CodeBrowserUnavailable)
 	}
 	return d
+}
+
+// endpointProbe is one endpoint's last preflight probe.
+type endpointProbe struct {
+	ok      bool
+	browser string
+	at      time.Time
+}
+
+// probePool is a pool's preflight probe: runtime.Preflight over every
+// endpoint's Open at once (an endpoint the runner found gone is not
+// probed). The report is the first passing endpoint's in the pool's
+// order (the first endpoint's when none passes); the error is nil while
+// one passes. It runs under pmu.
+func (s *Service) probePool(ctx context.Context) (*runtime.PreflightReport, error) {
+	eps := s.cfg.endpoints
+	status := s.runner.Endpoints()
+	reps := make([]*runtime.PreflightReport, len(eps))
+	errs := make([]error, len(eps))
+	var wg sync.WaitGroup
+	for i, e := range eps {
+		if i < len(status) && status[i].Gone {
+			errs[i] = fmt.Errorf("endpoint %s: gone", e.Name)
+			continue
+		}
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			reps[i], errs[i] = runtime.Preflight(ctx, e.Open)
+			if errs[i] != nil {
+				errs[i] = fmt.Errorf("endpoint %s: %w", e.Name, errs[i])
+			}
+		}()
+	}
+	wg.Wait()
+	peps := make(map[string]endpointProbe, len(eps))
+	var first *runtime.PreflightReport
+	for i, e := range eps {
+		p := endpointProbe{ok: errs[i] == nil}
+		if reps[i] != nil {
+			p.at = reps[i].CheckedAt
+			if p.ok {
+				p.browser = reps[i].Browser
+			}
+		}
+		if p.ok && first == nil {
+			first = reps[i]
+		}
+		if errs[i] != nil {
+			s.log.Warn("endpoint preflight failed", "endpoint", e.Name, "err", errs[i])
+		}
+		peps[e.Name] = p
+	}
+	s.peps = peps
+	if first != nil {
+		return first, nil
+	}
+	return reps[0], errors.Join(errs...)
 }
 
 func (s *Service) getPreflight(w http.ResponseWriter, r *http.Request) {
