@@ -67,6 +67,7 @@ type Driver struct {
 	dialog     string
 	url        string // the main frame's committed URL
 	topDoc     proto.RuntimeRemoteObjectID
+	helpers    map[helperKey]proto.RuntimeRemoteObjectID // installed document helpers (helpers.go)
 	inflight   map[uint64]context.CancelCauseFunc
 	nextID     uint64
 	origins    *originScope

@@ -79,6 +79,11 @@ func (d *Driver) forgetTopDoc(doc proto.RuntimeRemoteObjectID) {
 	if d.topDoc == doc {
 		d.topDoc = ""
 	}
+	for k := range d.helpers {
+		if k.doc == doc {
+			delete(d.helpers, k)
+		}
+	}
 	d.mu.Unlock()
 }
 
@@ -250,13 +255,17 @@ func (d *Driver) findErr(ctx context.Context, err error) error {
 }
 
 func (d *Driver) findDOM(ctx context.Context, sc *scope, doc, rootObj proto.RuntimeRemoteObjectID, c locator.Candidate) ([]*element, error) {
-	r, err := d.callOn(ctx, sc.sid, doc, jsFind, false, nil,
+	r, err := d.callHelper(ctx, sc.sid, doc, helperFind, true, false, nil,
 		val(string(c.Strategy)), val(c.Value()), val(c.Exact), obj(rootObj))
 	if err != nil {
 		return nil, err
 	}
 	if err := helperStatus(r); err != nil {
 		return nil, err
+	}
+	if r.Subtype == "node" {
+		// One element, answered as itself (callHelper's one).
+		return d.handles(ctx, sc, []proto.RuntimeRemoteObjectID{r.ObjectID})
 	}
 	objs, err := d.arrayObjects(ctx, sc.sid, r)
 	if err != nil {
@@ -311,7 +320,7 @@ const maxRoleCandidates = 64
 // Accessibility.queryAXTree over the scope answers instead.
 func (d *Driver) findRole(ctx context.Context, sc *scope, doc, rootObj proto.RuntimeRemoteObjectID, c locator.Candidate) ([]*element, error) {
 	name := normalizeSpace(c.Name)
-	r, err := d.callOn(ctx, sc.sid, doc, jsRoleCandidates, false, nil,
+	r, err := d.callHelper(ctx, sc.sid, doc, helperRoleCandidates, false, false, nil,
 		val(c.Role), val(name), val(c.Exact), obj(rootObj), val(maxRoleCandidates), val(true))
 	if err != nil {
 		return nil, err
@@ -498,7 +507,7 @@ func (d *Driver) filterAXNodes(ctx context.Context, sc *scope, doc, rootObj prot
 		args = append(args, obj(o))
 	}
 	var keep []int
-	r, err := d.callOn(ctx, sc.sid, doc, jsFilter, true, &keep, args...)
+	r, err := d.callHelper(ctx, sc.sid, doc, helperFilter, false, true, &keep, args...)
 	if err != nil {
 		return nil, nil, err
 	}

@@ -11,7 +11,8 @@ import (
 )
 
 // cdpRecorder records the CDP commands of one driver call: each command's
-// method, start and end.
+// method, start and end. The driver's event handlers answer paused
+// requests (Fetch) on their own schedule; those are not recorded.
 type cdpRecorder struct {
 	mu    sync.Mutex
 	calls []cdpCall
@@ -24,6 +25,9 @@ type cdpCall struct {
 
 func (r *cdpRecorder) trace(method string, start time.Time) {
 	end := time.Now()
+	if strings.HasPrefix(method, "Fetch.") {
+		return
+	}
 	r.mu.Lock()
 	r.calls = append(r.calls, cdpCall{method, start, end})
 	r.mu.Unlock()
