@@ -76,6 +76,7 @@ type Driver struct {
 	byTarget   map[proto.TargetTargetID]*target
 	frames     map[proto.PageFrameID]bool
 	elems      map[elemKey]*element
+	recent     []*element // the handles returned last, newest last (find.go)
 	waiters    map[uint64]func(*cdp.Event)
 	// adopted: targets of the context the host's attacher holds for this
 	// driver (attach.go), each with the func that lets it run once the

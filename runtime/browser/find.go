@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -129,11 +130,42 @@ func (d *Driver) handle(sc *scope, backend proto.DOMBackendNodeID, o proto.Runti
 	d.mu.Lock()
 	defer d.mu.Unlock()
 	if el := d.elems[k]; el != nil {
+		d.noteRecentLocked(el)
 		return el
 	}
 	el := &element{d: d, sid: sc.sid, frame: sc.frame, backend: backend, obj: o, chain: sc.chain}
 	d.elems[k] = el
+	d.noteRecentLocked(el)
 	return el
+}
+
+// maxKnown is how many recently returned handles a DOM Find passes to
+// the page, so that an answer of one of them needs no DOM.describeNode.
+const maxKnown = 8
+
+// noteRecentLocked makes el the newest of the recent handles. d.mu is
+// held.
+func (d *Driver) noteRecentLocked(el *element) {
+	if i := slices.Index(d.recent, el); i >= 0 {
+		d.recent = slices.Delete(d.recent, i, i+1)
+	} else if len(d.recent) >= maxKnown {
+		d.recent = slices.Delete(d.recent, 0, 1)
+	}
+	d.recent = append(d.recent, el)
+}
+
+// recentHandles returns the live recent handles of sc's document, newest
+// first.
+func (d *Driver) recentHandles(sc *scope) []*element {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	var out []*element
+	for i := len(d.recent) - 1; i >= 0; i-- {
+		if el := d.recent[i]; !el.stale && el.sid == sc.sid && el.frame == sc.frame {
+			out = append(out, el)
+		}
+	}
+	return out
 }
 
 // knownObject returns the object of a node already handed out.
@@ -255,23 +287,52 @@ func (d *Driver) findErr(ctx context.Context, err error) error {
 }
 
 func (d *Driver) findDOM(ctx context.Context, sc *scope, doc, rootObj proto.RuntimeRemoteObjectID, c locator.Candidate) ([]*element, error) {
-	r, err := d.callHelper(ctx, sc.sid, doc, helperFind, true, false, nil,
-		val(string(c.Strategy)), val(c.Value()), val(c.Exact), obj(rootObj))
+	args := []callArg{val(string(c.Strategy)), val(c.Value()), val(c.Exact), obj(rootObj)}
+	known := d.recentHandles(sc)
+	objs := make([]proto.RuntimeRemoteObjectID, len(known))
+	for i, el := range known {
+		objs[i] = el.obj
+	}
+	r, err := d.callHelperKnown(ctx, sc.sid, doc, helperFind, objs, true, false, nil, args...)
+	if err != nil && len(known) > 0 && isStaleError(err) {
+		// A known handle's document went away before the event saying
+		// so arrived: ask again without them, as without known handles.
+		known = nil
+		r, err = d.callHelperKnown(ctx, sc.sid, doc, helperFind, nil, true, false, nil, args...)
+	}
 	if err != nil {
 		return nil, err
 	}
 	if err := helperStatus(r); err != nil {
 		return nil, err
 	}
+	if r.Type == "number" {
+		// One element, a known one (callHelperKnown).
+		var i int
+		if err := jsonNumber(r.Value, &i); err != nil || i < 0 || i >= len(known) {
+			return nil, fmt.Errorf("decode page result: known element %s of %d", r.Value, len(known))
+		}
+		el := known[i]
+		d.mu.Lock()
+		stale := el.stale
+		if !stale {
+			d.noteRecentLocked(el)
+		}
+		d.mu.Unlock()
+		if stale {
+			return nil, errStaleScope
+		}
+		return []*element{el}, nil
+	}
 	if r.Subtype == "node" {
 		// One element, answered as itself (callHelper's one).
 		return d.handles(ctx, sc, []proto.RuntimeRemoteObjectID{r.ObjectID})
 	}
-	objs, err := d.arrayObjects(ctx, sc.sid, r)
+	els, err := d.arrayObjects(ctx, sc.sid, r)
 	if err != nil {
 		return nil, err
 	}
-	return d.handles(ctx, sc, objs)
+	return d.handles(ctx, sc, els)
 }
 
 // handles maps element objects to handles, describing each node once

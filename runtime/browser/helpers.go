@@ -40,18 +40,29 @@ var helperSrc = [numHelpers]string{
 }
 
 // jsInstall runs with this = a document and returns the helper bound to
-// it, as a function of the helper's arguments (an array) and one (see
-// callHelper). Reflect.apply and Array.isArray are read once, here, so a
-// call through it reads no property the page may have replaced since.
+// it, as a function of an array holding nk known elements and then the
+// helper's arguments, and of one (see callHelper). With one, an answer of
+// exactly one element is answered as the index of that element among the
+// known ones, or else as the element itself. Reflect.apply and
+// Array.isArray are read once, here, so a call through it reads no
+// property the page may have replaced since.
 func jsInstall(src string) string {
 	return `function() {
   const apply = Reflect.apply, isArray = Array.isArray, doc = this, h = (` + src + `);
-  return (a, one) => { const r = apply(h, doc, a); return one && isArray(r) && r.length === 1 ? r[0] : r; };
+  return (a, one, nk) => {
+    const args = [];
+    for (let i = nk; i < a.length; i++) args[i - nk] = a[i];
+    const r = apply(h, doc, args);
+    if (!one || !isArray(r) || r.length !== 1) return r;
+    for (let i = 0; i < nk; i++) if (a[i] === r[0]) return i;
+    return r[0];
+  };
 }`
 }
 
-// jsViaHelper calls an installed helper (f) with the arguments after one.
-const jsViaHelper = `function(f, one, ...a) { return f(a, one); }`
+// jsViaHelper calls an installed helper (f) with one, nk and the
+// arguments after them (nk known elements, then the helper's own).
+const jsViaHelper = `function(f, one, nk, ...a) { return f(a, one, nk); }`
 
 // helperOne[h] is helper h's own declaration answering, like an installed
 // helper called with one, an array of exactly one element as that
@@ -122,8 +133,22 @@ func (d *Driver) dropHelpersLocked(sid proto.TargetSessionID) {
 // With one, an array of exactly one element is answered as that element,
 // so the caller needs no Runtime.getProperties for it.
 func (d *Driver) callHelper(ctx context.Context, sid proto.TargetSessionID, doc proto.RuntimeRemoteObjectID, h docHelper, one, byValue bool, out any, args ...callArg) (remoteObject, error) {
+	return d.callHelperKnown(ctx, sid, doc, h, nil, one, byValue, out, args...)
+}
+
+// callHelperKnown is callHelper where, with one and the helper installed,
+// an answer of exactly one element that is one of the known objects
+// (elements of doc) is answered as its index in known, a number, so the
+// caller needs no DOM.describeNode to learn which node it is. Before the
+// helper is installed, known is not used.
+func (d *Driver) callHelperKnown(ctx context.Context, sid proto.TargetSessionID, doc proto.RuntimeRemoteObjectID, h docHelper, known []proto.RuntimeRemoteObjectID, one, byValue bool, out any, args ...callArg) (remoteObject, error) {
 	if fn := d.installedHelper(sid, doc, h); fn != "" {
-		return d.callOn(ctx, sid, doc, jsViaHelper, byValue, out, append([]callArg{obj(fn), val(one)}, args...)...)
+		all := make([]callArg, 0, 3+len(known)+len(args))
+		all = append(all, obj(fn), val(one), val(len(known)))
+		for _, o := range known {
+			all = append(all, obj(o))
+		}
+		return d.callOn(ctx, sid, doc, jsViaHelper, byValue, out, append(all, args...)...)
 	}
 	installed := make(chan struct{})
 	go func() {

@@ -24,14 +24,15 @@ func helperPages(t *testing.T) string {
 		"/a": `<!doctype html><title>A</title>
 <label>Account <input data-testid="acct" class="f"></label>
 <label>Note <input data-testid="note" class="f"></label>
+<b data-testid="extra">e</b>
 <div id="host"></div>
 <iframe id="fr" src="/frame"></iframe>
 <script>
 const r = document.getElementById('host').attachShadow({mode: 'open'});
-r.innerHTML = '<button data-testid="deep">Deep</button>';
+r.innerHTML = '<button data-testid="deep">Deep</button><span data-testid="deep2">x</span><i data-testid="deep3">y</i>';
 </script>`,
 		"/b":      `<!doctype html><title>B</title><div role="dialog" aria-label="Hello"><button data-testid="acct">Close</button></div>`,
-		"/frame":  `<!doctype html><title>F</title><input data-testid="inner" aria-label="Inner">`,
+		"/frame":  `<!doctype html><title>F</title><input data-testid="inner" aria-label="Inner"><input data-testid="inner2"><b data-testid="inner3">z</b>`,
 		"/frame2": `<!doctype html><title>F2</title><p>moved on</p>`,
 	}
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
@@ -93,10 +94,11 @@ func TestInstalledHelperSameHandles(t *testing.T) {
 		many  locator.Candidate // matches one's element and others
 		index int               // of one's element in many's answer
 		other locator.Candidate // another strategy for one's element
+		fresh locator.Candidate // an element no Find returned yet
 	}{
-		{"light", top, tid("note"), locator.Candidate{Strategy: locator.CSS, CSS: "input.f"}, 1, locator.Candidate{Strategy: locator.Label, Label: "Note", Exact: true}},
-		{"shadow", top, tid("deep"), locator.Candidate{Strategy: locator.CSS, CSS: "[data-testid]"}, 2, role("button", "Deep")},
-		{"iframe", frame, tid("inner"), locator.Candidate{Strategy: locator.CSS, CSS: "*"}, 4, locator.Candidate{Strategy: locator.Label, Label: "Inner", Exact: true}},
+		{"light", top, tid("note"), locator.Candidate{Strategy: locator.CSS, CSS: "input.f"}, 1, locator.Candidate{Strategy: locator.Label, Label: "Note", Exact: true}, tid("extra")},
+		{"shadow", top, tid("deep"), locator.Candidate{Strategy: locator.CSS, CSS: "button, [data-testid=deep2]"}, 0, role("button", "Deep"), tid("deep3")},
+		{"iframe", frame, tid("inner"), locator.Candidate{Strategy: locator.CSS, CSS: "input"}, 0, locator.Candidate{Strategy: locator.Label, Label: "Inner", Exact: true}, tid("inner3")},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			first := find(tc.sc, tc.one)
@@ -116,15 +118,30 @@ func TestInstalledHelperSameHandles(t *testing.T) {
 			if other := find(tc.sc, tc.other); len(other) != 1 || other[0] != first[0] {
 				t.Fatalf("Find(%v) = %v, want %v", tc.other, other, first[0])
 			}
+			// Commands: a node no Find returned yet is described once;
+			// a known one is not.
 			var rec cdpRecorder
+			d.callTrace = rec.trace
+			fresh := find(tc.sc, tc.fresh)
+			d.callTrace = nil
+			if len(fresh) != 1 || fresh[0] == first[0] {
+				t.Fatalf("Find(%v) = %v, want one element other than %v", tc.fresh, fresh, first[0])
+			}
+			if got := rec.methods(); got != "callFunctionOn, DOM.describeNode" {
+				t.Errorf("Find of a new element sent %s, want callFunctionOn, DOM.describeNode", got)
+			}
+			rec.reset()
 			d.callTrace = rec.trace
 			again := find(tc.sc, tc.one)
 			d.callTrace = nil
 			if len(again) != 1 || again[0] != first[0] {
 				t.Fatalf("traced Find = %v, want %v", again, first)
 			}
-			if got := rec.methods(); got != "callFunctionOn, DOM.describeNode" {
-				t.Errorf("one-element Find sent %s, want callFunctionOn, DOM.describeNode", got)
+			if got := rec.methods(); got != "callFunctionOn" {
+				t.Errorf("Find of a known element sent %s, want callFunctionOn", got)
+			}
+			if many := find(tc.sc, tc.many); len(many) <= tc.index || many[tc.index] != first[0] {
+				t.Fatalf("Find(%v) after = %d elements, want %v at %d", tc.many, len(many), first[0], tc.index)
 			}
 		})
 	}
