@@ -153,3 +153,50 @@ func BenchmarkLookCalls(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkLookSourceVsInstalled times, interleaved on one page so load
+// hits both alike, a FindCounts of the runtime's modal look sent as the
+// helper's full source (as before helpers were installed) and through
+// the installed helper, and reports both per call and their ratio.
+func BenchmarkLookSourceVsInstalled(b *testing.B) {
+	d := shared(b)
+	s := sites(b)
+	ctx := tctx(b, 5*time.Minute)
+	if err := d.Navigate(ctx, s.Teller.URL()+"/login"); err != nil {
+		b.Fatal(err)
+	}
+	doc, err := d.document(ctx, d.top)
+	if err != nil {
+		b.Fatal(err)
+	}
+	ask := []countCand{{S: "role", Role: "dialog"}, {S: "role", Role: "alertdialog"}, {S: "text", V: "No member found"}, {S: "text", V: "Session expired"}}
+	args := []callArg{obj(""), val(maxRoleCandidates), val(ask)}
+	if _, err := d.callHelper(ctx, d.top.sid, doc, helperCounts, false, true, nil, args...); err != nil {
+		b.Fatal(err)
+	}
+	if d.installedHelper(d.top.sid, doc, helperCounts) == "" {
+		b.Fatal("helper not installed")
+	}
+	var src, inst time.Duration
+	n := 0
+	for b.Loop() {
+		var a, c []int
+		t0 := time.Now()
+		if _, err := d.callOn(ctx, d.top.sid, doc, jsCounts, true, &a, args...); err != nil {
+			b.Fatal(err)
+		}
+		t1 := time.Now()
+		if _, err := d.callHelper(ctx, d.top.sid, doc, helperCounts, false, true, &c, args...); err != nil {
+			b.Fatal(err)
+		}
+		inst += time.Since(t1)
+		src += t1.Sub(t0)
+		if !slices.Equal(a, c) {
+			b.Fatalf("source %v, installed %v", a, c)
+		}
+		n++
+	}
+	b.ReportMetric(float64(src.Microseconds())/1000/float64(n), "source-ms/op")
+	b.ReportMetric(float64(inst.Microseconds())/1000/float64(n), "installed-ms/op")
+	b.ReportMetric(float64(inst)/float64(src), "installed/source")
+}
