@@ -68,6 +68,7 @@ type Driver struct {
 	url        string // the main frame's committed URL
 	topDoc     proto.RuntimeRemoteObjectID
 	helpers    map[helperKey]proto.RuntimeRemoteObjectID // installed document helpers (helpers.go)
+	installing map[helperKey]bool                        // helpers being installed
 	inflight   map[uint64]context.CancelCauseFunc
 	nextID     uint64
 	origins    *originScope

@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/go-rod/rod/lib/proto"
 	"github.com/vera-run/vera/locator"
 	"github.com/vera-run/vera/runtime"
 )
@@ -172,7 +173,7 @@ func TestInstalledHelperNewDocument(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if d.installedHelper(d.top.sid, oldDoc, helperCounts) == "" {
+	if d.helpersIn(d.top.sid, oldDoc) == "" {
 		t.Fatal("FindCounts left no installed helper in the document")
 	}
 	acct := findOne(t, ctx, d, top, locator.Candidate{Strategy: locator.TestID, TestID: "acct"})
@@ -236,7 +237,7 @@ func TestInstalledHelperNewDocument(t *testing.T) {
 	if err := d.Navigate(ctx, origin+"/b"); err != nil {
 		t.Fatal(err)
 	}
-	if d.installedHelper(d.top.sid, oldDoc, helperCounts) != "" {
+	if d.helpersIn(d.top.sid, oldDoc) != "" {
 		t.Fatal("the replaced document's helper is still recorded")
 	}
 	n, err := d.FindCounts(ctx, top, nil, dialogs)
@@ -307,4 +308,11 @@ func TestInstalledHelperPagePatches(t *testing.T) {
 			t.Fatalf("Find css after %s = %v, %v; want %v", patch, els, err, two)
 		}
 	}
+}
+
+// helpersIn returns the helpers installed in document doc, or "".
+func (d *Driver) helpersIn(sid proto.TargetSessionID, doc proto.RuntimeRemoteObjectID) proto.RuntimeRemoteObjectID {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	return d.helpers[helperKey{sid, doc}]
 }

@@ -174,7 +174,7 @@ func BenchmarkLookSourceVsInstalled(b *testing.B) {
 	if _, err := d.callHelper(ctx, d.top.sid, doc, helperCounts, false, true, nil, args...); err != nil {
 		b.Fatal(err)
 	}
-	if d.installedHelper(d.top.sid, doc, helperCounts) == "" {
+	if d.helpersIn(d.top.sid, doc) == "" {
 		b.Fatal("helper not installed")
 	}
 	var src, inst time.Duration
