@@ -53,7 +53,12 @@ type element struct {
 }
 
 // document returns the object of the scope's document. The top-level
-// document's object is cached until the main frame navigates.
+// document's object is cached until the main frame navigates; beside its
+// lookup the driver installs the document helpers there (helpers.go), so
+// the first helper call on the document sends no helper source. Should a
+// navigation come between the two evaluations, the helpers and the
+// document object belong to two contexts, and a call with both fails as
+// stale (and is retried on the new document), never answers.
 func (d *Driver) document(ctx context.Context, sc *scope) (proto.RuntimeRemoteObjectID, error) {
 	if !sc.top {
 		return sc.doc, nil
@@ -64,12 +69,22 @@ func (d *Driver) document(ctx context.Context, sc *scope) (proto.RuntimeRemoteOb
 	if doc != "" {
 		return doc, nil
 	}
+	var fn proto.RuntimeRemoteObjectID
+	installed := make(chan struct{})
+	go func() {
+		defer close(installed)
+		fn, _ = d.evalObject(ctx, sc.sid, jsInstallTop)
+	}()
 	doc, err := d.evalObject(ctx, sc.sid, "document")
+	<-installed
 	if err != nil {
 		return "", err
 	}
 	d.mu.Lock()
 	d.topDoc = doc
+	if fn != "" {
+		d.recordHelpersLocked(helperKey{sc.sid, doc}, fn)
+	}
 	d.mu.Unlock()
 	return doc, nil
 }

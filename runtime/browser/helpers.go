@@ -48,9 +48,15 @@ var helperSrc = [numHelpers]string{
 // the element itself. Reflect.apply and Array.isArray are read once,
 // here, so a call through it reads no property the page may have
 // replaced since.
-var jsInstall = func() string {
+var jsInstall = installSource("this")
+
+// jsInstallTop is jsInstall as an expression for Runtime.evaluate in the
+// top-level document (bound to document, which a page cannot redefine).
+var jsInstallTop = "(" + installSource("document") + ")()"
+
+func installSource(docExpr string) string {
 	var b strings.Builder
-	b.WriteString("function() {\n  const apply = Reflect.apply, isArray = Array.isArray, doc = this;\n  const hs = [")
+	b.WriteString("function() {\n  const apply = Reflect.apply, isArray = Array.isArray, doc = " + docExpr + ";\n  const hs = [")
 	for h, src := range helperSrc {
 		if h > 0 {
 			b.WriteString(", ")
@@ -68,7 +74,7 @@ var jsInstall = func() string {
   };
 }`)
 	return b.String()
-}()
+}
 
 // jsViaHelper calls the installed helpers (f): helper h with one, nk and
 // the arguments after them (nk known elements, then the helper's own).
@@ -128,6 +134,12 @@ func (d *Driver) installHelpers(ctx context.Context, sid proto.TargetSessionID, 
 	if err != nil || r.Type != "function" || r.ObjectID == "" {
 		return
 	}
+	d.recordHelpersLocked(k, r.ObjectID)
+}
+
+// recordHelpersLocked records fn as the helpers installed in document
+// k. d.mu is held.
+func (d *Driver) recordHelpersLocked(k helperKey, fn proto.RuntimeRemoteObjectID) {
 	if d.helpers == nil {
 		d.helpers = map[helperKey]proto.RuntimeRemoteObjectID{}
 	}
@@ -138,7 +150,7 @@ func (d *Driver) installHelpers(ctx context.Context, sid proto.TargetSessionID, 
 			}
 		}
 	}
-	d.helpers[k] = r.ObjectID
+	d.helpers[k] = fn
 }
 
 // dropHelpersLocked forgets the helpers installed in documents of

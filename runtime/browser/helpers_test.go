@@ -240,9 +240,24 @@ func TestInstalledHelperNewDocument(t *testing.T) {
 	if d.helpersIn(d.top.sid, oldDoc) != "" {
 		t.Fatal("the replaced document's helper is still recorded")
 	}
+	// The new document's helpers are installed beside its lookup, so
+	// its first look sends one call, no helper source twice.
+	var rec cdpRecorder
+	d.callTrace = rec.trace
 	n, err := d.FindCounts(ctx, top, nil, dialogs)
+	d.callTrace = nil
 	if err != nil {
 		t.Fatal(err)
+	}
+	if got := rec.methods(); got != "evaluate, evaluate, callFunctionOn" {
+		t.Errorf("the first FindCounts on /b sent %s, want evaluate, evaluate, callFunctionOn", got)
+	}
+	newDoc, err := d.document(ctx, d.top)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if d.helpersIn(d.top.sid, newDoc) == "" {
+		t.Error("no helpers installed beside the new document's lookup")
 	}
 	if !slices.Equal(n, []int{-1, 0, 0}) {
 		t.Fatalf("FindCounts on /b = %v, want [-1 0 0]", n)
