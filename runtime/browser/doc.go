@@ -454,10 +454,11 @@
 //     137 CDP commands per run (BenchmarkTellerFlow).
 //   - Installed document helpers (helpers.go): the lookup helpers
 //     (jsCounts, jsFind, jsRoleCandidates, jsFilter; 11 to 36 KB of
-//     source each) are sent once per document, beside their first call,
-//     and kept as function objects bound to that document in its own
-//     execution context (no page global); later calls send a one-line
-//     declaration and the function's handle. They die with the document,
+//     source each) are installed together once per document (the
+//     top-level one's beside its lookup, a frame's beside the first
+//     helper call there), as one function object bound to that document
+//     in its own execution context (no page global); calls send a
+//     one-line declaration and the function's handle. They die with the document,
 //     so a call on a replaced document fails as stale, as with the
 //     source. A DOM Find answering one element gets it as the element
 //     (callFunctionOn, then DOM.describeNode for its backend id), or, when
