@@ -82,7 +82,7 @@ func (d *Driver) FindCounts(ctx context.Context, s runtime.Scope, root runtime.E
 		return out, nil
 	}
 	counts, err := inDocument(cctx, d, sc, func(doc proto.RuntimeRemoteObjectID) ([]int, error) {
-		r, err := d.callOn(cctx, sc.sid, doc, jsCounts, true, nil, obj(rootObj), val(maxRoleCandidates), val(ask))
+		r, err := d.callHelper(cctx, sc.sid, doc, helperCounts, false, true, nil, obj(rootObj), val(maxRoleCandidates), val(ask))
 		if err != nil {
 			return nil, err
 		}

@@ -67,6 +67,8 @@ type Driver struct {
 	dialog     string
 	url        string // the main frame's committed URL
 	topDoc     proto.RuntimeRemoteObjectID
+	helpers    map[helperKey]proto.RuntimeRemoteObjectID // installed document helpers (helpers.go)
+	installing map[helperKey]bool                        // helpers being installed
 	inflight   map[uint64]context.CancelCauseFunc
 	nextID     uint64
 	origins    *originScope
@@ -75,6 +77,7 @@ type Driver struct {
 	byTarget   map[proto.TargetTargetID]*target
 	frames     map[proto.PageFrameID]bool
 	elems      map[elemKey]*element
+	recent     []*element // the handles returned last, newest last (find.go)
 	waiters    map[uint64]func(*cdp.Event)
 	// adopted: targets of the context the host's attacher holds for this
 	// driver (attach.go), each with the func that lets it run once the

@@ -151,6 +151,7 @@ func (d *Driver) dispatch(ev *cdp.Event) {
 				// node ids restart, so a kept handle would alias a new
 				// node with a dead object.
 				d.invalidateSessionLocked(sid)
+				d.dropHelpersLocked(sid)
 			}
 			if t.kind == kindPage && e.Frame.ParentID == "" {
 				d.url = e.Frame.URL + e.Frame.URLFragment

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -52,7 +53,12 @@ type element struct {
 }
 
 // document returns the object of the scope's document. The top-level
-// document's object is cached until the main frame navigates.
+// document's object is cached until the main frame navigates; beside its
+// lookup the driver installs the document helpers there (helpers.go), so
+// the first helper call on the document sends no helper source. Should a
+// navigation come between the two evaluations, the helpers and the
+// document object belong to two contexts, and a call with both fails as
+// stale (and is retried on the new document), never answers.
 func (d *Driver) document(ctx context.Context, sc *scope) (proto.RuntimeRemoteObjectID, error) {
 	if !sc.top {
 		return sc.doc, nil
@@ -63,12 +69,22 @@ func (d *Driver) document(ctx context.Context, sc *scope) (proto.RuntimeRemoteOb
 	if doc != "" {
 		return doc, nil
 	}
+	var fn proto.RuntimeRemoteObjectID
+	installed := make(chan struct{})
+	go func() {
+		defer close(installed)
+		fn, _ = d.evalObject(ctx, sc.sid, jsInstallTop)
+	}()
 	doc, err := d.evalObject(ctx, sc.sid, "document")
+	<-installed
 	if err != nil {
 		return "", err
 	}
 	d.mu.Lock()
 	d.topDoc = doc
+	if fn != "" {
+		d.recordHelpersLocked(helperKey{sc.sid, doc}, fn)
+	}
 	d.mu.Unlock()
 	return doc, nil
 }
@@ -78,6 +94,11 @@ func (d *Driver) forgetTopDoc(doc proto.RuntimeRemoteObjectID) {
 	d.mu.Lock()
 	if d.topDoc == doc {
 		d.topDoc = ""
+	}
+	for k := range d.helpers {
+		if k.doc == doc {
+			delete(d.helpers, k)
+		}
 	}
 	d.mu.Unlock()
 }
@@ -124,11 +145,42 @@ func (d *Driver) handle(sc *scope, backend proto.DOMBackendNodeID, o proto.Runti
 	d.mu.Lock()
 	defer d.mu.Unlock()
 	if el := d.elems[k]; el != nil {
+		d.noteRecentLocked(el)
 		return el
 	}
 	el := &element{d: d, sid: sc.sid, frame: sc.frame, backend: backend, obj: o, chain: sc.chain}
 	d.elems[k] = el
+	d.noteRecentLocked(el)
 	return el
+}
+
+// maxKnown is how many recently returned handles a DOM Find passes to
+// the page, so that an answer of one of them needs no DOM.describeNode.
+const maxKnown = 8
+
+// noteRecentLocked makes el the newest of the recent handles. d.mu is
+// held.
+func (d *Driver) noteRecentLocked(el *element) {
+	if i := slices.Index(d.recent, el); i >= 0 {
+		d.recent = slices.Delete(d.recent, i, i+1)
+	} else if len(d.recent) >= maxKnown {
+		d.recent = slices.Delete(d.recent, 0, 1)
+	}
+	d.recent = append(d.recent, el)
+}
+
+// recentHandles returns the live recent handles of sc's document, newest
+// first.
+func (d *Driver) recentHandles(sc *scope) []*element {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	var out []*element
+	for i := len(d.recent) - 1; i >= 0; i-- {
+		if el := d.recent[i]; !el.stale && el.sid == sc.sid && el.frame == sc.frame {
+			out = append(out, el)
+		}
+	}
+	return out
 }
 
 // knownObject returns the object of a node already handed out.
@@ -250,19 +302,52 @@ func (d *Driver) findErr(ctx context.Context, err error) error {
 }
 
 func (d *Driver) findDOM(ctx context.Context, sc *scope, doc, rootObj proto.RuntimeRemoteObjectID, c locator.Candidate) ([]*element, error) {
-	r, err := d.callOn(ctx, sc.sid, doc, jsFind, false, nil,
-		val(string(c.Strategy)), val(c.Value()), val(c.Exact), obj(rootObj))
+	args := []callArg{val(string(c.Strategy)), val(c.Value()), val(c.Exact), obj(rootObj)}
+	known := d.recentHandles(sc)
+	objs := make([]proto.RuntimeRemoteObjectID, len(known))
+	for i, el := range known {
+		objs[i] = el.obj
+	}
+	r, err := d.callHelperKnown(ctx, sc.sid, doc, helperFind, objs, true, false, nil, args...)
+	if err != nil && len(known) > 0 && isStaleError(err) {
+		// A known handle's document went away before the event saying
+		// so arrived: ask again without them, as without known handles.
+		known = nil
+		r, err = d.callHelperKnown(ctx, sc.sid, doc, helperFind, nil, true, false, nil, args...)
+	}
 	if err != nil {
 		return nil, err
 	}
 	if err := helperStatus(r); err != nil {
 		return nil, err
 	}
-	objs, err := d.arrayObjects(ctx, sc.sid, r)
+	if r.Type == "number" {
+		// One element, a known one (callHelperKnown).
+		var i int
+		if err := jsonNumber(r.Value, &i); err != nil || i < 0 || i >= len(known) {
+			return nil, fmt.Errorf("decode page result: known element %s of %d", r.Value, len(known))
+		}
+		el := known[i]
+		d.mu.Lock()
+		stale := el.stale
+		if !stale {
+			d.noteRecentLocked(el)
+		}
+		d.mu.Unlock()
+		if stale {
+			return nil, errStaleScope
+		}
+		return []*element{el}, nil
+	}
+	if r.Subtype == "node" {
+		// One element, answered as itself (callHelper's one).
+		return d.handles(ctx, sc, []proto.RuntimeRemoteObjectID{r.ObjectID})
+	}
+	els, err := d.arrayObjects(ctx, sc.sid, r)
 	if err != nil {
 		return nil, err
 	}
-	return d.handles(ctx, sc, objs)
+	return d.handles(ctx, sc, els)
 }
 
 // handles maps element objects to handles, describing each node once
@@ -311,7 +396,7 @@ const maxRoleCandidates = 64
 // Accessibility.queryAXTree over the scope answers instead.
 func (d *Driver) findRole(ctx context.Context, sc *scope, doc, rootObj proto.RuntimeRemoteObjectID, c locator.Candidate) ([]*element, error) {
 	name := normalizeSpace(c.Name)
-	r, err := d.callOn(ctx, sc.sid, doc, jsRoleCandidates, false, nil,
+	r, err := d.callHelper(ctx, sc.sid, doc, helperRoleCandidates, false, false, nil,
 		val(c.Role), val(name), val(c.Exact), obj(rootObj), val(maxRoleCandidates), val(true))
 	if err != nil {
 		return nil, err
@@ -498,7 +583,7 @@ func (d *Driver) filterAXNodes(ctx context.Context, sc *scope, doc, rootObj prot
 		args = append(args, obj(o))
 	}
 	var keep []int
-	r, err := d.callOn(ctx, sc.sid, doc, jsFilter, true, &keep, args...)
+	r, err := d.callHelper(ctx, sc.sid, doc, helperFilter, false, true, &keep, args...)
 	if err != nil {
 		return nil, nil, err
 	}
