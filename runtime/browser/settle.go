@@ -77,6 +77,9 @@ type causal struct {
 	// that ended at settleDOMBound with the document still mutating
 	// (for tests).
 	domChecks, domBounded uint64
+	// capped counts the Settle calls that ended at settleCap (for
+	// tests).
+	capped uint64
 	// seq counts causal events, so Settle can tell whether one arrived
 	// during its confirming round trip.
 	seq uint64
@@ -460,6 +463,9 @@ func (d *Driver) Settle(ctx context.Context) error {
 		now := time.Now()
 		if !now.Before(deadline) {
 			d.log.Debug("settle cap reached", "pending", pending)
+			d.mu.Lock()
+			d.causal.capped++
+			d.mu.Unlock()
 			return nil
 		}
 		if pending || now.Before(chainUntil) {
@@ -520,6 +526,9 @@ func (d *Driver) Settle(ctx context.Context) error {
 			return nil
 		}
 		if err != nil && rctx.Err() != nil {
+			d.mu.Lock()
+			d.causal.capped++
+			d.mu.Unlock()
 			return nil // the cap
 		}
 	}
