@@ -534,8 +534,10 @@ func (d *Driver) onRequest(sid proto.TargetSessionID, e *proto.FetchRequestPause
 }
 
 // onResponse continues a fetch or XHR response paused at the response
-// stage: the request's data has arrived, and the page gets it (the quiet
-// window after a chaining reply covers the handling).
+// stage: the request's data has arrived, and the page gets it. The
+// handling is followed through the renderer's load events and a
+// DOM-quiet check (causal.loads), or for a target whose loads are not
+// reported, covered by the quiet window after a chaining reply.
 func (d *Driver) onResponse(sid proto.TargetSessionID, e *proto.FetchRequestPaused) {
 	id := e.RequestID
 	d.mu.Lock()

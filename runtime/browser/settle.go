@@ -400,15 +400,21 @@ func (d *Driver) forgetSessionLocked(sid proto.TargetSessionID) {
 // is installed and it runs, and a popup until its first document stopped
 // loading or it closed; a paused request until its reply is sent; a
 // fetch or XHR request let through until its response arrives (paused
-// again at the response stage, then for settleQuiet after that reply);
-// and for settleQuiet after the reply to a document, script, fetch or XHR
-// request (the one link of a chain no round trip orders: the page gets
-// the response on its own channel), except a document reply for a
-// loading frame, whose load holds the barrier instead (repliedLocked).
+// again at the response stage); a fetch or XHR load of a page or frame,
+// as its renderer reports it (causal.loads), until the renderer has the
+// body or the load failed, and then a DOM-quiet check of its frame
+// (domQuiet: the page handled the data when its document stopped
+// mutating, bounded by settleDOMBound); and for settleQuiet after the
+// reply to a document or script request, or to a fetch or XHR of a
+// target whose loads are not reported (the one link of a chain no round
+// trip orders: the page gets the response on its own channel), except a
+// document reply for a loading frame, whose load holds the barrier
+// instead (repliedLocked).
 // Causal events also include a download beginning, a frame committing
 // and a native dialog opening.
 // There is no fixed quiet time: a page that only re-renders (a
-// controlled input, a time-sliced render) settles after the round trips.
+// controlled input, a time-sliced render) and fetched nothing settles
+// after the round trips.
 // A dialog ends Settle at once with [runtime.ErrNativeDialog]. Settle
 // returns nil at settleCap even when something is still pending (a page
 // that never stops loading); the runtime's later waits keep draining

@@ -111,11 +111,14 @@ const wcSPA = `
 // TestWebcheckSPA: the answer is the savings account's, never the
 // current account's that was on screen when the URL changed. Before
 // Settle waited for fetch responses every run completed with the current
-// account's details. Known residue: the barrier waits for the response
-// and then the 60 ms quiet window, not for the page's handling of it, and
-// a request that reaches the interceptor after the confirming round trips
-// is not seen; on two cores saturated by stress-ng (load ~60) 3 of 24
-// runs still read the old view.
+// account's details. While the barrier followed the request only at the
+// interceptor (then a 60 ms window after the reply), 3 of 24 runs on two
+// cores saturated by stress-ng (load ~60) still read the old view: the
+// fetch reached the interceptor up to 50 ms after the click's confirming
+// round trips. Settle now follows the renderer's own load events (ordered
+// by the round trip after the input) and a DOM-quiet check of the page
+// after the data arrived; TestStressWebcheck runs the unmarked case under
+// load.
 func TestWebcheckSPA(t *testing.T) {
 	d := shared(t)
 	s := sites(t)
