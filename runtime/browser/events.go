@@ -161,6 +161,7 @@ func (d *Driver) dispatch(ev *cdp.Event) {
 				d.url = e.Frame.URL + e.Frame.URLFragment
 				d.topDoc = ""
 			}
+			d.causal.documentReplacedLocked(sid, e.Frame.ID, e.Frame.ParentID == "")
 			d.causal.noteLocked()
 			d.mu.Unlock()
 		}
@@ -177,6 +178,7 @@ func (d *Driver) dispatch(ev *cdp.Event) {
 		if t := d.targetOf(sid); t != nil && decode(ev, &e) {
 			d.mu.Lock()
 			d.invalidateFrameLocked(e.FrameID)
+			d.causal.documentReplacedLocked(sid, e.FrameID, false)
 			d.mu.Unlock()
 			d.navDone(sid, e.FrameID)
 		}
@@ -504,7 +506,7 @@ func (d *Driver) onRequest(sid proto.TargetSessionID, e *proto.FetchRequestPause
 	if allowed {
 		if e.ResourceType == proto.NetworkResourceTypeFetch || e.ResourceType == proto.NetworkResourceTypeXHR {
 			d.mu.Lock()
-			d.causal.responses[respKey{sid, id}] = time.Now()
+			d.causal.responses[respKey{sid, id}] = loadVal{time.Now(), e.FrameID}
 			d.mu.Unlock()
 			d.log.Debug("settle: request let through", "type", string(e.ResourceType), "url", e.Request.URL)
 		}

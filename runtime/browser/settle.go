@@ -59,7 +59,7 @@ type causal struct {
 	// way, and the page will re-render when it comes (a single-page app
 	// that changed its URL with pushState keeps showing the old view
 	// until then).
-	responses map[respKey]time.Time
+	responses map[respKey]loadVal
 	// loads are the page's fetch and XHR requests as the renderer reports
 	// them (Network.requestWillBeSent on a page or frame session, which
 	// the renderer sends on the session's own channel when the page
@@ -136,7 +136,7 @@ func newCausal() causal {
 		changed:   make(chan struct{}),
 		navs:      map[navKey]time.Time{},
 		targets:   map[proto.TargetSessionID]time.Time{},
-		responses: map[respKey]time.Time{},
+		responses: map[respKey]loadVal{},
 		loads:     map[loadKey]loadVal{},
 		landed:    map[frameKey]bool{},
 	}
@@ -240,8 +240,8 @@ func (c *causal) pendingLocked(since time.Time) bool {
 		}
 	}
 	pending := false
-	for k, t := range c.responses {
-		if t.After(since) {
+	for k, r := range c.responses {
+		if r.at.After(since) {
 			pending = true
 		} else {
 			// Older than any barrier that may still ask (since only
@@ -273,6 +273,31 @@ func (d *Driver) loadSent(sid proto.TargetSessionID, id proto.NetworkRequestID, 
 	d.causal.noteLocked()
 	d.mu.Unlock()
 	d.log.Debug("settle: load sent", "request", string(id))
+}
+
+// documentReplacedLocked forgets the awaited responses, loads and
+// DOM-quiet checks of frame in session sid (of every frame of the
+// session when top is set): its document was replaced or detached, which
+// cancels its requests; the
+// interceptor never sees the response of a cancelled one, and a renderer
+// left behind by a cross-process navigation never reports the end of its
+// loads (each would hold the next barriers to the cap).
+func (c *causal) documentReplacedLocked(sid proto.TargetSessionID, frame proto.PageFrameID, top bool) {
+	for k, r := range c.responses {
+		if k.sid == sid && (top || r.frame == frame) {
+			delete(c.responses, k)
+		}
+	}
+	for k, l := range c.loads {
+		if k.sid == sid && (top || l.frame == frame) {
+			delete(c.loads, k)
+		}
+	}
+	for k := range c.landed {
+		if k.sid == sid && (top || k.frame == frame) {
+			delete(c.landed, k)
+		}
+	}
 }
 
 // loadEnded ends a load (Network.loadingFinished or loadingFailed): its
