@@ -22,6 +22,8 @@ import (
 //	                                 h1 account name, dd data-testid=balance, button
 //	                                 "Show details" (fetches again, re-renders the
 //	                                 subtree with dd data-testid=iban).
+//	                                 ?clock=<ms>: span.clock in the top bar shows the
+//	                                 time, updated every <ms> (it never stops mutating).
 //	GET /webcheck/api/accounts/{id}  JSON {"id","name","balance","iban"}, after
 //	                                 ?delay=<ms> (at most 5000) or a delay in
 //	                                 [WebcheckDelayMin, WebcheckDelayMax] varying per request;

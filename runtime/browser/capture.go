@@ -175,7 +175,8 @@ func (d *Driver) captureAttached(ctx context.Context, sid proto.TargetSessionID,
 }
 
 // StopCapture implements [runtime.Capturer]: it stops the observation and
-// disables the domains again. It is idempotent.
+// disables the Runtime domain again (Network stays on for Settle). It is
+// idempotent.
 func (d *Driver) StopCapture(ctx context.Context) error {
 	if ctx == nil {
 		return errNilContext
@@ -201,8 +202,9 @@ func (d *Driver) StopCapture(ctx context.Context) error {
 		return nil // nothing left to disable
 	}
 	defer done()
+	// Network stays enabled: Settle follows the page's fetch and XHR
+	// loads through it (events.go, causal.loads).
 	for _, sid := range sids {
-		_ = d.call(cctx, sid, proto.NetworkDisable{}, nil)
 		_ = d.call(cctx, sid, proto.RuntimeDisable{}, nil)
 	}
 	return nil

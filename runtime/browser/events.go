@@ -31,6 +31,11 @@ type target struct {
 	// policyScript is the connect-policy script installed on a page or
 	// frame target (guarded by Driver.mu).
 	policyScript proto.PageScriptIdentifier
+	// loads is set once the renderer reports the target's fetch and XHR
+	// loads (Network enabled; guarded by Driver.mu): Settle follows them
+	// to the end of their body (causal.loads), not only to the
+	// interceptor's response.
+	loads bool
 }
 
 // eventLoop reads every CDP event. It never makes a CDP call itself: the
@@ -157,6 +162,7 @@ func (d *Driver) dispatch(ev *cdp.Event) {
 				d.url = e.Frame.URL + e.Frame.URLFragment
 				d.topDoc = ""
 			}
+			d.causal.documentReplacedLocked(sid, e.Frame.ID, e.Frame.ParentID == "")
 			d.causal.noteLocked()
 			d.mu.Unlock()
 		}
@@ -173,8 +179,26 @@ func (d *Driver) dispatch(ev *cdp.Event) {
 		if t := d.targetOf(sid); t != nil && decode(ev, &e) {
 			d.mu.Lock()
 			d.invalidateFrameLocked(e.FrameID)
+			d.causal.documentReplacedLocked(sid, e.FrameID, false)
 			d.mu.Unlock()
 			d.navDone(sid, e.FrameID)
+		}
+	case "Network.requestWillBeSent":
+		var e struct {
+			RequestID proto.NetworkRequestID    `json:"requestId"`
+			Type      proto.NetworkResourceType `json:"type"`
+			FrameID   proto.PageFrameID         `json:"frameId"`
+		}
+		if t := d.targetOf(sid); t != nil && t.kind != kindWorker && decode(ev, &e) && e.FrameID != "" &&
+			(e.Type == proto.NetworkResourceTypeFetch || e.Type == proto.NetworkResourceTypeXHR) {
+			d.loadSent(sid, e.RequestID, e.FrameID)
+		}
+	case "Network.loadingFinished", "Network.loadingFailed":
+		var e struct {
+			RequestID proto.NetworkRequestID `json:"requestId"`
+		}
+		if sid != "" && decode(ev, &e) {
+			d.loadEnded(sid, e.RequestID)
 		}
 	case "Audits.issueAdded":
 		var e proto.AuditsIssueAdded
@@ -332,6 +356,17 @@ func (d *Driver) onAttached(parent proto.TargetSessionID, e *proto.TargetAttache
 		audits()
 		if info.Type == proto.TargetTargetInfoTypePage || info.Type == targetTypeIframe {
 			_ = d.call(ctx, sid, proto.PageEnable{}, nil)
+			// The renderer reports the page's fetch and XHR loads, for
+			// Settle (causal.loads).
+			if err := d.call(ctx, sid, proto.NetworkEnable{}, nil); err != nil {
+				d.log.Debug("load events not available", "target_type", string(info.Type), "err", err)
+			} else {
+				d.mu.Lock()
+				if t := d.targets[sid]; t != nil {
+					t.loads = true
+				}
+				d.mu.Unlock()
+			}
 			d.mu.Lock()
 			t, csp := d.targets[sid], ""
 			if d.origins != nil {
@@ -417,6 +452,10 @@ func (d *Driver) onRequest(sid proto.TargetSessionID, e *proto.FetchRequestPause
 	document := e.ResourceType == proto.NetworkResourceTypeDocument
 	d.mu.Lock()
 	t := d.targets[sid]
+	// A fetch or XHR of a target whose loads the renderer reports is
+	// followed to the end of its body and the page's handling of it
+	// (causal.loads, domQuiet): its replies open no quiet window.
+	tracked := t != nil && t.loads && (e.ResourceType == proto.NetworkResourceTypeFetch || e.ResourceType == proto.NetworkResourceTypeXHR)
 	seedDoc := d.seedRequestLocked(sid, e)
 	allowed := seedDoc || !governed || d.origins.permits(origin, document)
 	var v runtime.Violation
@@ -445,7 +484,7 @@ func (d *Driver) onRequest(sid proto.TargetSessionID, e *proto.FetchRequestPause
 		d.causal.noteLocked()
 	}
 	d.mu.Unlock()
-	chains := chainingResource(e.ResourceType) && !imageFetch(e)
+	chains := chainingResource(e.ResourceType) && !imageFetch(e) && !tracked
 	replied := func() {
 		d.mu.Lock()
 		if chains {
@@ -468,8 +507,9 @@ func (d *Driver) onRequest(sid proto.TargetSessionID, e *proto.FetchRequestPause
 	if allowed {
 		if e.ResourceType == proto.NetworkResourceTypeFetch || e.ResourceType == proto.NetworkResourceTypeXHR {
 			d.mu.Lock()
-			d.causal.responses[respKey{sid, id}] = time.Now()
+			d.causal.responses[respKey{sid, id}] = loadVal{time.Now(), e.FrameID}
 			d.mu.Unlock()
+			d.log.Debug("settle: request let through", "type", string(e.ResourceType), "url", e.Request.URL)
 		}
 		d.goHandle(func() {
 			_ = d.call(d.lifeCtx, sid, proto.FetchContinueRequest{RequestID: id}, nil)
@@ -497,22 +537,30 @@ func (d *Driver) onRequest(sid proto.TargetSessionID, e *proto.FetchRequestPause
 }
 
 // onResponse continues a fetch or XHR response paused at the response
-// stage: the request's data has arrived, and the page gets it (the quiet
-// window after a chaining reply covers the handling).
+// stage: the request's data has arrived, and the page gets it. The
+// handling is followed through the renderer's load events and a
+// DOM-quiet check (causal.loads), or for a target whose loads are not
+// reported, covered by the quiet window after a chaining reply.
 func (d *Driver) onResponse(sid proto.TargetSessionID, e *proto.FetchRequestPaused) {
 	id := e.RequestID
 	d.mu.Lock()
 	d.causal.fetches++
+	t := d.targets[sid]
+	chains := t == nil || !t.loads
 	d.mu.Unlock()
 	var reply proto.Request = proto.FetchContinueResponse{RequestID: id}
 	if e.ResponseErrorReason != "" {
 		reply = proto.FetchFailRequest{RequestID: id, ErrorReason: e.ResponseErrorReason}
 	}
+	d.log.Debug("settle: response paused", "type", string(e.ResourceType), "url", e.Request.URL)
 	d.goHandle(func() {
 		_ = d.call(d.lifeCtx, sid, reply, nil)
+		d.log.Debug("settle: response continued", "url", e.Request.URL)
 		d.mu.Lock()
 		delete(d.causal.responses, respKey{sid, id})
-		d.causal.repliedLocked(e.ResourceType, e.FrameID)
+		if chains {
+			d.causal.repliedLocked(e.ResourceType, e.FrameID)
+		}
 		d.causal.fetches--
 		d.causal.noteLocked()
 		d.mu.Unlock()

@@ -3,6 +3,7 @@ package browser
 import (
 	"context"
 	"errors"
+	"strconv"
 	"strings"
 	"time"
 
@@ -20,7 +21,23 @@ const (
 	// settleCap is the hard cap of one Settle; pending work older than it
 	// (a frame that never stops loading) no longer holds a barrier.
 	settleCap = 3 * time.Second
+	// settleDOMQuiet is how long, in the page's own time, the document
+	// of a frame whose fetch or XHR data arrived must go without a DOM
+	// mutation before the barrier lets go (see domQuiet): no event says
+	// the page has handled the data it received, so the handling is
+	// observed instead. The page's tasks run in order, so the handling of
+	// data the renderer already has runs before a timer this long.
+	settleDOMQuiet = 40 * time.Millisecond
+	// settleDOMBound bounds one frame's DOM-quiet check: a page that
+	// never stops mutating (a clock, a spinner, an animation driven from
+	// script) holds a barrier this long, not to the cap.
+	settleDOMBound = 400 * time.Millisecond
 )
+
+// settleWorld is the isolated world the DOM-quiet check runs in: page
+// scripts cannot reach its globals (a replaced MutationObserver or
+// setTimeout), so they cannot end or hold it.
+const settleWorld = "vera-settle"
 
 // causal is the driver's view of the work the page's input or navigation
 // set in motion, for Settle. It is guarded by Driver.mu.
@@ -42,7 +59,27 @@ type causal struct {
 	// way, and the page will re-render when it comes (a single-page app
 	// that changed its URL with pushState keeps showing the old view
 	// until then).
-	responses map[respKey]time.Time
+	responses map[respKey]loadVal
+	// loads are the page's fetch and XHR requests as the renderer reports
+	// them (Network.requestWillBeSent on a page or frame session, which
+	// the renderer sends on the session's own channel when the page
+	// starts the request, so the round trip after an input orders it),
+	// until the renderer has the whole body (Network.loadingFinished) or
+	// the load failed. The interceptor's view (responses) can lag the
+	// page: a request that reaches it after the confirming round trips
+	// was never seen.
+	loads map[loadKey]loadVal
+	// landed are the frames where such a load finished since their last
+	// DOM-quiet check: the page may still be handling the data (parsing
+	// it, re-rendering), and Settle checks those frames (domQuiet).
+	landed map[frameKey]bool
+	// domChecks and domBounded count the DOM-quiet checks and those
+	// that ended at settleDOMBound with the document still mutating
+	// (for tests).
+	domChecks, domBounded uint64
+	// capped counts the Settle calls that ended at settleCap (for
+	// tests).
+	capped uint64
 	// seq counts causal events, so Settle can tell whether one arrived
 	// during its confirming round trip.
 	seq uint64
@@ -64,6 +101,25 @@ type respKey struct {
 	id  proto.FetchRequestID
 }
 
+// loadKey names one fetch or XHR load as the renderer of a session
+// reports it.
+type loadKey struct {
+	sid proto.TargetSessionID
+	id  proto.NetworkRequestID
+}
+
+// loadVal is when a load began and the frame whose document started it.
+type loadVal struct {
+	at    time.Time
+	frame proto.PageFrameID
+}
+
+// frameKey names one frame of a session.
+type frameKey struct {
+	sid   proto.TargetSessionID
+	frame proto.PageFrameID
+}
+
 // navKey names one pending navigation state of a frame: requested or
 // scheduled (loading false), or loading a document (loading true). They
 // end apart: Chromium clears a scheduled navigation as soon as it
@@ -80,7 +136,9 @@ func newCausal() causal {
 		changed:   make(chan struct{}),
 		navs:      map[navKey]time.Time{},
 		targets:   map[proto.TargetSessionID]time.Time{},
-		responses: map[respKey]time.Time{},
+		responses: map[respKey]loadVal{},
+		loads:     map[loadKey]loadVal{},
+		landed:    map[frameKey]bool{},
 	}
 }
 
@@ -182,8 +240,8 @@ func (c *causal) pendingLocked(since time.Time) bool {
 		}
 	}
 	pending := false
-	for k, t := range c.responses {
-		if t.After(since) {
+	for k, r := range c.responses {
+		if r.at.After(since) {
 			pending = true
 		} else {
 			// Older than any barrier that may still ask (since only
@@ -191,7 +249,71 @@ func (c *causal) pendingLocked(since time.Time) bool {
 			delete(c.responses, k)
 		}
 	}
+	for k, l := range c.loads {
+		if l.at.After(since) {
+			pending = true
+		} else {
+			// A load that never ends (a streamed response) holds no
+			// barrier begun more than a cap after it.
+			delete(c.loads, k)
+		}
+	}
 	return pending
+}
+
+// loadSent records a fetch or XHR load the renderer of session sid
+// started in frame (Network.requestWillBeSent; a redirect keeps the
+// first time).
+func (d *Driver) loadSent(sid proto.TargetSessionID, id proto.NetworkRequestID, frame proto.PageFrameID) {
+	d.mu.Lock()
+	k := loadKey{sid, id}
+	if _, ok := d.causal.loads[k]; !ok {
+		d.causal.loads[k] = loadVal{time.Now(), frame}
+	}
+	d.causal.noteLocked()
+	d.mu.Unlock()
+	d.log.Debug("settle: load sent", "request", string(id))
+}
+
+// documentReplacedLocked forgets the awaited responses, loads and
+// DOM-quiet checks of frame in session sid (of every frame of the
+// session when top is set): its document was replaced or detached, which
+// cancels its requests; the
+// interceptor never sees the response of a cancelled one, and a renderer
+// left behind by a cross-process navigation never reports the end of its
+// loads (each would hold the next barriers to the cap).
+func (c *causal) documentReplacedLocked(sid proto.TargetSessionID, frame proto.PageFrameID, top bool) {
+	for k, r := range c.responses {
+		if k.sid == sid && (top || r.frame == frame) {
+			delete(c.responses, k)
+		}
+	}
+	for k, l := range c.loads {
+		if k.sid == sid && (top || l.frame == frame) {
+			delete(c.loads, k)
+		}
+	}
+	for k := range c.landed {
+		if k.sid == sid && (top || k.frame == frame) {
+			delete(c.landed, k)
+		}
+	}
+}
+
+// loadEnded ends a load (Network.loadingFinished or loadingFailed): its
+// frame gets a DOM-quiet check at the next Settle, since the page may be
+// handling the data or the failure. An unknown id (a load of another
+// type) is not a causal event.
+func (d *Driver) loadEnded(sid proto.TargetSessionID, id proto.NetworkRequestID) {
+	d.mu.Lock()
+	k := loadKey{sid, id}
+	if l, ok := d.causal.loads[k]; ok {
+		delete(d.causal.loads, k)
+		d.causal.landed[frameKey{sid, l.frame}] = true
+		d.causal.noteLocked()
+		d.log.Debug("settle: load ended", "request", string(id))
+	}
+	d.mu.Unlock()
 }
 
 // navStart marks a navigation of frame in session sid as pending:
@@ -275,6 +397,16 @@ func (d *Driver) forgetSessionLocked(sid proto.TargetSessionID) {
 			delete(d.causal.responses, k)
 		}
 	}
+	for k := range d.causal.loads {
+		if k.sid == sid {
+			delete(d.causal.loads, k)
+		}
+	}
+	for k := range d.causal.landed {
+		if k.sid == sid {
+			delete(d.causal.landed, k)
+		}
+	}
 	d.causal.noteLocked()
 }
 
@@ -293,15 +425,21 @@ func (d *Driver) forgetSessionLocked(sid proto.TargetSessionID) {
 // is installed and it runs, and a popup until its first document stopped
 // loading or it closed; a paused request until its reply is sent; a
 // fetch or XHR request let through until its response arrives (paused
-// again at the response stage, then for settleQuiet after that reply);
-// and for settleQuiet after the reply to a document, script, fetch or XHR
-// request (the one link of a chain no round trip orders: the page gets
-// the response on its own channel), except a document reply for a
-// loading frame, whose load holds the barrier instead (repliedLocked).
+// again at the response stage); a fetch or XHR load of a page or frame,
+// as its renderer reports it (causal.loads), until the renderer has the
+// body or the load failed, and then a DOM-quiet check of its frame
+// (domQuiet: the page handled the data when its document stopped
+// mutating, bounded by settleDOMBound); and for settleQuiet after the
+// reply to a document or script request, or to a fetch or XHR of a
+// target whose loads are not reported (the one link of a chain no round
+// trip orders: the page gets the response on its own channel), except a
+// document reply for a loading frame, whose load holds the barrier
+// instead (repliedLocked).
 // Causal events also include a download beginning, a frame committing
 // and a native dialog opening.
 // There is no fixed quiet time: a page that only re-renders (a
-// controlled input, a time-sliced render) settles after the round trips.
+// controlled input, a time-sliced render) and fetched nothing settles
+// after the round trips.
 // A dialog ends Settle at once with [runtime.ErrNativeDialog]. Settle
 // returns nil at settleCap even when something is still pending (a page
 // that never stops loading); the runtime's later waits keep draining
@@ -317,6 +455,10 @@ func (d *Driver) Settle(ctx context.Context) error {
 	rctx, cancel := context.WithDeadline(cctx, deadline)
 	defer cancel()
 	err = d.roundTrip(rctx)
+	d.mu.Lock()
+	nloads := len(d.causal.loads)
+	d.mu.Unlock()
+	d.log.Debug("settle: first round trip", "loads", nloads)
 	if c := interruption(cctx); c != nil {
 		return d.fail(cctx, "settle", c)
 	}
@@ -352,6 +494,9 @@ func (d *Driver) Settle(ctx context.Context) error {
 		now := time.Now()
 		if !now.Before(deadline) {
 			d.log.Debug("settle cap reached", "pending", pending)
+			d.mu.Lock()
+			d.causal.capped++
+			d.mu.Unlock()
 			return nil
 		}
 		if pending || now.Before(chainUntil) {
@@ -366,6 +511,28 @@ func (d *Driver) Settle(ctx context.Context) error {
 			}
 			if err := wait(changed, until.Sub(now)); err != nil {
 				return d.fail(cctx, "settle", err)
+			}
+			continue
+		}
+		// Data a fetch or XHR brought has reached the renderer: wait
+		// until the page has handled it (its document stopped
+		// mutating), then look again (the handling may have started
+		// more work).
+		d.mu.Lock()
+		landed := d.causal.landed
+		if len(landed) > 0 {
+			d.causal.landed = map[frameKey]bool{}
+		}
+		d.mu.Unlock()
+		if len(landed) > 0 {
+			for k := range landed {
+				d.domQuiet(rctx, k)
+			}
+			if c := interruption(cctx); c != nil {
+				return d.fail(cctx, "settle", c)
+			}
+			if cctx.Err() != nil {
+				return d.fail(cctx, "settle", cctx.Err())
 			}
 			continue
 		}
@@ -386,12 +553,66 @@ func (d *Driver) Settle(ctx context.Context) error {
 		again := d.causal.seq != seq || d.causal.pendingLocked(stale)
 		d.mu.Unlock()
 		if !again {
+			d.log.Debug("settle: done", "elapsed", time.Since(start))
 			return nil
 		}
 		if err != nil && rctx.Err() != nil {
+			d.mu.Lock()
+			d.causal.capped++
+			d.mu.Unlock()
 			return nil // the cap
 		}
 	}
+}
+
+// domQuietScript resolves once the document has gone settleDOMQuiet
+// without a DOM mutation (childList, attributes or character data
+// anywhere in it, observed from its first timer on), or settleDOMBound
+// after it began; it answers whether the document was quiet.
+var domQuietScript = `new Promise(resolve => {
+  const quiet = ` + strconv.Itoa(int(settleDOMQuiet/time.Millisecond)) + `, bound = ` + strconv.Itoa(int(settleDOMBound/time.Millisecond)) + `;
+  const start = performance.now();
+  let last = start;
+  const mo = new MutationObserver(() => { last = performance.now(); });
+  mo.observe(document, { subtree: true, childList: true, attributes: true, characterData: true });
+  const tick = () => {
+    const now = performance.now();
+    if (now - last >= quiet || now - start >= bound) {
+      mo.disconnect();
+      resolve(now - last >= quiet);
+      return;
+    }
+    setTimeout(tick, Math.max(1, Math.min(quiet - (now - last), bound - (now - start))));
+  };
+  setTimeout(tick, 0);
+})`
+
+// domQuiet waits, in an isolated world of frame k, until its document
+// has stopped mutating (domQuietScript). It is best effort: a frame gone
+// or replaced meanwhile has nothing left to handle the data (a new
+// document is a navigation the barrier tracks), and the cap ends it.
+func (d *Driver) domQuiet(ctx context.Context, k frameKey) {
+	var w proto.PageCreateIsolatedWorldResult
+	if err := d.call(ctx, k.sid, proto.PageCreateIsolatedWorld{FrameID: k.frame, WorldName: settleWorld}, &w); err != nil {
+		d.log.Debug("settle: no DOM-quiet check", "frame", string(k.frame), "err", err)
+		return
+	}
+	var res proto.RuntimeEvaluateResult
+	err := d.call(ctx, k.sid, proto.RuntimeEvaluate{
+		Expression:    domQuietScript,
+		ContextID:     w.ExecutionContextID,
+		AwaitPromise:  true,
+		ReturnByValue: true,
+		Silent:        true,
+	}, &res)
+	quiet := err == nil && res.ExceptionDetails == nil && res.Result != nil && res.Result.Value.Bool()
+	d.mu.Lock()
+	d.causal.domChecks++
+	if err == nil && res.ExceptionDetails == nil && !quiet {
+		d.causal.domBounded++
+	}
+	d.mu.Unlock()
+	d.log.Debug("settle: DOM-quiet check", "frame", string(k.frame), "quiet", quiet, "err", err)
 }
 
 // roundTrip runs a zero-delay timer in the page's main world and waits

@@ -3,8 +3,11 @@ package browser
 import (
 	"errors"
 	"fmt"
+	"net"
 	"net/http"
 	"net/http/httptest"
+	"strconv"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -255,5 +258,89 @@ window.fillLog = () => log.join(',');
 	// follows each fill; see TestFillEventsOnce.)
 	if got, want := eval("fillLog().split(',').filter(e => e.startsWith('input ')).join(',')"), "input plain,input later,input moving,input when,input notes"; got != want {
 		t.Errorf("input events = %s, want %s", got, want)
+	}
+}
+
+// TestSettleForgetsLoadsOfReplacedDocument: a click that starts a fetch
+// the server never answers and navigates to another site (a new renderer
+// process) in the same handler. The old renderer never reports the end
+// of that load; the barrier forgets a frame's loads when its document is
+// replaced, so neither the click's Settle nor a later one waits for the
+// load to the cap. The counts are the driver's own facts.
+func TestSettleForgetsLoadsOfReplacedDocument(t *testing.T) {
+	d := shared(t)
+	ctx := tctx(t, 60*time.Second)
+	other := httptest.NewUnstartedServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "text/html; charset=utf-8")
+		fmt.Fprint(w, `<!doctype html><title>Other</title><h1>Other</h1>`)
+	}))
+	l, err := net.Listen("tcp", "localhost:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	other.Listener.Close()
+	other.Listener = l
+	other.Start()
+	t.Cleanup(other.Close)
+	otherURL := "http://localhost:" + strconv.Itoa(l.Addr().(*net.TCPAddr).Port)
+	hang := make(chan struct{})
+	site := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		switch r.URL.Path {
+		case "/":
+			w.Header().Set("Content-Type", "text/html; charset=utf-8")
+			fmt.Fprintf(w, `<!doctype html><title>Leave</title><button onclick='fetch("/hang"); location.href = %q'>Leave</button>`, otherURL+"/")
+		case "/hang":
+			select {
+			case <-hang:
+			case <-r.Context().Done():
+			}
+		default:
+			http.NotFound(w, r)
+		}
+	}))
+	t.Cleanup(site.Close)
+	t.Cleanup(func() { close(hang) })
+	if err := d.RestrictOrigins(ctx, runtime.OriginScope{Allowed: []string{site.URL, otherURL}}); err != nil {
+		t.Fatal(err)
+	}
+	if err := d.Navigate(ctx, site.URL+"/"); err != nil {
+		t.Fatal(err)
+	}
+	if err := d.Settle(ctx); err != nil {
+		t.Fatal(err)
+	}
+	top, _, err := d.Frame(ctx, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	els, err := d.Find(ctx, top, nil, role("button", "Leave"))
+	if err != nil || len(els) != 1 {
+		t.Fatalf("Find = %d, %v", len(els), err)
+	}
+	capped := func() uint64 {
+		d.mu.Lock()
+		defer d.mu.Unlock()
+		return d.causal.capped
+	}
+	capped0 := capped()
+	if err := d.Act(ctx, els[0], runtime.Act{Kind: runtime.ActClick}); err != nil {
+		t.Fatal(err)
+	}
+	for i := 0; i < 2; i++ {
+		if err := d.Settle(ctx); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if n := capped() - capped0; n != 0 {
+		t.Errorf("%d Settle calls reached the cap after the document that started the load was replaced", n)
+	}
+	d.mu.Lock()
+	open := len(d.causal.loads)
+	d.mu.Unlock()
+	if open != 0 {
+		t.Errorf("%d loads still pending after the navigation", open)
+	}
+	if u, err := d.URL(ctx); err != nil || !strings.HasPrefix(u, otherURL) {
+		t.Errorf("URL = %q, %v, want the other site's", u, err)
 	}
 }

@@ -129,11 +129,13 @@ func BenchmarkActionTiming(b *testing.B) {
 // TestActionTimingSettleNoFixedQuiet: on the React-like page, typing into
 // the controlled input (every keystroke re-renders the app) is settled by
 // the round trips alone: its Settle waits on the quiet window only when a
-// reply to a chaining request arrived meanwhile (a late reply of the page
-// load on a loaded machine, never the typing itself). The Search click's
-// fetch reply opens the quiet window, and Settle returns only once it has
-// passed. The counts and times compared are the driver's own event facts,
-// never durations measured by the test.
+// reply to a chaining request arrived meanwhile, and runs a DOM-quiet
+// check only when a fetch or XHR load ended meanwhile (a late reply of
+// the page load on a loaded machine, never the typing itself). The Search
+// click's fetch is followed as a load until the renderer has its body,
+// and Settle returns only after a DOM-quiet check of the page that came
+// after it; the fetch opens no quiet window. The counts compared are the
+// driver's own event facts, never durations measured by the test.
 func TestActionTimingSettleNoFixedQuiet(t *testing.T) {
 	d := shared(t)
 	s := sites(t)
@@ -158,15 +160,16 @@ func TestActionTimingSettleNoFixedQuiet(t *testing.T) {
 		}
 		return els[0]
 	}
-	// facts returns the quiet-window waits, the chaining replies and the
-	// end of the current quiet window.
-	facts := func() (waits, replies uint64, until time.Time) {
+	// facts returns the quiet-window waits, the chaining replies, the
+	// DOM-quiet checks and the loads not ended.
+	type fact struct{ waits, replies, checks uint64 }
+	facts := func() (fact, int) {
 		d.mu.Lock()
 		defer d.mu.Unlock()
-		return d.causal.chainWaits, d.causal.chainReplies, d.causal.chainUntil
+		return fact{d.causal.chainWaits, d.causal.chainReplies, d.causal.domChecks}, len(d.causal.loads)
 	}
 	box := find(locator.Candidate{Strategy: locator.Label, Label: "Search members", Exact: true})
-	waits0, replies0, _ := facts()
+	f0, _ := facts()
 	if err := d.Act(ctx, box, runtime.Act{Kind: runtime.ActFill, Value: "Rossi"}); err != nil {
 		t.Fatal(err)
 	}
@@ -175,10 +178,13 @@ func TestActionTimingSettleNoFixedQuiet(t *testing.T) {
 		t.Fatal(err)
 	}
 	t.Logf("settle after the fill: %v", time.Since(start))
-	if waits, replies, _ := facts(); waits != waits0 && replies == replies0 {
-		t.Errorf("the fill's settle waited on the quiet window %d times with no chaining reply", waits-waits0)
+	if f, _ := facts(); f.waits != f0.waits && f.replies == f0.replies {
+		t.Errorf("the fill's settle waited on the quiet window %d times with no chaining reply", f.waits-f0.waits)
 	}
-	_, replies0, _ = facts()
+	f0, _ = facts()
+	d.mu.Lock()
+	landed0 := len(d.causal.landed)
+	d.mu.Unlock()
 	if err := d.Act(ctx, find(role("button", "Search")), runtime.Act{Kind: runtime.ActClick}); err != nil {
 		t.Fatal(err)
 	}
@@ -186,15 +192,18 @@ func TestActionTimingSettleNoFixedQuiet(t *testing.T) {
 	if err := d.Settle(ctx); err != nil {
 		t.Fatal(err)
 	}
-	// Read the facts first: a reply after Settle returned would move the
-	// window on.
-	_, replies, until := facts()
-	returned := time.Now()
-	t.Logf("settle after the search click: %v", returned.Sub(start))
-	if replies == replies0 {
-		t.Error("the search's fetch reply was not seen by the barrier")
+	f, open := facts()
+	t.Logf("settle after the search click: %v", time.Since(start))
+	if landed0 > 0 {
+		t.Logf("a load of the page had ended before the click (%d frames to check)", landed0)
 	}
-	if returned.Before(until) {
-		t.Errorf("Settle returned %v before the quiet window after the fetch reply ended", until.Sub(returned))
+	if f.checks == f0.checks {
+		t.Error("no DOM-quiet check after the search's fetch: the barrier did not follow its load")
+	}
+	if open != 0 {
+		t.Errorf("Settle returned with %d fetch or XHR loads not ended", open)
+	}
+	if f.replies != f0.replies && f.waits != f0.waits {
+		t.Errorf("the search's fetch opened the quiet window (%d replies, %d waits): its load is followed instead", f.replies-f0.replies, f.waits-f0.waits)
 	}
 }

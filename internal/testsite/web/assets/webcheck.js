@@ -20,6 +20,14 @@
     // ?delay=<ms>: the API's delay (else the server's own sequence).
     var delay = (/[?&]delay=([0-9]+)/.exec(location.search) || [])[1];
     var seq = 0;
+    // ?clock=<ms>: a clock in the top bar ticks every <ms> (a page that
+    // never stops mutating).
+    var clock = (/[?&]clock=([0-9]+)/.exec(location.search) || [])[1];
+    if (clock) {
+      var face = el("span", { "class": "clock" });
+      document.querySelector(".topbar").appendChild(face);
+      setInterval(function () { face.textContent = new Date().toISOString(); }, Math.max(1, +clock));
+    }
     function idOf(path) {
       var m = /\/accounts\/([^/]+)$/.exec(path);
       return m ? decodeURIComponent(m[1]) : "A-1";
