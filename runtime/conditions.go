@@ -471,6 +471,19 @@ func (r *run) checkModals(ctx context.Context) *stop {
 					return st
 				}
 				if !known {
+					// The dialog was visible when the dialogs were
+					// listed; the candidates were looked for after
+					// that. One that closed meanwhile (a confirmation
+					// whose submission just answered: its own button
+					// is hidden with it) blocks nothing and is no
+					// evidence of an unknown modal. Only a dialog
+					// still visible after the look is unknown.
+					if open, st := r.stillVisible(ctx, d); st != nil {
+						return st
+					} else if !open {
+						r.log.Debug("vera dialog closed while it was checked", "run", r.runID, "role", role.Role)
+						continue
+					}
 					st := r.failed(receipt.CategoryUIAssertionFailed, ReasonUnknownModal, "a visible "+role.Role+" the capability does not target")
 					st.state = receipt.TerminalBlockedByUnknownModal
 					return st
@@ -479,6 +492,19 @@ func (r *run) checkModals(ctx context.Context) *stop {
 		}
 	}
 	return nil
+}
+
+// stillVisible reports whether the dialog d is visible now; a handle that
+// went stale (the dialog was removed) is not.
+func (r *run) stillVisible(ctx context.Context, d Element) (bool, *stop) {
+	vis, err := r.drv.Visible(ctx, d)
+	if err != nil {
+		if errors.Is(err, ErrStaleElement) {
+			return false, nil
+		}
+		return false, r.classify(err, receipt.CategoryInternal, ReasonVisibleFailed)
+	}
+	return vis, nil
 }
 
 // knownDialog reports whether a candidate the capability is about to use

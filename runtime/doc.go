@@ -355,9 +355,12 @@
 // is one the capability targets), the milestone's transitions, the actions of the
 // milestones its transitions lead to (or of the next milestone when it has
 // no transitions), and the business outcomes' detect rules; text
-// conditions count as text candidates. Any other dialog ends the run as
-// blocked_by_unknown_modal (reason unknown_modal) without clicking
-// anything. A native JavaScript dialog (Driver error ErrNativeDialog) ends
+// conditions count as text candidates. A dialog that is not visible any
+// more once those candidates were looked for (or whose handle went stale)
+// is not unknown: it closed while it was checked, as a confirmation does
+// when its submission answers, and it blocks nothing. Any other dialog
+// ends the run as blocked_by_unknown_modal (reason unknown_modal) without
+// clicking anything. A native JavaScript dialog (Driver error ErrNativeDialog) ends
 // it the same way with reason native_dialog; the runtime never accepts or
 // dismisses it.
 //

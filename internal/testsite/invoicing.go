@@ -48,6 +48,7 @@ type Invoicing struct {
 	exportDelay  time.Duration
 	exportStall  time.Duration
 	exportSize   int
+	issueDelay   time.Duration
 	survey       bool
 	nativeDialog bool
 	issued       int
@@ -121,6 +122,17 @@ func (inv *Invoicing) SetExportDelay(d time.Duration) {
 	inv.mu.Lock()
 	defer inv.mu.Unlock()
 	inv.exportDelay = max(d, 0)
+}
+
+// SetIssueDelay delays the answer to POST /api/issue by d; the invoice
+// is issued (counted) before the wait, as a slow back end commits and
+// then answers late. While the answer is pending the ledger keeps its
+// "Confirm issue" dialog open; it closes the dialog and shows the issued
+// status when the answer arrives.
+func (inv *Invoicing) SetIssueDelay(d time.Duration) {
+	inv.mu.Lock()
+	defer inv.mu.Unlock()
+	inv.issueDelay = max(d, 0)
 }
 
 // SetExportStall makes the export send its headers and the first half of
@@ -276,10 +288,14 @@ func contentDisposition(name string) string {
 	return "attachment; filename*=UTF-8''" + url.PathEscape(name)
 }
 
-func (inv *Invoicing) issue(w http.ResponseWriter, _ *http.Request) {
+func (inv *Invoicing) issue(w http.ResponseWriter, r *http.Request) {
 	inv.mu.Lock()
 	inv.issued++
+	delay := inv.issueDelay
 	inv.mu.Unlock()
+	if !inv.Workspace.sleep(r.Context(), delay) {
+		return
+	}
 	w.Header().Set("Content-Type", "application/json")
 	w.Header().Set("Cache-Control", "no-store")
 	_ = json.NewEncoder(w).Encode(map[string]string{"number": IssueNumber, "status": "issued"})

@@ -2,6 +2,7 @@ package testsite
 
 import (
 	"bytes"
+	"context"
 	"encoding/csv"
 	"encoding/json"
 	"mime"
@@ -276,4 +277,51 @@ func TestIssueAndSurvey(t *testing.T) {
 	}
 	// The shell origin has no API.
 	wantStatus(t, c.post(inv.URL()+"/api/issue", "application/json", "{}"), http.StatusNotFound)
+}
+
+// TestIssueDelay: with SetIssueDelay the invoice is issued (counted)
+// before the answer, which is held for the delay; a request the client
+// gives up on is not answered. Then, back to no delay, the answer comes
+// at once.
+func TestIssueDelay(t *testing.T) {
+	inv := startInvoicing(t)
+	inv.SetIssueDelay(time.Hour)
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	req, err := http.NewRequestWithContext(ctx, http.MethodPost, inv.WorkspaceOrigin()+"/api/issue", strings.NewReader("{}"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	answered := make(chan error, 1)
+	go func() {
+		resp, err := http.DefaultClient.Do(req)
+		if err == nil {
+			resp.Body.Close()
+		}
+		answered <- err
+	}()
+	for inv.IssuedCount() == 0 {
+		select {
+		case err := <-answered:
+			t.Fatalf("answered before the invoice was counted: %v", err)
+		case <-time.After(time.Millisecond):
+		}
+	}
+	select {
+	case err := <-answered:
+		t.Fatalf("answered at once despite the delay: %v", err)
+	default:
+	}
+	cancel()
+	if err := <-answered; err == nil {
+		t.Fatal("a canceled request got an answer")
+	}
+	if n := inv.IssuedCount(); n != 1 {
+		t.Fatalf("IssuedCount = %d, want 1", n)
+	}
+	inv.SetIssueDelay(0)
+	wantStatus(t, newClient(t).post(inv.WorkspaceOrigin()+"/api/issue", "application/json", "{}"), http.StatusOK)
+	if n := inv.IssuedCount(); n != 2 {
+		t.Errorf("IssuedCount = %d, want 2", n)
+	}
 }
