@@ -69,10 +69,15 @@ const jsLabel = `function(value, exact, root) {
   // (jsFind: text children only): comments and processing instructions
   // render nothing and are not in textContent, and not reading childNodes
   // spares a text node object per label.
+  // An ASCII text lacking one of wantFold's characters in both cases
+  // lacks wantFold once folded; indexOf on the text allocates nothing.
+  const need = Array.from(new Set(wantFold), c => [c, c.toUpperCase()]);
   const cannot = l => {
     if (!wantAscii || l.firstElementChild || (composed.size && composed.has(l))) return false;
     const tc = l.textContent;
-    return ascii.test(tc) && !tc.replace(/\s+/g, '').toLowerCase().includes(wantFold);
+    if (!ascii.test(tc)) return false;
+    for (const [c, u] of need) if (tc.indexOf(c) < 0 && tc.indexOf(u) < 0) return true;
+    return !tc.replace(/\s+/g, '').toLowerCase().includes(wantFold);
   };
   const labelText = l => cannot(l) ? '' : rendered(l);
   const candSel = 'input,textarea,select,button,meter,output,progress,[aria-labelledby],[aria-label]';

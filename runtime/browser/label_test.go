@@ -267,3 +267,67 @@ func labelNames(t *testing.T, d *Driver, els []runtime.Element) string {
 	b.WriteString("]")
 	return b.String()
 }
+
+// BenchmarkLabelHelperCPU measures the renderer main thread's CPU time
+// (Performance.getMetrics ThreadTime, which the machine's load inflates
+// far less than wall time) of one label helper call on a fresh
+// 10,000-control document: jsLabel, the lookup, beside jsFind's label
+// case, the reference it replaced.
+func BenchmarkLabelHelperCPU(b *testing.B) {
+	d := shared(b)
+	s := sites(b)
+	ctx := tctx(b, 10*time.Minute)
+	threadMS := func() float64 {
+		var m proto.PerformanceGetMetricsResult
+		if err := d.call(ctx, d.top.sid, proto.PerformanceGetMetrics{}, &m); err != nil {
+			b.Fatal(err)
+		}
+		for _, x := range m.Metrics {
+			if x.Name == "ThreadTime" {
+				return x.Value * 1000
+			}
+		}
+		b.Fatal("no ThreadTime metric")
+		return 0
+	}
+	for _, h := range []struct {
+		name string
+		fn   string
+		args []callArg
+	}{
+		{"jsFind", jsFind, []callArg{val("label"), val("Field 1999"), val(true), obj("")}},
+		{"jsLabel", jsLabel, []callArg{val("Field 1999"), val(true), obj("")}},
+	} {
+		b.Run(h.name, func(b *testing.B) {
+			i := 0
+			var cpu float64
+			for b.Loop() {
+				b.StopTimer()
+				i++
+				if err := d.Navigate(ctx, fmt.Sprintf("%s/stress/controls/10000?cpu=%s%d", s.Stress.URL(), h.name, i)); err != nil {
+					b.Fatal(err)
+				}
+				if err := d.call(ctx, d.top.sid, proto.PerformanceEnable{}, nil); err != nil {
+					b.Fatal(err)
+				}
+				doc, err := d.document(ctx, d.top)
+				if err != nil {
+					b.Fatal(err)
+				}
+				t0 := threadMS()
+				b.StartTimer()
+				r, err := d.callOn(ctx, d.top.sid, doc, h.fn, false, nil, h.args...)
+				b.StopTimer()
+				if err != nil {
+					b.Fatal(err)
+				}
+				cpu += threadMS() - t0
+				if r.Description != "Array(1)" {
+					b.Fatalf("%s = %s, want one element", h.name, r.Description)
+				}
+				b.StartTimer()
+			}
+			b.ReportMetric(cpu/float64(max(i, 1)), "page-cpu-ms/op")
+		})
+	}
+}
