@@ -380,7 +380,17 @@
 //     normalisation; other names by case-insensitive substring.
 //   - Label: form controls and elements with aria-label or
 //     aria-labelledby whose <label> text, labelledby text or aria-label
-//     matches (Playwright's getByLabel), computed in the page.
+//     matches (Playwright's getByLabel), computed in the page. A label's
+//     text is its rendered text (innerText); the lookup starts from the
+//     labels, not the controls (label.go): a label without element
+//     children whose textContent is ASCII is dropped unread when that
+//     text, whitespace removed and lowercased, cannot contain the wanted
+//     one (ASCII), since it renders that text give or take whitespace and
+//     an ASCII case transform; only the remaining labels are tied to their
+//     control (label.control) and laid out. Nothing is cached between
+//     lookups. The answer is the same as asking every control for its
+//     labels (TestLabelFastSameAnswer compares both in Chromium over a
+//     corpus of every label form).
 //     Placeholder: the placeholder attribute. Test id: data-testid, exact.
 //     Text: the smallest visible elements whose whitespace-normalised
 //     innerText matches. CSS: querySelectorAll; a trailing ":visible"
@@ -484,14 +494,17 @@
 //     (callFunctionOn, then DOM.describeNode for its backend id), or, when
 //     it is one of the last handles returned in that document, as that
 //     handle's index (callFunctionOn only). Handles stay one per node.
-//   - <label> associations are read once per lookup: label and the role
-//     pre-filter map every label of the scope's tree (and its open shadow
+//   - <label> associations are read once per lookup: the role
+//     pre-filter maps every label of the scope's tree (and its open shadow
 //     roots) to label.control, the browser's own association, instead of
-//     asking el.labels of each element. On a fresh document el.labels
-//     walks the whole tree once per element (a live list that Chromium
-//     caches only until the next DOM change): a cold label lookup on
-//     10,000 controls took over a minute under load, the role pre-filter
-//     of 2,500 buttons over a second.
+//     asking el.labels of each element; the label lookup reads
+//     label.control only of the labels whose text may match. On a fresh
+//     document el.labels walks the whole tree once per element (a live
+//     list that Chromium caches only until the next DOM change): a cold
+//     label lookup on 10,000 controls took over a minute under load, the
+//     role pre-filter of 2,500 buttons over a second. The label lookup's
+//     page-side helper went from about 70 to 31 ms of renderer CPU on a
+//     fresh 10,000-control document (BenchmarkLabelHelperCPU, under load).
 //   - fill fires a page's events once, as a user's typing and leaving the
 //     field would, with the change at once rather than on the blur: a
 //     page whose change handler autosaves, re-renders or counts has done

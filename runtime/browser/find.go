@@ -223,7 +223,9 @@ func (d *Driver) Find(ctx context.Context, s runtime.Scope, root runtime.Element
 		switch c.Strategy {
 		case locator.Role:
 			return d.findRole(cctx, sc, doc, rootObj, c)
-		case locator.Label, locator.Placeholder, locator.TestID, locator.Text, locator.CSS:
+		case locator.Label:
+			return d.findLabel(cctx, sc, doc, rootObj, c)
+		case locator.Placeholder, locator.TestID, locator.Text, locator.CSS:
 			return d.findDOM(cctx, sc, doc, rootObj, c)
 		}
 		return nil, fmt.Errorf("%w: locator strategy %q", runtime.ErrUnsupported, c.Strategy)

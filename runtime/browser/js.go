@@ -262,6 +262,9 @@ const jsFind = `function(strategy, value, exact, root) {
     out = deepQuery(base, roots, '[placeholder]').filter(e => matches(e.getAttribute('placeholder')));
     break;
   case 'label': {
+    // Find answers labels with jsLabel (label.go), the same elements
+    // found from the labels; this case stays the batched counts' and the
+    // reference TestLabelFastSameAnswer compares jsLabel with.
     const rendered = l => composed.size && composed.has(l) ? text(l) : (l.innerText || l.textContent);
     // innerText lays every label out; most cannot match. A label (or
     // labelledby element) of text nodes only renders its textContent

@@ -1,0 +1,333 @@
+package browser
+
+import (
+	"fmt"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/go-rod/rod/lib/proto"
+	"github.com/vera-run/vera/locator"
+	"github.com/vera-run/vera/runtime"
+)
+
+// labelCorpusBody is every label form the label strategy knows, and the
+// cases where a shortcut could go wrong: nested and wrapping labels,
+// hidden and generated text, case transforms, display:contents, comments,
+// labels for non-labelable elements and hidden inputs, duplicate ids,
+// aria-labelledby chains and missing ids, open, declarative and closed
+// shadow roots, slots, a form-associated custom element, controls that
+// are not visible, and a re-rendering list.
+const labelCorpusBody = `<style>
+.gen::before { content: "Head "; }
+.genafter::after { content: " Tail"; }
+</style>
+<form id=box>
+<p><label for=a1>Email</label><input id=a1></p>
+<p><label>Full name <input id=a2></label></p>
+<p><label>Outer <label>Inner <input id=a3></label></label></p>
+<p><label for=a4>Vis<span style="display:none">Secret</span>ible</label><input id=a4></p>
+<p><label for=a5 style="text-transform:uppercase">shout field</label><input id=a5></p>
+<p><label for=a6 style="text-transform:lowercase">QUIET FIELD</label><input id=a6></p>
+<p><label for=a7 style="text-transform:capitalize">title case words</label><input id=a7></p>
+<p><label for=a8 lang=tr style="text-transform:uppercase">istanbul city</label><input id=a8></p>
+<p><label for=a9 style="display:contents">Contents label</label><input id=a9></p>
+<p><label for=a10 class=gen>tail part</label><input id=a10></p>
+<p><label for=a11 class=genafter>Head part</label><input id=a11></p>
+<p><label for=a12>Com<!-- hidden comment -->ment label</label><input id=a12></p>
+<p><label for=a13>Div label</label><div id=a13 tabindex=0>not labelable</div></p>
+<p><label for=a14>Hidden input label</label><input type=hidden id=a14></p>
+<p><label for=dup>Duplicate id</label><input id=dup><input id=dup></p>
+<p><label for=a15>Line<br>break</label><input id=a15></p>
+<p><label for=a16>Non&nbsp;breaking</label><input id=a16></p>
+<p><label for=a17>Straße</label><input id=a17></p>
+<p><label for=a18 style="text-transform:uppercase">straße</label><input id=a18></p>
+<p><label for=a19>Ｆｕｌｌ width</label><input id=a19></p>
+<p><label for=a20 style="text-transform:full-width">half width</label><input id=a20></p>
+<p><label for=a21>   spaced
+   out   label  </label><input id=a21></p>
+<p><label for=a22>First of two</label><label for=a22>Second of two</label><input id=a22></p>
+<p><label>Wraps two <input id=a23><input id=a24></label></p>
+<p><label for=a25>Button label</label><button id=a25 type=button>Press</button></p>
+<p><label for=a26>Meter label</label><meter id=a26 value=1></meter></p>
+<p><label for=a27>Output label</label><output id=a27>o</output></p>
+<p><label for=a28>Progress label</label><progress id=a28></progress></p>
+<p><label for=a29>Select label</label><select id=a29><option>One</option></select></p>
+<p><label for=a30>Area label</label><textarea id=a30>text</textarea></p>
+<p><label for=a31>Gone control</label><input id=a31 style="display:none"></p>
+<p><label for=a32 style="display:none">Gone label</label><input id=a32></p>
+<p><label for=a33 style="visibility:hidden">Invisible label</label><input id=a33></p>
+<p><label for=a34><b>Bold</b> label</label><input id=a34></p>
+<p><label for=a35>   </label><input id=a35></p>
+<p><span id=l1>Labelled</span> <span id=l2>by two</span><input id=a36 aria-labelledby="l1 missing l2"></p>
+<p><span id=l3 style="display:none">Hidden labelledby</span><input id=a37 aria-labelledby=l3></p>
+<p><label id=l4 for=a38>Label as labelledby</label><input id=a38><input id=a39 aria-labelledby=l4></p>
+<p><span id=l5 style="text-transform:uppercase">upper labelledby</span><div id=a40 role=textbox contenteditable aria-labelledby=l5></div></p>
+<p><input id=a41 aria-label="Aria named"><div id=a42 aria-label="Aria div"></div><input id=a43 aria-label=""></p>
+<p><input id=a44 aria-label="Both" aria-labelledby=l1><label for=a44>Label too</label></p>
+<p><form-thing id=a45></form-thing><label for=a45>Custom label</label></p>
+<p><span id=host1></span></p>
+<p><span id=host2><input id=a46 slot=s></span></p>
+<p><label for=inshadow>Outside for shadow</label><span id=host3></span></p>
+<p><span id=host4></span></p>
+<div id=dsd><template shadowrootmode=open><label for=d1>Declarative label</label><input id=d1></template></div>
+<ul id=list></ul>
+</form>
+<p><label for=outside-root>Outside root label</label></p>
+<iframe id=lf srcdoc="<label for=f1>Frame label</label><input id=f1><label>Frame wrap <input id=f2></label>"></iframe>
+<script>
+customElements.define('form-thing', class extends HTMLElement { static formAssociated = true; });
+const s1 = document.getElementById('host1').attachShadow({mode: 'open'});
+s1.innerHTML = '<label for=s1>Shadow label</label><input id=s1><span id=sl>Shadow labelledby</span><input id=s2 aria-labelledby=sl><input id=s3 aria-labelledby=l1>';
+const s2 = document.getElementById('host2').attachShadow({mode: 'open'});
+s2.innerHTML = '<label>Slotted into <slot name=s></slot> shadow label</label>';
+const s3 = document.getElementById('host3').attachShadow({mode: 'open'});
+s3.innerHTML = '<input id=inshadow>';
+const s4 = document.getElementById('host4').attachShadow({mode: 'closed'});
+s4.innerHTML = '<label for=c1>Closed label</label><input id=c1>';
+const inner = s1.appendChild(document.createElement('span')).attachShadow({mode: 'open'});
+inner.innerHTML = '<label>Nested shadow <input id=s4></label>';
+// A list that re-renders: the same labels, new nodes, every few ms
+// for a while after load.
+let n = 0;
+const render = () => {
+  document.getElementById('list').innerHTML = '<li><label>Row one <input></label></li><li><label for=r2>Row two</label><input id=r2></li>';
+  if (++n < 40) setTimeout(render, 5);
+};
+render();
+</script>
+<p><input id=outside-root></p>`
+
+// labelWants lists wanted texts from the corpus itself: each label-like
+// text, its words and halves, in several cases, plus texts no
+// shortcut may fold wrongly.
+const jsLabelWants = `function() {
+  const norm = s => (s == null ? '' : String(s)).replace(/\s+/g, ' ').trim();
+  const out = new Set(['', ' ', 'STRASSE', 'strasse', 'İSTANBUL', 'ISTANBUL', 'Istanbul', 'ıstanbul', 'FULL WIDTH', 'full', 'ＨＡＬＦ', 'ｈａｌｆ ｗｉｄｔｈ',
+    'Head tail part', 'Head', 'Tail', 'Secret', 'Visible', 'Comment label', 'Line break', 'Linebreak', 'Non breaking', 'Title Case Words',
+    'Outer Inner', 'Inner', 'Row one', 'Row two', 'Slotted into shadow label', 'Closed label', 'Labelled by two', 'nothing at all']);
+  const add = s => {
+    s = norm(s);
+    if (!s) return;
+    for (const v of [s, s.toLowerCase(), s.toUpperCase()]) out.add(v);
+    const w = s.split(' ');
+    out.add(w[0]); out.add(w[w.length - 1]);
+    out.add(s.slice(0, Math.ceil(s.length / 2)));
+    out.add(s.slice(Math.floor(s.length / 2)));
+  };
+  const roots = [document];
+  for (const e of document.querySelectorAll('*')) if (e.shadowRoot) roots.push(e.shadowRoot);
+  for (let i = 1; i < roots.length; i++) for (const e of roots[i].querySelectorAll('*')) if (e.shadowRoot) roots.push(e.shadowRoot);
+  for (const r of roots) {
+    for (const l of r.querySelectorAll('label, span[id]')) { add(l.textContent); add(l.innerText); }
+    for (const e of r.querySelectorAll('[aria-label]')) add(e.getAttribute('aria-label'));
+  }
+  return Array.from(out);
+}`
+
+// TestLabelFastSameAnswer checks in Chromium that the label lookup
+// (jsLabel) returns exactly the elements the reference (jsFind's label
+// case, which asks every control for its labels) returns, in the same
+// order, for every wanted text of the corpus, exact and substring, over
+// the document, a root element, a shadow host and a frame.
+func TestLabelFastSameAnswer(t *testing.T) {
+	d := shared(t)
+	ctx := tctx(t, 5*time.Minute)
+	site := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "text/html; charset=utf-8")
+		w.Header().Set("Cache-Control", "no-store")
+		fmt.Fprint(w, "<!doctype html><html lang=en><title>Labels</title><body>"+labelCorpusBody)
+	}))
+	t.Cleanup(site.Close)
+	if err := d.Navigate(ctx, site.URL+"/"); err != nil {
+		t.Fatal(err)
+	}
+	doc, err := d.document(ctx, d.top)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var wants []string
+	if _, err := d.callOn(ctx, d.top.sid, doc, jsLabelWants, true, &wants); err != nil {
+		t.Fatal(err)
+	}
+	if len(wants) < 100 {
+		t.Fatalf("%d wanted texts: the corpus proves little", len(wants))
+	}
+	top, _, err := d.Frame(ctx, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	frame, _, err := d.Frame(ctx, []string{"#lf"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	one := func(s runtime.Scope, css string) runtime.Element {
+		t.Helper()
+		els, err := d.Find(ctx, s, nil, locator.Candidate{Strategy: locator.CSS, CSS: css})
+		if err != nil || len(els) != 1 {
+			t.Fatalf("%s: %d elements, %v", css, len(els), err)
+		}
+		return els[0]
+	}
+	scopes := []struct {
+		name  string
+		scope runtime.Scope
+		root  runtime.Element
+	}{
+		{"document", top, nil},
+		{"form", top, one(top, "#box")},
+		{"shadow host", top, one(top, "#host1")},
+		{"frame", frame, nil},
+	}
+	reference := func(s runtime.Scope, root runtime.Element, c locator.Candidate) ([]*element, error) {
+		sc, rootObj, err := d.scopeRoot(s, root)
+		if err != nil {
+			return nil, err
+		}
+		return inDocument(ctx, d, sc, func(doc proto.RuntimeRemoteObjectID) ([]*element, error) {
+			return d.findDOM(ctx, sc, doc, rootObj, c)
+		})
+	}
+	matched, compared := 0, 0
+	for _, sc := range scopes {
+		for _, want := range wants {
+			for _, exact := range []bool{true, false} {
+				c := locator.Candidate{Strategy: locator.Label, Label: want, Exact: exact}
+				// The page re-renders a list: retry a comparison whose
+				// two answers straddled a re-render.
+				var got []runtime.Element
+				var ref []*element
+				for try := 0; ; try++ {
+					got, err = d.Find(ctx, sc.scope, sc.root, c)
+					if err != nil {
+						t.Fatalf("%s %q exact %v: %v", sc.name, want, exact, err)
+					}
+					ref, err = reference(sc.scope, sc.root, c)
+					if err != nil {
+						t.Fatalf("%s %q exact %v: reference: %v", sc.name, want, exact, err)
+					}
+					if sameOrder(got, ref) || try == 3 {
+						break
+					}
+				}
+				compared++
+				if !sameOrder(got, ref) {
+					t.Errorf("%s: label %q exact %v: fast %s, reference %s", sc.name, want, exact, labelNames(t, d, got), labelNamesRef(t, d, ref))
+					continue
+				}
+				matched += len(got)
+			}
+		}
+	}
+	t.Logf("%d wanted texts, %d comparisons, %d matches", len(wants), compared, matched)
+	if matched < 200 {
+		t.Errorf("%d matches over all comparisons: the corpus proves little", matched)
+	}
+}
+
+// sameOrder reports whether got and ref are the same handles in the same
+// order.
+func sameOrder(got []runtime.Element, ref []*element) bool {
+	if len(got) != len(ref) {
+		return false
+	}
+	for i := range got {
+		if got[i] != runtime.Element(ref[i]) {
+			return false
+		}
+	}
+	return true
+}
+
+func labelNamesRef(t *testing.T, d *Driver, els []*element) string {
+	out := make([]runtime.Element, len(els))
+	for i, e := range els {
+		out[i] = e
+	}
+	return labelNames(t, d, out)
+}
+
+// labelNames names elements by tag and id, for failure messages.
+func labelNames(t *testing.T, d *Driver, els []runtime.Element) string {
+	var b strings.Builder
+	b.WriteString("[")
+	for i, e := range els {
+		el := e.(*element)
+		var s string
+		if _, err := d.callOn(t.Context(), el.sid, el.obj, `function(){ return this.localName + '#' + this.id }`, true, &s); err != nil {
+			s = err.Error()
+		}
+		if i > 0 {
+			b.WriteString(" ")
+		}
+		b.WriteString(s)
+	}
+	b.WriteString("]")
+	return b.String()
+}
+
+// BenchmarkLabelHelperCPU measures the renderer main thread's CPU time
+// (Performance.getMetrics ThreadTime, which the machine's load inflates
+// far less than wall time) of one label helper call on a fresh
+// 10,000-control document: jsLabel, the lookup, beside jsFind's label
+// case, the reference it replaced.
+func BenchmarkLabelHelperCPU(b *testing.B) {
+	d := shared(b)
+	s := sites(b)
+	ctx := tctx(b, 10*time.Minute)
+	threadMS := func() float64 {
+		var m proto.PerformanceGetMetricsResult
+		if err := d.call(ctx, d.top.sid, proto.PerformanceGetMetrics{}, &m); err != nil {
+			b.Fatal(err)
+		}
+		for _, x := range m.Metrics {
+			if x.Name == "ThreadTime" {
+				return x.Value * 1000
+			}
+		}
+		b.Fatal("no ThreadTime metric")
+		return 0
+	}
+	for _, h := range []struct {
+		name string
+		fn   string
+		args []callArg
+	}{
+		{"jsFind", jsFind, []callArg{val("label"), val("Field 1999"), val(true), obj("")}},
+		{"jsLabel", jsLabel, []callArg{val("Field 1999"), val(true), obj("")}},
+	} {
+		b.Run(h.name, func(b *testing.B) {
+			i := 0
+			var cpu float64
+			for b.Loop() {
+				b.StopTimer()
+				i++
+				if err := d.Navigate(ctx, fmt.Sprintf("%s/stress/controls/10000?cpu=%s%d", s.Stress.URL(), h.name, i)); err != nil {
+					b.Fatal(err)
+				}
+				if err := d.call(ctx, d.top.sid, proto.PerformanceEnable{}, nil); err != nil {
+					b.Fatal(err)
+				}
+				doc, err := d.document(ctx, d.top)
+				if err != nil {
+					b.Fatal(err)
+				}
+				t0 := threadMS()
+				b.StartTimer()
+				r, err := d.callOn(ctx, d.top.sid, doc, h.fn, false, nil, h.args...)
+				b.StopTimer()
+				if err != nil {
+					b.Fatal(err)
+				}
+				cpu += threadMS() - t0
+				if r.Description != "Array(1)" {
+					b.Fatalf("%s = %s, want one element", h.name, r.Description)
+				}
+				b.StartTimer()
+			}
+			b.ReportMetric(cpu/float64(max(i, 1)), "page-cpu-ms/op")
+		})
+	}
+}
