@@ -227,7 +227,10 @@ type Driver interface {
 
 	// Navigate loads url in the top-level page and waits for its load event.
 	// A target outside the scope fails with [ErrOriginBlocked]; a network or
-	// HTTP-level failure with [ErrTargetUnreachable].
+	// HTTP-level failure with [ErrTargetUnreachable]. A document that
+	// committed (the target answered) but did not finish loading before
+	// ctx's deadline is a reached target, not an unreachable one: the
+	// driver may return nil and leave the rest of the load to Settle.
 	Navigate(ctx context.Context, url string) error
 
 	// URL returns the top-level page's current URL.

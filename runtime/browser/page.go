@@ -3,6 +3,7 @@ package browser
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"net/url"
 	"strings"
@@ -88,7 +89,14 @@ func (d *Driver) Violations(ctx context.Context) ([]runtime.Violation, error) {
 // HTTP status of 400 or more on the main document give
 // [runtime.ErrTargetUnreachable]; in the latter case the error page has
 // loaded and stays. A same-document navigation (only the fragment
-// changes) returns at once.
+// changes) returns at once. When ctx's deadline passes after the document
+// committed but before its load event (a slow image or script, HTML
+// still streaming), the target was reached: the main document's status
+// decides as above, read within committedStatusWait after the deadline,
+// and the load that goes on is the barrier's to hold ([Driver.Settle]).
+// Only a navigation that never committed (no response, a refused
+// connection) fails with the deadline, and is stopped (Page.stopLoading)
+// so that it cannot commit later.
 func (d *Driver) Navigate(ctx context.Context, rawURL string) error {
 	cctx, done, err := d.begin(ctx)
 	if err != nil {
@@ -143,6 +151,16 @@ func (d *Driver) Navigate(ctx context.Context, rawURL string) error {
 	defer remove()
 	var res proto.PageNavigateResult
 	if err := d.call(cctx, d.pageSID, proto.PageNavigate{URL: rawURL}, &res); err != nil {
+		if interruption(cctx) == nil && cctx.Err() != nil {
+			// Given up before it committed (a server that never
+			// answers): stop it, or it stays pending in the page, where
+			// it could commit in the middle of the next run and held the
+			// browser's next Page.removeScriptToEvaluateOnNewDocument
+			// (the next run's RestrictOrigins) until it ended.
+			sctx, stop := context.WithTimeout(context.WithoutCancel(cctx), committedStatusWait)
+			_ = d.call(sctx, d.pageSID, proto.PageStopLoading{}, nil)
+			stop()
+		}
 		return d.fail(cctx, "navigate", err)
 	}
 	if res.ErrorText != "" {
@@ -162,17 +180,38 @@ func (d *Driver) Navigate(ctx context.Context, rawURL string) error {
 		}
 		return nil
 	}
+	sctx, late := cctx, false
 	for loaded := false; !loaded; {
 		select {
 		case l := <-loads:
 			loaded = l == res.LoaderID
 		case <-cctx.Done():
-			return d.fail(cctx, "navigate: waiting for the load event", cctx.Err())
+			if interruption(cctx) != nil || !errors.Is(cctx.Err(), context.DeadlineExceeded) {
+				return d.fail(cctx, "navigate: waiting for the load event", cctx.Err())
+			}
+			// The deadline passed after the document committed
+			// (Page.navigate answered with its loader): the target was
+			// reached and shows its document, only its subresources (a
+			// slow image, a stalled script) or the rest of its HTML are
+			// still coming. Reporting that as unreachable was a wrong
+			// answer (under load, a slow page read as a dead one). The
+			// status decides as after a load; the barrier holds the load
+			// that goes on (Settle), and the next step's waits bound it.
+			var stop context.CancelFunc
+			sctx, stop = context.WithTimeout(context.WithoutCancel(cctx), committedStatusWait)
+			defer stop()
+			loaded, late = true, true
 		}
 	}
-	st, err := d.evalNumber(cctx, d.pageSID, `(() => { const e = performance.getEntriesByType('navigation')[0]; return e && e.responseStatus ? e.responseStatus : 0 })()`)
+	st, err := d.evalNumber(sctx, d.pageSID, `(() => { const e = performance.getEntriesByType('navigation')[0]; return e && e.responseStatus ? e.responseStatus : 0 })()`)
 	if err != nil {
+		if late {
+			return d.fail(cctx, "navigate: waiting for the load event", cctx.Err())
+		}
 		return d.fail(cctx, "navigate: status", err)
+	}
+	if late && st > 0 && st < 400 {
+		d.log.Info("navigation committed; its load event did not come before the deadline", "status", st)
 	}
 	if st >= 400 {
 		return fmt.Errorf("%w: HTTP %d", runtime.ErrTargetUnreachable, st)
@@ -183,6 +222,10 @@ func (d *Driver) Navigate(ctx context.Context, rawURL string) error {
 // sameDocumentWait bounds how long Navigate waits for a fragment-only
 // navigation to be reported.
 const sameDocumentWait = time.Second
+
+// committedStatusWait bounds the status read of a document that committed
+// but did not load before Navigate's deadline.
+const committedStatusWait = time.Second
 
 // evalNumber evaluates an expression returning a number.
 func (d *Driver) evalNumber(ctx context.Context, sid proto.TargetSessionID, expr string) (int, error) {
