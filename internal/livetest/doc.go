@@ -21,7 +21,10 @@
 //   - Starts and connections are bounded ([StartTimeout]), a kill's
 //     wait by [KillTimeout], a held run by a minute; nothing here
 //     sleeps.
-//   - The package imports no package that imports it back: runtime/jobs
-//     uses it from its in-package tests, so it never imports runtime/jobs
-//     (a grid's nodes are turned into endpoints by the caller).
+//   - It imports runtime/browser, runtime, receipt and bundle (and what
+//     they import), never runtime/jobs or a package above it: the
+//     in-package tests of runtime/jobs, runtime/provider and
+//     capability/convert use it, so a grid's nodes are turned into
+//     endpoints by the caller. In-package tests of the packages it
+//     imports cannot use it (an import cycle).
 package livetest
