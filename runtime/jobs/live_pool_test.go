@@ -8,14 +8,12 @@ import (
 	"os"
 	"path/filepath"
 	"strconv"
-	"sync"
-	"syscall"
 	"testing"
 	"time"
 
+	"github.com/vera-run/vera/internal/livetest"
 	"github.com/vera-run/vera/internal/testsite"
 	"github.com/vera-run/vera/runtime"
-	"github.com/vera-run/vera/runtime/browser"
 )
 
 // pngSize decodes a PNG's width and height from its IHDR chunk.
@@ -89,54 +87,12 @@ func TestLiveViewports(t *testing.T) {
 	}
 }
 
-// grid is several local Chromium processes, each a connected Browser:
-// a stand-in for a browser grid of remote CDP endpoints.
-type grid struct {
-	locals   []*browser.LocalBrowser
-	browsers []*browser.Browser
-}
-
-func startGrid(t *testing.T, n int) *grid {
-	t.Helper()
-	if _, err := browser.FindBrowser(""); err != nil {
-		if os.Getenv("VERA_REQUIRE_BROWSER") == "1" {
-			t.Fatalf("VERA_REQUIRE_BROWSER=1 but no browser: %v", err)
-		}
-		t.Skipf("no Chrome/Chromium: %v", err)
-	}
-	g := &grid{}
-	t.Cleanup(func() {
-		for _, b := range g.browsers {
-			_ = b.Close() // a killed endpoint's drivers report the crash
-		}
-		for _, l := range g.locals {
-			if err := l.Close(); err != nil {
-				t.Error(err)
-			}
-		}
-	})
-	for range n {
-		ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
-		l, err := browser.StartLocal(ctx)
-		if err != nil {
-			cancel()
-			t.Fatal(err)
-		}
-		g.locals = append(g.locals, l)
-		b, err := browser.ConnectBrowser(ctx, l.HTTPEndpoint())
-		cancel()
-		if err != nil {
-			t.Fatal(err)
-		}
-		g.browsers = append(g.browsers, b)
-	}
-	return g
-}
-
-func (g *grid) endpoints(slots int) []Endpoint {
+// gridEndpoints is the grid's nodes as the runner's endpoints, slots
+// each.
+func gridEndpoints(g *livetest.Grid, slots int) []Endpoint {
 	var eps []Endpoint
-	for i, b := range g.browsers {
-		eps = append(eps, Endpoint{Name: fmt.Sprintf("node-%d", i), Slots: slots, Open: b.Open, OpenViewport: b.OpenViewport})
+	for _, n := range g.Nodes {
+		eps = append(eps, Endpoint{Name: n.Name, Slots: slots, Open: n.Browser.Open, OpenViewport: n.Browser.OpenViewport})
 	}
 	return eps
 }
@@ -152,33 +108,21 @@ func (g *grid) endpoints(slots int) []Endpoint {
 // ui_assertion_failed or target_unreachable, never an answer).
 //
 // passed counts the jobs that passed with the right answer per node.
-func poolRound(t *testing.T, ctx context.Context, g *grid, s *testsite.Sites, n, kill int) (misreports, soft []string, passed map[string]int) {
+func poolRound(t *testing.T, ctx context.Context, g *livetest.Grid, s *testsite.Sites, n, kill int) (misreports, soft []string, passed map[string]int) {
 	passed = map[string]int{}
 	c := liveTeller(t, s)
-	victimNode := fmt.Sprintf("node-%d", kill)
-	chosen := make(chan string, 1)
-	killed := make(chan struct{})
-	var once sync.Once
+	v := g.Victim(kill)
+	victimNode := v.Node()
 	var r *Runner
 	hooks := &Hooks{Step: func(id string, p StepProgress) {
 		if p.Index != 2 || p.Done {
 			return
 		}
-		if st, err := r.Status(id); err != nil || st.Endpoint != victimNode {
-			return
-		}
-		first := false
-		once.Do(func() { first = true })
-		if !first {
-			return
-		}
-		chosen <- id
-		select {
-		case <-killed:
-		case <-time.After(time.Minute):
+		if st, err := r.Status(id); err == nil {
+			v.At(id, st.Endpoint)
 		}
 	}}
-	r, err := New(t.TempDir(), nil, WithEndpoints(g.endpoints(1)...), WithMaxQueued(n), WithHealthInterval(5*time.Second), WithHooks(hooks))
+	r, err := New(t.TempDir(), nil, WithEndpoints(gridEndpoints(g, 1)...), WithMaxQueued(n), WithHealthInterval(5*time.Second), WithHooks(hooks))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -198,19 +142,7 @@ func poolRound(t *testing.T, ctx context.Context, g *grid, s *testsite.Sites, n,
 		}
 		want[st.ID] = m
 	}
-	var victim string
-	select {
-	case victim = <-chosen:
-	case <-ctx.Done():
-		t.Fatalf("no job reached its second step on %s: %v", victimNode, ctx.Err())
-	}
-	err = syscall.Kill(g.locals[kill].Pid(), syscall.SIGKILL)
-	select {
-	case <-g.locals[kill].Done():
-	case <-time.After(30 * time.Second):
-		t.Error("the killed browser did not exit")
-	}
-	close(killed)
+	victim, err := v.Kill(ctx)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -255,9 +187,9 @@ func poolRound(t *testing.T, ctx context.Context, g *grid, s *testsite.Sites, n,
 	if err := r.Close(cctx); err != nil {
 		misreports = append(misreports, fmt.Sprintf("runner close: %v", err))
 	}
-	for i, b := range g.browsers {
-		if i != kill && b.Active() != 0 {
-			misreports = append(misreports, fmt.Sprintf("node-%d: %d drivers open after the queue drained", i, b.Active()))
+	for i, n := range g.Nodes {
+		if i != kill && n.Browser.Active() != 0 {
+			misreports = append(misreports, fmt.Sprintf("%s: %d drivers open after the queue drained", n.Name, n.Browser.Active()))
 		}
 	}
 	return misreports, soft, passed
@@ -273,7 +205,7 @@ func poolRound(t *testing.T, ctx context.Context, g *grid, s *testsite.Sites, n,
 // and nothing is left open (TestMain checks goroutines; the grid's Close
 // checks processes).
 func TestLivePoolKilledEndpoint(t *testing.T) {
-	g := startGrid(t, 3)
+	g := livetest.StartGrid(t, 3)
 	s, err := testsite.Start()
 	if err != nil {
 		t.Fatal(err)
@@ -323,7 +255,7 @@ func TestStressPoolKilledEndpoint(t *testing.T) {
 	misreports, timeouts := 0, 0
 	for i := range n {
 		t.Run(fmt.Sprint("iteration-", i), func(t *testing.T) {
-			g := startGrid(t, 3)
+			g := livetest.StartGrid(t, 3)
 			ctx, cancel := context.WithTimeout(t.Context(), 8*time.Minute)
 			defer cancel()
 			mis, soft, _ := poolRound(t, ctx, g, s, 9, i%3)

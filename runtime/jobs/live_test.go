@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/vera-run/vera/capability"
+	"github.com/vera-run/vera/internal/livetest"
 	"github.com/vera-run/vera/internal/testsite"
 	"github.com/vera-run/vera/runtime"
 	"github.com/vera-run/vera/runtime/browser"
@@ -22,12 +23,7 @@ import (
 // with VERA_REQUIRE_BROWSER=1) when there is none.
 func liveBrowser(t *testing.T) *browser.Browser {
 	t.Helper()
-	if _, err := browser.FindBrowser(""); err != nil {
-		if os.Getenv("VERA_REQUIRE_BROWSER") == "1" {
-			t.Fatalf("VERA_REQUIRE_BROWSER=1 but no browser: %v", err)
-		}
-		t.Skipf("no Chrome/Chromium: %v", err)
-	}
+	livetest.RequireBrowser(t)
 	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
 	defer cancel()
 	b, err := browser.LaunchBrowser(ctx)

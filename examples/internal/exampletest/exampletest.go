@@ -5,7 +5,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"github.com/vera-run/vera/internal/testmain"
 	"io"
 	"os"
 	"path/filepath"
@@ -16,12 +15,11 @@ import (
 	"go.uber.org/goleak"
 
 	"github.com/vera-run/vera/internal/chromeproc"
+	"github.com/vera-run/vera/internal/livetest"
+	"github.com/vera-run/vera/internal/testmain"
 	"github.com/vera-run/vera/runtime"
 	"github.com/vera-run/vera/runtime/browser"
 )
-
-// EnvRequireBrowser turns a missing browser from a skip into a failure.
-const EnvRequireBrowser = "VERA_REQUIRE_BROWSER"
 
 // Main runs m with a private TMPDIR and checks what survived; call it from
 // TestMain. It does not return.
@@ -76,17 +74,11 @@ func killLeftovers(dir string) {
 
 // RequireBrowser returns the browser executable the examples will find
 // (explicit VERA_BROWSER, else the usual install locations), or skips the
-// test when there is none, failing it instead under VERA_REQUIRE_BROWSER=1.
+// test when there is none, failing it instead under VERA_REQUIRE_BROWSER=1
+// (livetest.RequireBrowser, the module's one rule).
 func RequireBrowser(t testing.TB) string {
 	t.Helper()
-	p, err := chromeproc.Find("")
-	if err != nil {
-		if os.Getenv(EnvRequireBrowser) == "1" {
-			t.Fatalf("%s=1 but no browser: %v", EnvRequireBrowser, err)
-		}
-		t.Skipf("no Chrome/Chromium found (%v); set %s=1 to make this a failure", err, EnvRequireBrowser)
-	}
-	return p
+	return livetest.RequireBrowser(t)
 }
 
 // RunFunc is an example's entry point: run(ctx, args, stdout).

@@ -7,15 +7,13 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"sync"
-	"syscall"
 	"testing"
 	"time"
 
 	"github.com/vera-run/vera/examples/internal/jobservice"
 	"github.com/vera-run/vera/examples/internal/jobservicetest"
-	"github.com/vera-run/vera/internal/chromeproc"
+	"github.com/vera-run/vera/internal/livetest"
 	"github.com/vera-run/vera/internal/testsite"
-	"github.com/vera-run/vera/runtime/browser"
 	"github.com/vera-run/vera/runtime/jobs"
 )
 
@@ -43,48 +41,20 @@ func preflight(t *testing.T, h *jobservicetest.Harness) (int, jobservice.Preflig
 // unavailable; nothing is left busy or open (TestMain checks goroutines
 // and Chromium processes).
 func TestLivePoolKilledEndpoint(t *testing.T) {
-	jobservicetest.RequireBrowser(t)
-	bin, err := browser.FindBrowser("")
-	if err != nil {
-		t.Fatal(err)
-	}
+	g := livetest.StartGrid(t, 3)
 	site, err := testsite.StartTeller()
 	if err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(site.Close)
-	var procs []*chromeproc.Process
-	var browsers []*browser.Browser
-	t.Cleanup(func() {
-		for _, b := range browsers {
-			_ = b.Close() // a killed endpoint's drivers report the crash
-		}
-		for _, p := range procs {
-			_ = p.Close()
-		}
-	})
 	var eps []jobs.Endpoint
-	for i := range 3 {
-		ctx, cancel := context.WithTimeout(context.Background(), 90*time.Second)
-		p, err := chromeproc.Start(ctx, chromeproc.WithPath(bin))
-		if err != nil {
-			cancel()
-			t.Fatal(err)
-		}
-		procs = append(procs, p)
-		b, err := browser.ConnectBrowser(ctx, p.Endpoint())
-		cancel()
-		if err != nil {
-			t.Fatal(err)
-		}
-		browsers = append(browsers, b)
-		eps = append(eps, jobs.Endpoint{Name: fmt.Sprintf("node-%d", i), Slots: 1, Open: b.Open, OpenViewport: b.OpenViewport})
+	for _, nd := range g.Nodes {
+		eps = append(eps, jobs.Endpoint{Name: nd.Name, Slots: 1, Open: nd.Browser.Open, OpenViewport: nd.Browser.OpenViewport})
 	}
-	const victimNode, kill, n = "node-1", 1, 9
+	const kill, n = 1, 9
+	v := g.Victim(kill)
+	victimNode := v.Node()
 
-	chosen := make(chan string, 1)
-	killed := make(chan struct{})
-	var once sync.Once
 	var svc *jobservice.Service
 	var ready sync.WaitGroup
 	ready.Add(1)
@@ -93,18 +63,8 @@ func TestLivePoolKilledEndpoint(t *testing.T) {
 			return
 		}
 		ready.Wait()
-		if st, err := svc.Runner().Status(id); err != nil || st.Endpoint != victimNode {
-			return
-		}
-		first := false
-		once.Do(func() { first = true })
-		if !first {
-			return
-		}
-		chosen <- id
-		select {
-		case <-killed:
-		case <-time.After(time.Minute):
+		if st, err := svc.Runner().Status(id); err == nil {
+			v.At(id, st.Endpoint)
 		}
 	}}
 	dir := t.TempDir()
@@ -138,20 +98,10 @@ func TestLivePoolKilledEndpoint(t *testing.T) {
 		req.TimeoutMS = jobs.MaxRunBudget.Milliseconds()
 		runs = append(runs, sent{h.MustSubmit(req), m})
 	}
-	var victim string
-	select {
-	case victim = <-chosen:
-	case <-time.After(4 * time.Minute):
-		t.Fatalf("no run reached its second step on %s", victimNode)
-	}
-	err = syscall.Kill(procs[kill].Pid(), syscall.SIGKILL)
-	select {
-	case <-procs[kill].Done():
-	case <-time.After(30 * time.Second):
-		t.Error("the killed Chromium did not exit")
-	}
+	kctx, kcancel := context.WithTimeout(context.Background(), 4*time.Minute)
+	victim, err := v.Kill(kctx)
+	kcancel()
 	killAt := time.Now()
-	close(killed)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -210,9 +160,9 @@ func TestLivePoolKilledEndpoint(t *testing.T) {
 		t.Errorf("run after the kill: %+v", d)
 	}
 	h.Stop()
-	for i, b := range browsers {
-		if i != kill && b.Active() != 0 {
-			t.Errorf("node-%d: %d drivers open after the service closed", i, b.Active())
+	for i, nd := range g.Nodes {
+		if i != kill && nd.Browser.Active() != 0 {
+			t.Errorf("%s: %d drivers open after the service closed", nd.Name, nd.Browser.Active())
 		}
 	}
 	t.Logf("passed after the kill: %v; %d timed out under load", passedAfter, soft)

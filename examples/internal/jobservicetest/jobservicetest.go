@@ -24,6 +24,7 @@ import (
 	"time"
 
 	"github.com/vera-run/vera/examples/internal/jobservice"
+	"github.com/vera-run/vera/internal/livetest"
 	"github.com/vera-run/vera/internal/testsite"
 	"github.com/vera-run/vera/runtime/browser"
 	"github.com/vera-run/vera/runtime/jobs"
@@ -58,12 +59,7 @@ func (c *Clock) Advance(d time.Duration) { c.off.Add(int64(d)) }
 // browser.
 func RequireBrowser(t *testing.T) {
 	t.Helper()
-	if _, err := browser.FindBrowser(""); err != nil {
-		if os.Getenv("VERA_REQUIRE_BROWSER") == "1" {
-			t.Fatalf("VERA_REQUIRE_BROWSER=1 but no browser: %v", err)
-		}
-		t.Skipf("no Chrome/Chromium: %v", err)
-	}
+	livetest.RequireBrowser(t)
 }
 
 // LaunchBrowser launches a Chromium closed at the test's end.
