@@ -21,7 +21,7 @@ import (
 	"github.com/vera-run/vera/examples/internal/exampletest"
 	"github.com/vera-run/vera/examples/internal/jobservice"
 	"github.com/vera-run/vera/examples/internal/jobservicetest"
-	"github.com/vera-run/vera/internal/chromeproc"
+	"github.com/vera-run/vera/internal/livetest"
 	"github.com/vera-run/vera/internal/testsite"
 	"github.com/vera-run/vera/runtime/jobs"
 )
@@ -132,6 +132,37 @@ func (a api) follow(acc jobservice.Accepted, until func(jobservice.RunDocument) 
 	return jobservice.RunDocument{}
 }
 
+// serve runs the server in this process with args until the test ends
+// (stopping it then, and failing the test if it ended with an error) and
+// returns a client of it; a server that ends before it serves fails the
+// test. what names it in failures.
+func serve(t *testing.T, what string, args []string) api {
+	t.Helper()
+	ctx, stop := context.WithCancel(context.Background())
+	ready := make(chan string, 1)
+	done := make(chan struct{})
+	var err error
+	go func() {
+		defer close(done)
+		err = run(ctx, args, io.Discard, ready)
+	}()
+	select {
+	case a := <-ready:
+		t.Cleanup(func() {
+			stop()
+			<-done
+			if err != nil {
+				t.Errorf("%s: %v", what, err)
+			}
+		})
+		return api{t, "http://" + a}
+	case <-done:
+		stop()
+		t.Fatalf("%s: %v", what, err)
+		return api{}
+	}
+}
+
 // TestRestartWithRunsInFlight runs the server as a child process over a
 // Chromium the test owns, kills it (SIGKILL) with one run in flight and
 // one queued, and starts a new server on the same state folder: the
@@ -142,17 +173,7 @@ func (a api) follow(acc jobservice.Accepted, until func(jobservice.RunDocument) 
 // kill) stays recorded with its screenshot and run, served after the
 // restart, and no other file of it is left.
 func TestRestartWithRunsInFlight(t *testing.T) {
-	bin := exampletest.RequireBrowser(t)
-	site, err := testsite.StartTeller()
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer site.Close()
-	chrome, err := chromeproc.Start(context.Background(), chromeproc.WithPath(bin))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer chrome.Close()
+	site, chrome := livetest.TellerAndChromium(t)
 	state := filepath.Join(t.TempDir(), "state")
 	args := []string{"-state", state, "-listen", "127.0.0.1:0", "-connect", chrome.Endpoint(), "-active", "1", "-queued", "2"}
 
@@ -230,22 +251,7 @@ func TestRestartWithRunsInFlight(t *testing.T) {
 	killed = true
 	site.SetLatency(0)
 
-	ctx, stop := context.WithCancel(context.Background())
-	ready := make(chan string, 1)
-	served := make(chan error, 1)
-	go func() { served <- run(ctx, args, io.Discard, ready) }()
-	defer func() {
-		stop()
-		if err := <-served; err != nil {
-			t.Errorf("second server: %v", err)
-		}
-	}()
-	select {
-	case a := <-ready:
-		c = api{t, "http://" + a}
-	case err := <-served:
-		t.Fatalf("second server: %v", err)
-	}
+	c = serve(t, "second server", args)
 	var d jobservice.RunDocument
 	code, body := c.do(http.MethodGet, "/v1/runs/"+done.ID, done.Token, nil)
 	if code != 200 || json.Unmarshal(body, &d) != nil || d.Status != jobs.StatePassed || fmt.Sprint(d.Outputs["balances"]) != jobservicetest.Answer(m) ||
@@ -334,37 +340,9 @@ func TestRestartWithRunsInFlight(t *testing.T) {
 // submission is answered (refused, or admitted and failed) rather than
 // left hanging or given an answer.
 func TestBrowserKilledMidRun(t *testing.T) {
-	bin := exampletest.RequireBrowser(t)
-	site, err := testsite.StartTeller()
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer site.Close()
-	chrome, err := chromeproc.Start(context.Background(), chromeproc.WithPath(bin))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer chrome.Close()
+	site, chrome := livetest.TellerAndChromium(t)
 	state := filepath.Join(t.TempDir(), "state")
-	ctx, stop := context.WithCancel(context.Background())
-	ready := make(chan string, 1)
-	served := make(chan error, 1)
-	go func() {
-		served <- run(ctx, []string{"-state", state, "-listen", "127.0.0.1:0", "-connect", chrome.Endpoint()}, io.Discard, ready)
-	}()
-	defer func() {
-		stop()
-		if err := <-served; err != nil {
-			t.Errorf("server: %v", err)
-		}
-	}()
-	var c api
-	select {
-	case a := <-ready:
-		c = api{t, "http://" + a}
-	case err := <-served:
-		t.Fatalf("server: %v", err)
-	}
+	c := serve(t, "server", []string{"-state", state, "-listen", "127.0.0.1:0", "-connect", chrome.Endpoint()})
 	req := func(member string) jobservice.SubmitRequest {
 		return jobservice.SubmitRequest{APIVersion: "1", Capability: jobservicetest.CapabilityJSON(t, site.Origin()),
 			Inputs: jobservicetest.Inputs(member), TimeoutMS: 120000}
@@ -375,13 +353,8 @@ func TestBrowserKilledMidRun(t *testing.T) {
 	x := c.submit(req("100234"))
 	c.follow(x, func(d jobservice.RunDocument) bool { return d.Status == jobs.StateRunning && d.CompletedSteps >= 1 })
 	site.SetLatency(time.Hour)
-	if err := syscall.Kill(chrome.Pid(), syscall.SIGKILL); err != nil {
+	if err := livetest.Kill(chrome); err != nil {
 		t.Fatal(err)
-	}
-	select {
-	case <-chrome.Done():
-	case <-time.After(30 * time.Second):
-		t.Fatal("the killed Chromium did not exit")
 	}
 	site.SetLatency(0)
 	d := c.follow(x, func(d jobservice.RunDocument) bool { return d.Status.Terminal() })
@@ -418,38 +391,10 @@ func TestBrowserKilledMidRun(t *testing.T) {
 // once all pass with their members' balances on the pool's endpoints;
 // stopping the server closes the launched browser (TestMain checks).
 func TestPoolFlags(t *testing.T) {
-	bin := exampletest.RequireBrowser(t)
-	site, err := testsite.StartTeller()
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer site.Close()
-	chrome, err := chromeproc.Start(context.Background(), chromeproc.WithPath(bin))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer chrome.Close()
+	site, chrome := livetest.TellerAndChromium(t)
 	state := filepath.Join(t.TempDir(), "state")
-	ctx, stop := context.WithCancel(context.Background())
-	ready := make(chan string, 1)
-	served := make(chan error, 1)
-	go func() {
-		served <- run(ctx, []string{"-state", state, "-listen", "127.0.0.1:0", "-browser", bin, "-browsers", "1",
-			"-endpoint", "remote-a=" + chrome.HTTPEndpoint() + ",slots=2"}, io.Discard, ready)
-	}()
-	defer func() {
-		stop()
-		if err := <-served; err != nil {
-			t.Errorf("server: %v", err)
-		}
-	}()
-	var c api
-	select {
-	case a := <-ready:
-		c = api{t, "http://" + a}
-	case err := <-served:
-		t.Fatalf("server: %v", err)
-	}
+	c := serve(t, "server", []string{"-state", state, "-listen", "127.0.0.1:0", "-browser", chrome.Path(), "-browsers", "1",
+		"-endpoint", "remote-a=" + chrome.HTTPEndpoint() + ",slots=2"})
 	code, body := c.do(http.MethodGet, "/v1/preflight", "", nil)
 	var pf jobservice.PreflightDoc
 	if code != http.StatusOK || json.Unmarshal(body, &pf) != nil || !pf.Available || pf.Limits.ActiveBrowsers != 3 || !pf.Limits.Viewports ||

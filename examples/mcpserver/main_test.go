@@ -16,14 +16,8 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
-	"github.com/vera-run/vera/bundle"
-	"github.com/vera-run/vera/capability"
 	"github.com/vera-run/vera/examples/internal/exampletest"
-	"github.com/vera-run/vera/internal/chromeproc"
-	"github.com/vera-run/vera/internal/testsite"
-	"github.com/vera-run/vera/receipt"
-	"github.com/vera-run/vera/runtime"
-	"github.com/vera-run/vera/runtime/browser"
+	"github.com/vera-run/vera/internal/livetest"
 )
 
 // envChild makes the test binary the server: it runs run with the
@@ -58,68 +52,14 @@ func TestUsage(t *testing.T) {
 	}
 }
 
-// sealTeller runs the quickstart's capability twice in chrome against
-// site and seals it under dir, as the quickstart does.
-func sealTeller(t *testing.T, site *testsite.Teller, chrome *chromeproc.Process, dir string) string {
-	t.Helper()
-	raw, err := os.ReadFile(filepath.Join("..", "quickstart", "teller.capability.json"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	raw = bytes.ReplaceAll(raw, []byte("http://127.0.0.1:4010"), []byte(site.Origin()))
-	c, err := capability.ParseBytes(raw)
-	if err != nil {
-		t.Fatal(err)
-	}
-	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
-	defer cancel()
-	runs := t.TempDir()
-	var runDirs []string
-	for range 2 {
-		d, err := browser.Connect(ctx, chrome.Endpoint())
-		if err != nil {
-			t.Fatal(err)
-		}
-		res, err := runtime.Execute(ctx, c, map[string]any{"username": "teller.demo", "password": password, "member_id": "100234"},
-			runtime.WithDriver(d), runtime.WithRunDir(runs))
-		d.Close()
-		if err != nil {
-			t.Fatal(err)
-		}
-		if res.State != runtime.StateCompleted || !res.Clean {
-			t.Fatalf("sealing run ended %s (%+v)", res.State, res.Failure)
-		}
-		runDirs = append(runDirs, res.RunDir)
-	}
-	promoted, err := receipt.Finalize(context.Background(), c, runDirs)
-	if err != nil {
-		t.Fatal(err)
-	}
-	out := filepath.Join(dir, promoted.ID+"-"+promoted.Version+".bundle")
-	if _, err := bundle.Seal(ctx, out, promoted, runDirs); err != nil {
-		t.Fatal(err)
-	}
-	return out
-}
-
 // TestStdio serves a sealed teller bundle and a tampered copy from a real
 // server process over stdio, to the SDK's client, with the calls run in a
 // real Chromium.
 func TestStdio(t *testing.T) {
-	bin := exampletest.RequireBrowser(t)
-	site, err := testsite.StartTeller()
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer site.Close()
-	chrome, err := chromeproc.Start(context.Background(), chromeproc.WithPath(bin))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer chrome.Close()
+	site, chrome := livetest.TellerAndChromium(t)
 
 	dir := t.TempDir()
-	sealed := sealTeller(t, site, chrome, dir)
+	sealed := livetest.SealTeller(t, site, chrome, filepath.Join("..", "quickstart", "teller.capability.json"), password, dir)
 	tampered := filepath.Join(dir, "tampered.bundle")
 	if err := os.CopyFS(tampered, os.DirFS(sealed)); err != nil {
 		t.Fatal(err)

@@ -7,13 +7,10 @@ import (
 	"path/filepath"
 	"reflect"
 	"testing"
-	"time"
 
-	"github.com/vera-run/vera/bundle"
-	"github.com/vera-run/vera/capability"
 	"github.com/vera-run/vera/internal/chromeproc"
+	"github.com/vera-run/vera/internal/livetest"
 	"github.com/vera-run/vera/internal/testsite"
-	"github.com/vera-run/vera/receipt"
 	"github.com/vera-run/vera/runtime"
 	"github.com/vera-run/vera/runtime/browser"
 	"github.com/vera-run/vera/runtime/tool"
@@ -33,23 +30,7 @@ type liveTeller struct {
 // skipping without a browser unless VERA_REQUIRE_BROWSER=1.
 func startLive(t *testing.T) *liveTeller {
 	t.Helper()
-	bin, err := chromeproc.Find("")
-	if err != nil {
-		if os.Getenv("VERA_REQUIRE_BROWSER") == "1" {
-			t.Fatalf("VERA_REQUIRE_BROWSER=1 but no browser: %v", err)
-		}
-		t.Skipf("no Chrome/Chromium (%v); set VERA_REQUIRE_BROWSER=1 to make this a failure", err)
-	}
-	site, err := testsite.StartTeller()
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(site.Close)
-	chrome, err := chromeproc.Start(context.Background(), chromeproc.WithPath(bin))
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { chrome.Close() })
+	site, chrome := livetest.TellerAndChromium(t)
 	return &liveTeller{site: site, chrome: chrome}
 }
 
@@ -63,44 +44,7 @@ func (l *liveTeller) driver(ctx context.Context) (runtime.Driver, error) {
 // quickstart does.
 func (l *liveTeller) seal(t *testing.T, dir string) string {
 	t.Helper()
-	raw, err := os.ReadFile(filepath.Join("..", "..", "..", "examples", "quickstart", "teller.capability.json"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	raw = bytes.ReplaceAll(raw, []byte("http://127.0.0.1:4010"), []byte(l.site.Origin()))
-	c, err := capability.ParseBytes(raw)
-	if err != nil {
-		t.Fatal(err)
-	}
-	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
-	defer cancel()
-	runs := t.TempDir()
-	var runDirs []string
-	for range 2 {
-		d, err := l.driver(ctx)
-		if err != nil {
-			t.Fatal(err)
-		}
-		res, err := runtime.Execute(ctx, c, map[string]any{"username": "teller.demo", "password": tellerPassword, "member_id": "100234"},
-			runtime.WithDriver(d), runtime.WithRunDir(runs))
-		d.Close()
-		if err != nil {
-			t.Fatal(err)
-		}
-		if res.State != runtime.StateCompleted || !res.Clean {
-			t.Fatalf("sealing run ended %s (%+v)", res.State, res.Failure)
-		}
-		runDirs = append(runDirs, res.RunDir)
-	}
-	promoted, err := receipt.Finalize(context.Background(), c, runDirs)
-	if err != nil {
-		t.Fatal(err)
-	}
-	out := filepath.Join(dir, promoted.ID+"-"+promoted.Version+".bundle")
-	if _, err := bundle.Seal(ctx, out, promoted, runDirs); err != nil {
-		t.Fatal(err)
-	}
-	return out
+	return livetest.SealTeller(t, l.site, l.chrome, filepath.Join("..", "..", "..", "examples", "quickstart", "teller.capability.json"), tellerPassword, dir)
 }
 
 // tamperedCopy copies a bundle into dir/name and changes one byte of its
