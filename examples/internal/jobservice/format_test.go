@@ -12,10 +12,10 @@ import (
 	"github.com/vera-run/vera/runtime/jobs"
 )
 
-// TestFormatTables checks FORMAT.md §17's member tables against the wire
-// types: every JSON member documented, nothing documented that is not a
-// member.
-func TestFormatTables(t *testing.T) {
+// section17 is FORMAT.md's §17, the job service protocol, up to the next
+// section.
+func section17(t *testing.T) string {
+	t.Helper()
 	raw, err := os.ReadFile("../../../docs/FORMAT.md")
 	if err != nil {
 		t.Fatal(err)
@@ -29,6 +29,14 @@ func TestFormatTables(t *testing.T) {
 	if j := strings.Index(s[3:], "\n## "); j >= 0 {
 		s = s[:j+3]
 	}
+	return s
+}
+
+// TestFormatTables checks FORMAT.md §17's member tables against the wire
+// types: every JSON member documented, nothing documented that is not a
+// member.
+func TestFormatTables(t *testing.T) {
+	s := section17(t)
 	name := regexp.MustCompile("`([a-z_]+)`")
 	table := func(marker string) []string {
 		k := strings.Index(s, marker)
@@ -101,19 +109,7 @@ func TestFormatTables(t *testing.T) {
 // TestFormatPoolPreflight: §17 names every member of a pool's
 // preflight endpoint.
 func TestFormatPoolPreflight(t *testing.T) {
-	raw, err := os.ReadFile("../../../docs/FORMAT.md")
-	if err != nil {
-		t.Fatal(err)
-	}
-	s := string(raw)
-	i := strings.Index(s, "## 17. Job service protocol")
-	if i < 0 {
-		t.Fatal("FORMAT.md has no §17")
-	}
-	s = s[i:]
-	if j := strings.Index(s[3:], "\n## "); j >= 0 {
-		s = s[:j+3]
-	}
+	s := section17(t)
 	rt := reflect.TypeOf(jobservice.EndpointPreflight{})
 	for k := range rt.NumField() {
 		tag, _, _ := strings.Cut(rt.Field(k).Tag.Get("json"), ",")
