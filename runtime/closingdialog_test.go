@@ -46,6 +46,22 @@ func (d *answerDriver) Find(ctx context.Context, scope runtime.Scope, root runti
 	return d.Driver.Find(ctx, scope, root, c)
 }
 
+// issueInDialog is the capability of both tests: open the "Confirm
+// issue" dialog, then the consequential "Confirm" in it, confirmed at
+// action time and by the status text "issued".
+func issueInDialog(t *testing.T) *capability.Capability {
+	t.Helper()
+	issue := click("confirm", textVisible("issued"), confirmButton)
+	issue.Effect, issue.Confirmation = capability.EffectConsequential, capability.ConfirmActionTime
+	c := newCap("/", milestone("m",
+		click("open", visible(role("dialog", "Confirm issue")), role("button", "Issue invoice")),
+		issue,
+	))
+	c.Authority.MaxEffect = capability.EffectConsequential
+	mustValid(t, c)
+	return c
+}
+
 // TestDialogClosedWhileChecked: a consequential "Confirm" in a dialog
 // that stays open until the submission answers. The answer arrives
 // between the runtime's listing of the visible dialogs and its lookup of
@@ -67,14 +83,7 @@ func TestDialogClosedWhileChecked(t *testing.T) {
 			onClick("answer", runtimetest.Effect{Hide: []string{"dlg"}}, runtimetest.Effect{SetText: map[string]string{"st": "Invoice issued"}}),
 		},
 	}})
-	issue := click("confirm", textVisible("issued"), confirmButton)
-	issue.Effect, issue.Confirmation = capability.EffectConsequential, capability.ConfirmActionTime
-	c := newCap("/", milestone("m",
-		click("open", visible(role("dialog", "Confirm issue")), role("button", "Issue invoice")),
-		issue,
-	))
-	c.Authority.MaxEffect = capability.EffectConsequential
-	mustValid(t, c)
+	c := issueInDialog(t)
 	d := &answerDriver{Driver: runtimetest.NewDriver(s)}
 	defer d.Close()
 	res := exec(t, c, d, nil, approveAll())
@@ -105,14 +114,7 @@ func TestDialogStillOpenIsUnknown(t *testing.T) {
 			onClick("confirm", runtimetest.Effect{Hide: []string{"dlg"}}, runtimetest.Effect{Show: []string{"promo"}}),
 		},
 	}})
-	issue := click("confirm", textVisible("issued"), confirmButton)
-	issue.Effect, issue.Confirmation = capability.EffectConsequential, capability.ConfirmActionTime
-	c := newCap("/", milestone("m",
-		click("open", visible(role("dialog", "Confirm issue")), role("button", "Issue invoice")),
-		issue,
-	))
-	c.Authority.MaxEffect = capability.EffectConsequential
-	mustValid(t, c)
+	c := issueInDialog(t)
 	d := runtimetest.NewDriver(s)
 	defer d.Close()
 	res := exec(t, c, d, nil, approveAll())
