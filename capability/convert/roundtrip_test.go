@@ -3,13 +3,13 @@ package convert
 import (
 	"bytes"
 	"context"
-	"os"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/vera-run/vera/capability"
 	"github.com/vera-run/vera/internal/chromeproc"
+	"github.com/vera-run/vera/internal/livetest"
 	"github.com/vera-run/vera/internal/testsite"
 	"github.com/vera-run/vera/receipt"
 	"github.com/vera-run/vera/runtime"
@@ -19,20 +19,6 @@ import (
 // placeholderOrigin is the origin the checked-in sources name; the served
 // sites listen on random loopback ports instead.
 const placeholderOrigin = "http://127.0.0.1:4010"
-
-// requireBrowser returns the browser to test with, or skips (fails with
-// VERA_REQUIRE_BROWSER=1).
-func requireBrowser(t *testing.T) string {
-	t.Helper()
-	bin, err := chromeproc.Find("")
-	if err != nil {
-		if os.Getenv("VERA_REQUIRE_BROWSER") == "1" {
-			t.Fatalf("VERA_REQUIRE_BROWSER=1 but no browser: %v", err)
-		}
-		t.Skipf("no Chrome/Chromium (%v); set VERA_REQUIRE_BROWSER=1 to make this a failure", err)
-	}
-	return bin
-}
 
 // review is the reviewer's edit of an imported draft (the decisions the
 // report's Review list asks for: data classes, output exposure), accepted
@@ -72,7 +58,7 @@ func review(t *testing.T, draft *capability.Capability, source string, dataClass
 // promotes it.
 func runTwiceAndFinalize(t *testing.T, c *capability.Capability, inputs map[string]any, check func(*runtime.Result)) *capability.Capability {
 	t.Helper()
-	bin := requireBrowser(t)
+	bin := livetest.RequireBrowser(t)
 	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
 	defer cancel()
 	chrome, err := chromeproc.Start(ctx, chromeproc.WithPath(bin))
@@ -116,7 +102,7 @@ func runTwiceAndFinalize(t *testing.T, c *capability.Capability, inputs map[stri
 // for the teller site) imports as a scaffold, is reviewed, runs completed
 // twice in Chromium and is finalized to validated_local.
 func TestSeed004RoundTrip(t *testing.T) {
-	requireBrowser(t)
+	livetest.RequireBrowser(t)
 	teller, err := testsite.StartTeller()
 	if err != nil {
 		t.Fatal(err)
@@ -167,7 +153,7 @@ func TestSeed004RoundTrip(t *testing.T) {
 // TestRecorderRoundTrip: a Recorder recording of the mail search imports,
 // is reviewed, runs completed twice in Chromium and is finalized.
 func TestRecorderRoundTrip(t *testing.T) {
-	requireBrowser(t)
+	livetest.RequireBrowser(t)
 	mail, err := testsite.StartMail()
 	if err != nil {
 		t.Fatal(err)

@@ -2,35 +2,20 @@ package provider
 
 import (
 	"context"
-	"os"
 	"testing"
 	"time"
 
-	"github.com/vera-run/vera/internal/chromeproc"
+	"github.com/vera-run/vera/internal/livetest"
 	"github.com/vera-run/vera/internal/testsite"
 	"github.com/vera-run/vera/runtime"
 	"github.com/vera-run/vera/runtime/browser"
 )
 
-// requireBrowser returns the browser to test with, or skips (fails under
-// VERA_REQUIRE_BROWSER=1).
-func requireBrowser(t *testing.T) string {
-	t.Helper()
-	p, err := chromeproc.Find("")
-	if err != nil {
-		if os.Getenv("VERA_REQUIRE_BROWSER") == "1" {
-			t.Fatalf("VERA_REQUIRE_BROWSER=1 but no browser: %v", err)
-		}
-		t.Skipf("no Chrome/Chromium found (%v); set VERA_REQUIRE_BROWSER=1 to make this a failure", err)
-	}
-	return p
-}
-
 // liveRun runs req in a launched Chromium against the composer on the
 // teller origin.
 func liveRun(t *testing.T, tl *testsite.Teller, req func(*testing.T) *ActionRequest, gates GateSource, opts ...runtime.Option) *Outcome {
 	t.Helper()
-	bin := requireBrowser(t)
+	bin := livetest.RequireBrowser(t)
 	ctx, cancel := context.WithTimeout(context.Background(), 90*time.Second)
 	defer cancel()
 	d, err := browser.Launch(ctx, browser.WithBrowserPath(bin))
