@@ -57,9 +57,9 @@ type elState struct {
 // to be attached, visible, stable (same box on two polls) and enabled
 // (a fill: attached, visible, enabled and editable; a key press:
 // attached, visible and enabled; neither needs it stable, as in
-// Playwright), and, for a click, in view (scrolled there when its frame's viewport, a
-// scrolled container or a frame above cuts it) and hit at its click point
-// rather than something covering it. When ctx ends first the error is a
+// Playwright), and, for a click, in view (scrolled there when its
+// frame's viewport, a scrolled container or a frame above cuts it) and
+// hit at its click point rather than something covering it. When ctx ends first the error is a
 // *[NotInteractableError] naming the failed check, box and viewport.
 // An error after the input went out (the mouse press, the key down) is a
 // *[runtime.DispatchError]: the page may have acted on it.

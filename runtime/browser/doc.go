@@ -561,7 +561,11 @@
 //     in a microtask after it or from a 0 ms timer set then runs before
 //     the value is read back (timers of equal delay run in order); a
 //     restore from a longer timer, an animation frame or a server answer
-//     is not seen. Not checked, and no error: a value the page
+//     is not seen, nor, in a hidden page (a connected browser's
+//     background tab, whose timers run at most once a second; the wait is
+//     then one message task), one from a 0 ms timer. The timer is the
+//     page's window.setTimeout: a page that replaces it with one that
+//     never fires holds the fill until ctx ends. Not checked, and no error: a value the page
 //     reformatted (a phone mask, upper case, thousands separators,
 //     trimming, a maxlength cut), even back to the value it had, changed
 //     as far as the fill can tell; a value that differs from the old one

@@ -371,6 +371,25 @@ func TestFillPressNotReady(t *testing.T) {
 	}
 }
 
+// TestFillHiddenPage: in a hidden document (timers there run at most
+// once a second) the wait for the page's reaction is a message task, not
+// a timer: a page whose window.setTimeout never fires still gets its
+// fill, its change, and a refusal read back after its microtasks (the
+// postcode's re-render).
+func TestFillHiddenPage(t *testing.T) {
+	p := openFields(t)
+	p.eval(`(() => { Object.defineProperty(document, 'visibilityState', {configurable: true, get: () => 'hidden'});
+		window.setTimeout = () => 0; return '' })()`)
+	p.fill("Nickname", "Bee")
+	p.waitText("hello", "Hello, Bee")
+	if err := p.act(p.label("Postcode"), runtime.ActFill, "abc"); !errors.Is(err, runtime.ErrFillRefused) {
+		t.Errorf("refused fill of the postcode in a hidden page = %v, want ErrFillRefused", err)
+	}
+	if c := p.events()["nick"]; c["change!"] != 1 {
+		t.Errorf("nickname events %v, want one change", c)
+	}
+}
+
 // fcRefused sets the reference, a field whose page puts the old value
 // back; its postcondition, the field's being visible, would hold.
 const fcRefused = `

@@ -389,7 +389,10 @@ const nativeSet = (el, v) => {
 //     so a restore the page queued when the text went in (in an input or
 //     change handler, a microtask after it, or a 0 ms timer it set then:
 //     timers with an equal delay run in the order they were set) has run
-//     before the value is read back;
+//     before the value is read back. In a hidden document (a connected
+//     browser's background tab, whose timers run at most once a second)
+//     it resolves after one message task instead: microtasks have run,
+//     the page's own 0 ms timers may not have;
 //   - refused(now, old, want): the field holds exactly the value before
 //     (old) and the value asked for (want) differs from it in its letters
 //     or digits. A value that differs only in case, spacing or
@@ -397,7 +400,11 @@ const nativeSet = (el, v) => {
 //     value it had (a mask, upper case, separators, trimming), so it is
 //     not refused.
 const jsFillCheck = `
-const tick = el => new Promise(r => el.ownerDocument.defaultView.setTimeout(r, 0));
+const tick = el => new Promise(r => {
+  const doc = el.ownerDocument, w = doc.defaultView;
+  if (doc.visibilityState !== 'hidden') { w.setTimeout(r, 0); return; }
+  const c = new w.MessageChannel(); c.port1.onmessage = () => { c.port1.close(); r(); }; c.port2.postMessage(0);
+});
 const fillKey = s => s.toLowerCase().replace(/[^\p{L}\p{N}]/gu, '');
 const refused = (now, old, want) => now === old && fillKey(want) !== fillKey(old);
 `
