@@ -265,7 +265,11 @@ type Driver interface {
 
 	// Act performs one action on el after waiting, bounded by ctx, for it
 	// to be attached, visible, stable and enabled ([ErrNotInteractable]
-	// when ctx ends first).
+	// when ctx ends first); a fill needs it editable rather than stable.
+	// A fill the page refused, one after which the field still holds the
+	// value it had before though the value filled differs from it, is
+	// [ErrFillRefused]; a value the page reformatted is not refused (the
+	// action's postcondition judges what the value means).
 	Act(ctx context.Context, el Element, a Act) error
 
 	// Read reads text, a value or an attribute of el.
@@ -318,6 +322,12 @@ var (
 	// ErrUnsupported: the driver cannot do this (for example an unknown
 	// action kind).
 	ErrUnsupported = errors.New("unsupported by driver")
+	// ErrFillRefused: the page refused a fill: the field holds the value
+	// it had before, though the value filled differs from it (an input
+	// handler or a controlled input that renders the old value back, a
+	// cancelled beforeinput, a maxlength of 0). A value the page
+	// reformatted changed and is not refused.
+	ErrFillRefused = errors.New("fill refused by the page")
 	// ErrAfterDispatch: an Act failed after its input (the mouse press and
 	// release, or the key event) had already been sent to the page, so its
 	// effect may have happened. Drivers return it as a *[DispatchError].

@@ -335,6 +335,9 @@ func (r *run) classify(err error, cat Category, reason Reason) *stop {
 		return r.failed(receipt.CategoryDownloadFailed, downloadReason(derr.Reason), derr.Detail())
 	case errors.Is(err, ErrUnsupported):
 		return r.failed(receipt.CategoryInternal, ReasonUnsupported, detail)
+	case errors.Is(err, ErrFillRefused):
+		// The element was acted on; the page did not take the value.
+		return r.failed(receipt.CategoryUIAssertionFailed, ReasonActFailed, detail)
 	}
 	return r.failed(cat, reason, detail)
 }

@@ -86,7 +86,7 @@ const (
 	// milestone held within the transition timeout.
 	ReasonNoTransition Reason = "no_transition"
 	// ReasonActFailed (ui_assertion_failed): the mechanical act (click,
-	// fill, ...) failed.
+	// fill, ...) failed, or the page refused a fill ([ErrFillRefused]).
 	ReasonActFailed Reason = "act_failed"
 	// ReasonNotInteractable (ui_assertion_failed): the element could not
 	// be acted on ([ErrNotInteractable]).

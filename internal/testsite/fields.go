@@ -27,7 +27,20 @@ import (
 //	                            "Locked note" (its beforeinput handler cancels every edit),
 //	                            contenteditable textbox "Bio", date "Birth date",
 //	                            time "Alarm", number "Guests", range "Volume",
-//	                            color "Colour", combobox (select) "Country", and,
+//	                            color "Colour"; fields that refuse a fill: textbox
+//	                            "Reference" (its input handler puts "REF-1" back),
+//	                            "Coupon" (puts "WELCOME" back from a 0 ms timer),
+//	                            "PIN" (maxlength 0), "Member number" (value "M-100",
+//	                            every beforeinput cancelled), date "Arrival" (its
+//	                            change handler puts 2026-01-10 back from a 0 ms
+//	                            timer), contenteditable textbox "Motto" ("carpe
+//	                            diem", every beforeinput cancelled), textarea
+//	                            "Slogan" ("keep", maxlength 4); fields that
+//	                            reformat what is typed: "Phone" (digits masked
+//	                            "(ddd) ddd-dddd"), "Plate" ("AB123CD", upper case),
+//	                            "Amount" (thousands separators), "City" (trimmed),
+//	                            "Initials" (maxlength 3); textbox "Branch" (disabled,
+//	                            "Milano"); combobox (select) "Country", and,
 //	                            below the fold, button "Done" (it counts its
 //	                            clicks into status "Done <n>").
 //	                            window.fieldEvents(): JSON {field id: {"input",

@@ -54,17 +54,22 @@ type elState struct {
 }
 
 // Act performs one action after waiting, bounded by ctx, for the element
-// to be attached, visible, stable (same box on two polls) and enabled,
-// and, for a click, in view (scrolled there when its frame's viewport, a
-// scrolled container or a frame above cuts it) and hit at its click point
-// rather than something covering it. When ctx ends first the error is a
+// to be attached, visible, stable (same box on two polls) and enabled
+// (a fill: attached, visible, enabled and editable; a key press:
+// attached, visible and enabled; neither needs it stable, as in
+// Playwright), and, for a click, in view (scrolled there when its
+// frame's viewport, a scrolled container or a frame above cuts it) and
+// hit at its click point rather than something covering it. When ctx ends first the error is a
 // *[NotInteractableError] naming the failed check, box and viewport.
 // An error after the input went out (the mouse press, the key down) is a
 // *[runtime.DispatchError]: the page may have acted on it.
 // Click, check and uncheck use real mouse events at the centre of the
 // element's visible part;
 // fill selects the content and inserts the text, then fires one change
-// (the package documentation says which events a page sees); select
+// (the package documentation says which events a page sees), and is
+// [runtime.ErrFillRefused] when the field kept the value it had, though
+// the value filled differs from it (the package documentation says what
+// is and is not checked); select
 // picks an option by value, then by label; press focuses the element and
 // sends the key ("Enter", "Tab", "a", "Control+a").
 func (d *Driver) Act(ctx context.Context, e runtime.Element, a runtime.Act) error {
@@ -197,7 +202,7 @@ func (d *Driver) elemErr(ctx context.Context, op string, err error) error {
 	if c := interruption(ctx); c != nil {
 		return fmt.Errorf("browser: %s: %w", op, c)
 	}
-	for _, s := range []error{runtime.ErrStaleElement, runtime.ErrNotInteractable, runtime.ErrUnsupported} {
+	for _, s := range []error{runtime.ErrStaleElement, runtime.ErrNotInteractable, runtime.ErrUnsupported, runtime.ErrFillRefused} {
 		if errors.Is(err, s) {
 			return err
 		}
@@ -464,59 +469,21 @@ const maxPressRetries = 5
 
 func intp(i int) *int { return &i }
 
+// fill costs three calls when the element is ready, as Playwright's
+// fill does: jsFillStart checks it (attached, fillable, visible, enabled,
+// editable; no stability and no hit test: the text goes to the focused
+// element) and prepares it in one call, then the text goes in and
+// jsFinishFill ends the fill and says whether the page kept the old
+// value. An element not ready yet is checked again every pollInterval
+// until ctx ends. A set-mode fill (a date, a range) is done, and checked,
+// by jsFillStart alone.
 func (d *Driver) fill(ctx context.Context, el *element, value string) error {
-	st, err := d.state(ctx, el, false, nil)
-	if err != nil {
+	var r fillStart
+	if err := d.startWhenReady(ctx, el, jsFillStart, true, &r, val(value)); err != nil {
 		return err
 	}
-	if !st.Fillable {
-		return fmt.Errorf("%w: fill needs an <input>, <textarea> or contenteditable element", runtime.ErrUnsupported)
-	}
-	unsupported := func(err error) error {
-		var js *jsError
-		if errors.As(err, &js) {
-			return fmt.Errorf("%w: %s", runtime.ErrUnsupported, js.msg)
-		}
-		return err
-	}
-	// The common case costs two calls: the state read above is the
-	// first measurement of the stability proof, and the second one
-	// prepares the fill in the same call when the element is still
-	// ready and its box did not move (issue 21: a fill paid four calls
-	// before its text went in). Anything else takes the polling path.
-	var fast struct {
-		Ready bool `json:"ready"`
-		fillPrep
-	}
-	if st.Visible && st.Enabled && st.Editable {
-		t := time.NewTimer(stableInterval)
-		select {
-		case <-ctx.Done():
-			// The polling path reports the ended wait as usual.
-			t.Stop()
-		case <-t.C:
-			if _, err := d.callOn(ctx, el.sid, el.obj, jsFillIfStable, true, &fast,
-				val(st.X), val(st.Y), val(st.W), val(st.H), val(value)); err != nil {
-				return unsupported(err)
-			}
-		}
-	}
-	prep := fast.fillPrep
-	if !fast.Ready {
-		if _, _, err := d.waitReady(ctx, el, false, func(s elState) string {
-			if !s.Editable {
-				return "read-only"
-			}
-			return ""
-		}); err != nil {
-			return err
-		}
-		if _, err := d.callOn(ctx, el.sid, el.obj, jsPrepareFill, true, &prep, val(value)); err != nil {
-			return unsupported(err)
-		}
-	}
-	if prep.Mode == fillSet {
-		return nil
+	if r.Mode == fillSet {
+		return r.refusal()
 	}
 	if value == "" {
 		if err := d.sendKey(ctx, el.sid, keyDef{key: "Delete", code: "Delete", keyCode: 46}, 0); err != nil {
@@ -525,27 +492,98 @@ func (d *Driver) fill(ctx context.Context, el *element, value string) error {
 	} else if err := d.call(ctx, el.sid, proto.InputInsertText{Text: value}, nil); err != nil {
 		return err
 	}
-	if prep.Mode == fillEditable {
+	var fin fillPrep
+	if err := d.callAwait(ctx, el.sid, el.obj, jsFinishFill, &fin, val(r.Mode), val(r.Old), val(r.Want)); err != nil {
+		return err
+	}
+	return fin.refusal()
+}
+
+// startWhenReady calls fn, jsFillStart (fill) or jsPressStart, until it
+// reports the element ready (and, for a fill, editable: fn acted on it
+// then), bounded by ctx; its answer is decoded into r. An element that
+// is not ready is checked again every pollInterval; when ctx ends first
+// the error is a *NotInteractableError naming the last failed check.
+// An exception fn throws (a malformed value) is ErrUnsupported.
+func (d *Driver) startWhenReady(ctx context.Context, el *element, fn string, fill bool, r *fillStart, args ...callArg) error {
+	last := NotInteractableError{Check: CheckVisible, Detail: "not measured yet"}
+	for {
+		*r = fillStart{}
+		if err := d.callAwait(ctx, el.sid, el.obj, fn, r, args...); err != nil {
+			var js *jsError
+			if errors.As(err, &js) {
+				return fmt.Errorf("%w: %s", runtime.ErrUnsupported, js.msg)
+			}
+			if c := interruption(ctx); c != nil {
+				return c
+			}
+			if ctx.Err() != nil {
+				e := last
+				e.Err = ctx.Err()
+				return &e
+			}
+			return err
+		}
+		switch {
+		case !r.Connected:
+			return fmt.Errorf("%w: detached from the document", runtime.ErrStaleElement)
+		case fill && !r.Fillable:
+			return fmt.Errorf("%w: fill needs an <input>, <textarea> or contenteditable element", runtime.ErrUnsupported)
+		case r.Ready:
+			return nil
+		case !r.Visible:
+			last = NotInteractableError{Check: CheckVisible, Detail: "not visible"}
+		case !r.Enabled:
+			last = NotInteractableError{Check: CheckEnabled, Detail: "disabled"}
+		default:
+			last = NotInteractableError{Check: CheckEditable, Detail: "read-only"}
+		}
+		s := local(r.elState)
+		last.Box, last.ViewportW, last.ViewportH = s.box, s.vw, s.vh
+		select {
+		case <-ctx.Done():
+			if c := interruption(ctx); c != nil {
+				return c
+			}
+			last.Err = ctx.Err()
+			return &last
+		case <-time.After(pollInterval):
+		}
+	}
+}
+
+// fillStart is jsFillStart's answer: the element's state and, when it
+// was ready, how the fill was prepared.
+type fillStart struct {
+	elState
+	Ready bool `json:"ready"`
+	fillPrep
+}
+
+// fillPrep is jsPrepareFill's answer: how the fill goes on (fillSet, done
+// already, or "typed", "primed" and "editable", which jsFinishFill
+// ends), the value before (old) and the value a fill that went through
+// leaves (want); and jsFinishFill's: whether the page refused the fill
+// (it holds the value before, which differs from the one asked for).
+type fillPrep struct {
+	Mode    string `json:"mode"`
+	Old     string `json:"old"`
+	Want    string `json:"want"`
+	Refused bool   `json:"refused"`
+}
+
+// refusal is the error of a fill the page refused, else nil. It names
+// neither value: a fill may carry a secret.
+func (p fillPrep) refusal() error {
+	if !p.Refused {
 		return nil
 	}
-	_, err = d.callOn(ctx, el.sid, el.obj, jsFinishFill, true, nil, val(prep.Mode), val(prep.Old), val(value))
-	return err
+	return fmt.Errorf("%w: the field kept the value it had before, not the one filled", runtime.ErrFillRefused)
 }
 
-// fillPrep is jsPrepareFill's answer: how the fill goes on (fillSet,
-// fillEditable, or "typed" and "primed", which jsFinishFill ends) and,
-// typed or primed, the value before.
-type fillPrep struct {
-	Mode string `json:"mode"`
-	Old  string `json:"old"`
-}
-
-// Two fill modes of jsPrepareFill: the value is set (nothing is typed),
-// and a contenteditable element (typed, no change follows).
-const (
-	fillSet      = "set"
-	fillEditable = "editable"
-)
+// fillSet is jsPrepareFill's mode of a fill done by setting the value
+// (nothing is typed).
+const fillSet = "set"
 
 func (d *Driver) selectOption(ctx context.Context, el *element, value string) error {
 	st, err := d.state(ctx, el, false, nil)
@@ -589,10 +627,10 @@ func (d *Driver) press(ctx context.Context, el *element, key string, sent *bool)
 	if err != nil {
 		return err
 	}
-	if _, _, err := d.waitReady(ctx, el, false, nil); err != nil {
-		return err
-	}
-	if _, err := d.callOn(ctx, el.sid, el.obj, jsFocus, true, nil); err != nil {
+	// As a fill, a key goes to the focused element: it needs the element
+	// visible and enabled, not stable, and one call checks and focuses it.
+	var r fillStart
+	if err := d.startWhenReady(ctx, el, jsPressStart, false, &r); err != nil {
 		return err
 	}
 	*sent = true

@@ -121,14 +121,29 @@ const jsScrollIntoView = `function(align) {
   this.scrollIntoView({ block: align, inline: align, behavior: 'instant' });
 }`
 
-// jsFillIfStable is a fill's second measurement and its preparation in
-// one call: it measures the element as jsActState does and, when it is
-// still connected, visible, enabled and editable and its box is the one
-// measured before (x, y, w, h: stable), prepares the fill as
-// jsPrepareFill does and returns its answer with ready: true; otherwise
-// it changes nothing and returns {ready: false}.
-const jsFillIfStable = `function(x, y, w, h, value) {
+// jsFillStart is a fill's actionability check and its preparation in
+// one call, as Playwright's fill is: it reads the element as jsActState
+// does (without a hit test) and, when it is connected, fillable,
+// visible, enabled and editable, prepares the fill as jsPrepareFill does
+// and returns the state with ready: true and jsPrepareFill's answer;
+// otherwise it changes nothing and returns the state. No stability is
+// asked for: the text goes to the focused element, not to a point on the
+// screen.
+const jsFillStart = `async function(value) {
   const st = (` + jsActState + `).call(this, false, null, null);
-  if (!st.connected || !st.visible || !st.enabled || !st.editable || st.x !== x || st.y !== y || st.w !== w || st.h !== h) return { ready: false };
-  return Object.assign({ ready: true }, (` + jsPrepareFill + `).call(this, value));
+  if (!st.connected || !st.fillable || !st.visible || !st.enabled || !st.editable) return st;
+  const p = await (` + jsPrepareFill + `).call(this, value);
+  return Object.assign(st, {ready: true}, p);
+}`
+
+// jsPressStart is a key press's actionability check and focus in one
+// call: it reads the element as jsActState does (without a hit test)
+// and, when it is connected, visible and enabled, focuses it and returns
+// the state with ready: true; otherwise it changes nothing and returns
+// the state.
+const jsPressStart = `function() {
+  const st = (` + jsActState + `).call(this, false, null, null);
+  if (!st.connected || !st.visible || !st.enabled) return st;
+  this.focus();
+  return Object.assign(st, {ready: true});
 }`

@@ -110,9 +110,13 @@
 //     (target session, backend node id), so the same node compares equal
 //     across Find calls; a frame navigation marks its handles stale.
 //   - Actionability is Playwright's. Actions wait, bounded by ctx, for
-//     the element to be attached, visible, enabled (and editable, for
-//     fill) and stable (the same box on two polls about a frame apart).
-//     A click (check and uncheck click too) also needs the element in
+//     the element to be attached, visible, enabled and stable (the same
+//     box on two polls about a frame apart). A fill, as Playwright's,
+//     needs it attached, visible, enabled and editable, not stable (the
+//     text goes to the focused element, not to a point on the screen):
+//     one call checks and prepares it, then the text goes in and one call
+//     ends it (three calls in all; a field not ready yet is checked again
+//     every 25 ms). A click (check and uncheck click too) also needs the element in
 //     view and receiving events at its click point. The element's visible
 //     part is its box cut by every clipping ancestor (a scrolled or
 //     overflow-hidden container; a fixed-position element escapes those
@@ -525,12 +529,8 @@
 //     edit starts from the value it ends at (beforeinput handlers see that
 //     value; a textarea that cancels the insertion gets its old value
 //     back). A later blur then fires no change unless the value changed
-//     again (a key pressed into the field). A fill the page refused (an
-//     input that still holds its old value, not the one asked for; a
-//     cancelled textarea insertion) fires no change and still returns
-//     nil: the capability's postcondition is what notices it. A
-//     contenteditable element gets the input events and no change
-//     (browsers fire none for one).
+//     again (a key pressed into the field). A contenteditable element
+//     gets the input events and no change (browsers fire none for one).
 //     Date, time, datetime-local, month, week, range and color inputs get
 //     their value set directly (the prototype's value setter, so that a
 //     framework's value tracker sees the input event as new) with
@@ -547,6 +547,33 @@
 //     changed. fill and press do not scroll themselves: they focus the
 //     element, which scrolls it into view as the browser does for focus;
 //     select sets the value without the pointer and needs no view.
+//   - A fill the page refused is [runtime.ErrFillRefused] (the runtime
+//     fails the run as act_failed), and fires no change for a typed
+//     field: refused means that once the page has reacted the field holds
+//     exactly the value it had before (its innerText for a
+//     contenteditable element) while the value filled differs from it in
+//     its letters or digits. That covers an input handler or a controlled
+//     input that renders the old value back, a cancelled beforeinput, a
+//     maxlength of 0, a date whose handler puts the old day back, and a
+//     maxlength that cuts the text back to the old value. The page has
+//     reacted when the call that ends the fill has waited for one 0 ms
+//     timer it set itself: a restore made in an input or change handler,
+//     in a microtask after it or from a 0 ms timer set then runs before
+//     the value is read back (timers of equal delay run in order); a
+//     restore from a longer timer, an animation frame or a server answer
+//     is not seen, nor, in a hidden page (a connected browser's
+//     background tab, whose timers run at most once a second; the wait is
+//     then one message task), one from a 0 ms timer. The timer is the
+//     page's window.setTimeout: a page that replaces it with one that
+//     never fires holds the fill until ctx ends. Not checked, and no error: a value the page
+//     reformatted (a phone mask, upper case, thousands separators,
+//     trimming, a maxlength cut), even back to the value it had, changed
+//     as far as the fill can tell; a value that differs from the old one
+//     only in case, spacing or punctuation and that the page refused
+//     cannot be told from one it reformatted. What the value means (the
+//     page kept the right digits, the total updated) is the action's
+//     postcondition to judge. The error names neither value (a fill may
+//     carry a secret).
 //   - The alternative scroll alignments use element.scrollIntoView
 //     (behavior "instant") in the element's own world, the main world, as
 //     do the hit tests (elementFromPoint): a page that replaces those

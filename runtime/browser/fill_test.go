@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/vera-run/vera/locator"
+	"github.com/vera-run/vera/receipt"
 	"github.com/vera-run/vera/runtime"
 )
 
@@ -168,6 +169,9 @@ func TestFillEventsOnce(t *testing.T) {
 		"locked":   {},
 		"postcode": {},
 	}
+	for _, id := range []string{"ref", "coupon", "pin", "member", "arrival", "motto", "phone", "plate", "amount", "city", "initials", "slogan", "branch"} {
+		want[id] = fieldCounts{}
+	}
 	if got := p.events(); !reflect.DeepEqual(got, want) {
 		t.Errorf("events per field:\n got  %v\n want %v", got, want)
 	}
@@ -244,16 +248,176 @@ func TestFillRefusedChangesNothing(t *testing.T) {
 }
 
 // TestFillCancelled: a textarea whose page cancels the insertion keeps
-// its value (the value set before the insertion is taken back) and sees
-// no input and no change event: nothing changed.
+// its value (the value set before the insertion is taken back), sees no
+// input and no change event, and the fill is refused: nothing changed.
 func TestFillCancelled(t *testing.T) {
 	p := openFields(t)
-	p.fill("Locked note", "replaced")
+	err := p.act(p.label("Locked note"), runtime.ActFill, "replaced")
+	if !errors.Is(err, runtime.ErrFillRefused) {
+		t.Errorf("fill of the locked note = %v, want ErrFillRefused", err)
+	}
 	if got := p.eval(`document.getElementById('locked').value`); got != "kept" {
 		t.Errorf("locked note = %q, want %q", got, "kept")
 	}
 	if c := p.events()["locked"]; len(c) != 0 {
 		t.Errorf("locked note saw events: %v", c)
+	}
+}
+
+// TestFillRefused: a fill after which the field holds the value it had
+// before, though the value filled differs from it, is refused with
+// ErrFillRefused (not a dispatch, not a stale or uninteractable element),
+// whichever way the page kept the value: an input handler that puts it
+// back at once or from a 0 ms timer, a maxlength of 0, a cancelled
+// beforeinput (an input and a contenteditable element), a date whose
+// change handler puts the old day back from a 0 ms timer, a textarea
+// whose maxlength cuts the text back to the value it had. A typed field
+// the page refused gets no change event; the error names neither value.
+func TestFillRefused(t *testing.T) {
+	p := openFields(t)
+	for _, tc := range []struct {
+		label, id, value, old string
+		typed                 bool // typed: no change event follows
+	}{
+		{"Reference", "ref", "REF-2", "REF-1", true},
+		{"Coupon", "coupon", "SPRING25", "WELCOME", true},
+		{"PIN", "pin", "4711", "", true},
+		{"Member number", "member", "M-200", "M-100", true},
+		{"Arrival", "arrival", "2026-01-11", "2026-01-10", false},
+		{"Slogan", "slogan", "keepsake", "keep", true},
+	} {
+		err := p.act(p.label(tc.label), runtime.ActFill, tc.value)
+		if !errors.Is(err, runtime.ErrFillRefused) || errors.Is(err, runtime.ErrAfterDispatch) ||
+			errors.Is(err, runtime.ErrNotInteractable) || errors.Is(err, runtime.ErrStaleElement) {
+			t.Errorf("fill %s with %q = %v, want ErrFillRefused only", tc.label, tc.value, err)
+		} else if strings.Contains(err.Error(), tc.value) || (tc.old != "" && strings.Contains(err.Error(), tc.old)) {
+			t.Errorf("fill %s: the error names a value: %v", tc.label, err)
+		}
+		if got := p.eval(`document.getElementById('` + tc.id + `').value`); got != tc.old {
+			t.Errorf("after the refused fill of %s, value = %q, want the old %q", tc.label, got, tc.old)
+		}
+		if c := p.events()[tc.id]; tc.typed && c["change"]+c["change!"] != 0 {
+			t.Errorf("refused fill of %s fired a change: %v", tc.label, c)
+		}
+	}
+	motto := p.el(role("textbox", "Motto"))
+	if err := p.act(motto, runtime.ActFill, "veni vidi vici"); !errors.Is(err, runtime.ErrFillRefused) {
+		t.Errorf("fill of the cancelling contenteditable = %v, want ErrFillRefused", err)
+	}
+	if got := p.eval(`document.getElementById('motto').textContent`); got != "carpe diem" {
+		t.Errorf("motto = %q, want the old %q", got, "carpe diem")
+	}
+	// A fill of the value a field already holds changes nothing and is
+	// not refused: nothing was refused.
+	for _, f := range [][2]string{{"Reference", "REF-1"}, {"Member number", "M-100"}, {"PIN", ""}} {
+		if err := p.act(p.label(f[0]), runtime.ActFill, f[1]); err != nil {
+			t.Errorf("fill %s with the value it holds: %v", f[0], err)
+		}
+	}
+}
+
+// TestFillReformatted: a page that reformats the value typed (a phone
+// mask, upper case, thousands separators, trimming, a maxlength cut)
+// changed it: the fill is not refused, fires one change and leaves the
+// page's form of the value, even when that form is the value the field
+// held before (the plate typed in lower case, the same phone number
+// typed without its mask).
+func TestFillReformatted(t *testing.T) {
+	p := openFields(t)
+	for _, tc := range []struct{ label, id, value, want string }{
+		{"Phone", "phone", "0212345678", "(021) 234-5678"},
+		{"Phone", "phone", "021 234 5678", "(021) 234-5678"},
+		{"Plate", "plate", "ab123cd", "AB123CD"},
+		{"Plate", "plate", "xy987zw", "XY987ZW"},
+		{"Amount", "amount", "1234567", "1,234,567"},
+		{"City", "city", "  Roma  ", "Roma"},
+		{"Initials", "initials", "ABCDE", "ABC"},
+	} {
+		before := p.events()[tc.id]["change!"]
+		if err := p.act(p.label(tc.label), runtime.ActFill, tc.value); err != nil {
+			t.Errorf("fill %s with %q: %v", tc.label, tc.value, err)
+			continue
+		}
+		if got := p.eval(`document.getElementById('` + tc.id + `').value`); got != tc.want {
+			t.Errorf("%s filled with %q holds %q, want %q", tc.label, tc.value, got, tc.want)
+		}
+		if c := p.events()[tc.id]; c["change!"] != before+1 || c["change"] != 0 {
+			t.Errorf("%s filled with %q: events %v, want one more change (had %d)", tc.label, tc.value, c, before)
+		}
+	}
+}
+
+// TestFillPressNotReady: a fill or a key press on a disabled field waits
+// for it to be enabled and, when ctx ends first, is refused as not
+// interactable, naming the enabled check and the field's box; the field
+// keeps its value and the focus stays where it was.
+func TestFillPressNotReady(t *testing.T) {
+	p := openFields(t)
+	branch := p.label("Branch")
+	for _, a := range []runtime.Act{{Kind: runtime.ActFill, Value: "Roma"}, {Kind: runtime.ActPress, Value: "a"}} {
+		ctx, cancel := context.WithTimeout(p.ctx, 300*time.Millisecond)
+		err := p.d.Act(ctx, branch, a)
+		cancel()
+		var ni *NotInteractableError
+		if !errors.As(err, &ni) || !errors.Is(err, runtime.ErrNotInteractable) || !errors.Is(err, context.DeadlineExceeded) || errors.Is(err, runtime.ErrAfterDispatch) {
+			t.Fatalf("%s on a disabled field = %v, want a *NotInteractableError ending in the deadline", a.Kind, err)
+		}
+		if ni.Check != CheckEnabled || ni.Box.W <= 0 || ni.Box.H <= 0 || ni.ViewportW <= 0 {
+			t.Errorf("%s on a disabled field: check %q, box %+v, viewport %vx%v", a.Kind, ni.Check, ni.Box, ni.ViewportW, ni.ViewportH)
+		}
+	}
+	if got := p.eval(`document.getElementById('branch').value + ' ' + document.activeElement.localName`); got != "Milano body" {
+		t.Errorf("branch value and focus = %q, want %q", got, "Milano body")
+	}
+}
+
+// TestFillHiddenPage: in a hidden document (timers there run at most
+// once a second) the wait for the page's reaction is a message task, not
+// a timer: a page whose window.setTimeout never fires still gets its
+// fill, its change, and a refusal read back after its microtasks (the
+// postcode's re-render).
+func TestFillHiddenPage(t *testing.T) {
+	p := openFields(t)
+	p.eval(`(() => { Object.defineProperty(document, 'visibilityState', {configurable: true, get: () => 'hidden'});
+		window.setTimeout = () => 0; return '' })()`)
+	p.fill("Nickname", "Bee")
+	p.waitText("hello", "Hello, Bee")
+	if err := p.act(p.label("Postcode"), runtime.ActFill, "abc"); !errors.Is(err, runtime.ErrFillRefused) {
+		t.Errorf("refused fill of the postcode in a hidden page = %v, want ErrFillRefused", err)
+	}
+	if c := p.events()["nick"]; c["change!"] != 1 {
+		t.Errorf("nickname events %v, want one change", c)
+	}
+}
+
+// fcRefused sets the reference, a field whose page puts the old value
+// back; its postcondition, the field's being visible, would hold.
+const fcRefused = `
+  "inputs": [{"name": "reference", "type": "string", "required": true, "max_length": 40}],
+  "outputs": [],
+  "milestones": [{
+    "id": "set-reference",
+    "intent": "Set the reference",
+    "actions": [
+      {"id": "fill-ref", "operation": "fill", "intent": "Type the reference", "effect": "reversible", "confirmation": "none",
+       "locator_candidates": [{"strategy": "label", "label": "Reference", "exact": true}],
+       "input": "reference",
+       "postcondition": {"kind": "locator_visible", "locator_candidates": [{"strategy": "label", "label": "Reference", "exact": true}]}}
+    ]
+  }]`
+
+// TestFillRefusedFailsRun: a run whose fill the page refuses fails at
+// that action as act_failed (ui_assertion_failed), though its
+// postcondition would hold: it does not complete.
+func TestFillRefusedFailsRun(t *testing.T) {
+	d := shared(t)
+	s := sites(t)
+	c := wcCapability(t, s.Stress.Origin(), "refused", "/fields", fcRefused)
+	ctx := tctx(t, 60*time.Second)
+	res := execute(t, ctx, d, c, map[string]any{"reference": "REF-2"})
+	if res.State != runtime.StateFailed || res.Failure == nil || res.Failure.Category != receipt.CategoryUIAssertionFailed ||
+		res.Failure.Reason != string(runtime.ReasonActFailed) || res.StoppedAt != "fill-ref" {
+		t.Fatalf("run ended %s (stopped at %q), want failed ui_assertion_failed/act_failed at fill-ref", describeResult(res), res.StoppedAt)
 	}
 }
 
@@ -350,12 +514,14 @@ func TestFillCapabilityAutosave(t *testing.T) {
 }
 
 // TestFillControlledRefused: a controlled input that renders away text
-// it does not accept (digits only) keeps its value for a refused fill and
-// fires no change (nothing changed, as for a user's typing); a fill it
-// partly accepts changes once, to what the page kept.
+// it does not accept (digits only, from a microtask) keeps its value: the
+// fill is refused and fires no change (nothing changed, as for a user's
+// typing); a fill it partly accepts changes once, to what the page kept.
 func TestFillControlledRefused(t *testing.T) {
 	p := openFields(t)
-	p.fill("Postcode", "abc")
+	if err := p.act(p.label("Postcode"), runtime.ActFill, "abc"); !errors.Is(err, runtime.ErrFillRefused) {
+		t.Errorf("refused fill of the postcode = %v, want ErrFillRefused", err)
+	}
 	if got := p.eval(`document.getElementById('postcode').value`); got != "20121" {
 		t.Errorf("postcode after a refused fill = %q, want the old %q", got, "20121")
 	}
@@ -375,8 +541,8 @@ func TestFillControlledRefused(t *testing.T) {
 
 // BenchmarkFill measures one fill of a text input ("Full name", whose
 // change handler autosaves) and of a textarea ("Notes") on the fields
-// page: the state read, the measurement that prepares the fill, the
-// insertion and the call that fires the change.
+// page: the call that checks and prepares the fill, the insertion and
+// the call that checks it and fires the change.
 func BenchmarkFill(b *testing.B) {
 	d := shared(b)
 	s := sites(b)

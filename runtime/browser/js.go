@@ -383,25 +383,56 @@ const nativeSet = (el, v) => {
 };
 `
 
-// jsPrepareFill prepares a fill and returns {mode, old}:
+// jsFillCheck defines what a fill needs to tell whether the page refused
+// it:
+//   - tick(el): resolves after one timer of 0 ms set now on el's window,
+//     so a restore the page queued when the text went in (in an input or
+//     change handler, a microtask after it, or a 0 ms timer it set then:
+//     timers with an equal delay run in the order they were set) has run
+//     before the value is read back. In a hidden document (a connected
+//     browser's background tab, whose timers run at most once a second)
+//     it resolves after one message task instead: microtasks have run,
+//     the page's own 0 ms timers may not have;
+//   - refused(now, old, want): the field holds exactly the value before
+//     (old) and the value asked for (want) differs from it in its letters
+//     or digits. A value that differs only in case, spacing or
+//     punctuation is not told from one the page reformatted back to the
+//     value it had (a mask, upper case, separators, trimming), so it is
+//     not refused.
+const jsFillCheck = `
+const tick = el => new Promise(r => {
+  const doc = el.ownerDocument, w = doc.defaultView;
+  if (doc.visibilityState !== 'hidden') { w.setTimeout(r, 0); return; }
+  const c = new w.MessageChannel(); c.port1.onmessage = () => { c.port1.close(); r(); }; c.port2.postMessage(0);
+});
+const fillKey = s => s.toLowerCase().replace(/[^\p{L}\p{N}]/gu, '');
+const refused = (now, old, want) => now === old && fillKey(want) !== fillKey(old);
+`
+
+// jsPrepareFill prepares a fill and returns {mode, old, want}:
 //   - "set": done. A date-like, range or color input gets its value set
 //     directly (as Playwright does) with input and change; a value the
 //     control would sanitise to something else is refused first, on a
 //     detached copy, before the field is touched (as is a number input's).
-//     A textarea filled with "" is emptied the same way.
+//     A textarea filled with "" is emptied the same way. After the page's
+//     reaction (jsFillCheck's tick), refused says whether the page
+//     refused the value (jsFillCheck's refused).
 //   - "typed": an <input> is focused and its content selected (old is
-//     its value); the text is to be typed now, and jsFinishFill called.
+//     its value, want the value asked for); the text is to be typed now,
+//     and jsFinishFill called.
 //   - "primed": a <textarea> is focused, its value set (the prototype's
-//     setter, no event) to the text the typing will leave, and selected;
-//     old is the value before. Chromium fires a change on blur when the
-//     value differs from the one before the first edit since the last
-//     change: an edit that starts from the value it leaves records none,
-//     so the later blur fires no second change.
+//     setter, no event) to the text the typing will leave (want), and
+//     selected; old is the value before. Chromium fires a change on blur
+//     when the value differs from the one before the first edit since the
+//     last change: an edit that starts from the value it leaves records
+//     none, so the later blur fires no second change. A text that
+//     maxlength cuts back to the old value is refused untouched.
 //   - "editable": a contenteditable element is focused and its content
-//     selected; the text is to be typed now, and no change follows (the
-//     browser fires none for one).
-const jsPrepareFill = `function(value) {
-` + jsNativeSet + `
+//     selected (old is its innerText); the text is to be typed now, and
+//     jsFinishFill called (it fires no change: the browser fires none for
+//     one).
+const jsPrepareFill = `async function(value) {
+` + jsNativeSet + jsFillCheck + `
   const el = this;
   const direct = new Set(['date', 'time', 'datetime-local', 'month', 'week', 'range', 'color']);
   if (el.tagName === 'INPUT' && (direct.has(el.type) || el.type === 'number')) {
@@ -410,13 +441,19 @@ const jsPrepareFill = `function(value) {
     if (c.value !== value) throw new Error('malformed value for input type ' + el.type);
   }
   if (el.tagName === 'INPUT' && direct.has(el.type)) {
+    const old = el.value;
     el.focus(); nativeSet(el, value);
     el.dispatchEvent(new Event('input', {bubbles: true, composed: true}));
     el.dispatchEvent(new Event('change', {bubbles: true}));
-    return {mode: 'set'};
+    await tick(el);
+    return {mode: 'set', refused: refused(el.value, old, value)};
   }
   el.focus();
-  if (el.tagName === 'INPUT') { const old = el.value; el.select(); return {mode: 'typed', old}; }
+  if (el.tagName === 'INPUT') {
+    const old = el.value;
+    el.select();
+    return {mode: 'typed', old, want: value};
+  }
   if (el.tagName === 'TEXTAREA') {
     const old = el.value;
     let v = value.replace(/\r\n?/g, '\n');
@@ -424,24 +461,29 @@ const jsPrepareFill = `function(value) {
       v = v.slice(0, el.maxLength);
       const last = v.charCodeAt(v.length - 1);
       if (last >= 0xD800 && last <= 0xDBFF) v = v.slice(0, -1);
+      if (v === old) return {mode: 'set', refused: refused(v, old, value)};
     }
     if (v === '') {
       nativeSet(el, '');
       el.dispatchEvent(new InputEvent('input', {bubbles: true, composed: true, inputType: 'deleteContentBackward'}));
       el.dispatchEvent(new Event('change', {bubbles: true}));
-      return {mode: 'set'};
+      await tick(el);
+      return {mode: 'set', refused: refused(el.value, old, value)};
     }
     nativeSet(el, v); el.select();
-    return {mode: 'primed', old};
+    return {mode: 'primed', old, want: v};
   }
+  const old = el.innerText;
   const r = el.ownerDocument.createRange(); r.selectNodeContents(el);
   const s = el.ownerDocument.defaultView.getSelection(); s.removeAllRanges(); s.addRange(r);
-  return {mode: 'editable'};
+  return {mode: 'editable', old, want: value};
 }`
 
-// jsFinishFill follows the typing of a "typed" or "primed" fill and
-// fires the fill's one change event, at once, so that a page that acts on
-// change has acted before the next step.
+// jsFinishFill follows the typing of a "typed", "primed" or "editable"
+// fill, waits for the page's reaction (jsFillCheck's tick) and, unless
+// the page refused the fill, fires its one change event (none for a
+// contenteditable element), at once, so that a page that acts on change
+// has acted before the next step. It returns {refused}.
 //   - typed (an <input>): Chromium recorded the value before the first
 //     edit and would fire its own change again on the next blur (or Enter)
 //     because the value differs from it; changing the input's type clears
@@ -451,24 +493,25 @@ const jsPrepareFill = `function(value) {
 //     cancelled it: the whole text is still selected), the value before
 //     the fill is put back.
 //
-// A fill the page refused (an <input> that still holds its old value,
-// other than the one asked for; a textarea whose insertion was cancelled)
-// fires no change: nothing changed.
-const jsFinishFill = `function(mode, old, value) {
-` + jsNativeSet + `
+// A fill the page refused (jsFillCheck's refused: for a contenteditable
+// element its innerText is compared) fires no change: nothing changed. A
+// value the page reformatted (a mask, upper case, separators, trimming, a
+// maxlength cut) changed and is not refused.
+const jsFinishFill = `async function(mode, old, want) {
+` + jsNativeSet + jsFillCheck + `
   const el = this;
   if (mode === 'typed' && el.tagName === 'INPUT') {
     const t = el.getAttribute('type');
     el.type = el.type === 'text' ? 'search' : 'text';
     if (t === null) el.removeAttribute('type'); else el.setAttribute('type', t);
-    if (el.value === old && old !== value) return;
   }
-  if (mode === 'primed' && el.value.length > 0 && el.selectionStart === 0 && el.selectionEnd === el.value.length) { nativeSet(el, old); return; }
+  if (mode === 'primed' && el.value.length > 0 && el.selectionStart === 0 && el.selectionEnd === el.value.length) nativeSet(el, old);
+  await tick(el);
+  if (refused(mode === 'editable' ? el.innerText : el.value, old, want)) return {refused: true};
+  if (mode === 'editable') return {refused: false};
   el.dispatchEvent(new Event('change', {bubbles: true}));
+  return {refused: false};
 }`
-
-// jsFocus focuses the element.
-const jsFocus = `function() { this.focus(); }`
 
 // jsSelect chooses an option of a <select> by value, then by label, and
 // fires input and change. It returns 1 when chosen, 0 when no option

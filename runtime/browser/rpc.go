@@ -81,14 +81,22 @@ func exceptionText(x *proto.RuntimeExceptionDetails) string {
 // result is decoded into out (when out is not nil); otherwise the result
 // object is returned.
 func (d *Driver) callOn(ctx context.Context, sid proto.TargetSessionID, this proto.RuntimeRemoteObjectID, fn string, byValue bool, out any, args ...callArg) (remoteObject, error) {
+	return d.callOnWith(ctx, sid, callFunctionOn{FunctionDeclaration: fn, ObjectID: this, Arguments: args, ReturnByValue: byValue}, out)
+}
+
+// callAwait calls fn, an async function, with this = object on session
+// sid, waits for its promise and decodes the value it resolved to into
+// out (when out is not nil).
+func (d *Driver) callAwait(ctx context.Context, sid proto.TargetSessionID, this proto.RuntimeRemoteObjectID, fn string, out any, args ...callArg) error {
+	_, err := d.callOnWith(ctx, sid, callFunctionOn{FunctionDeclaration: fn, ObjectID: this, Arguments: args, ReturnByValue: true, AwaitPromise: true}, out)
+	return err
+}
+
+func (d *Driver) callOnWith(ctx context.Context, sid proto.TargetSessionID, c callFunctionOn, out any) (remoteObject, error) {
 	var res callResult
-	err := d.call(ctx, sid, callFunctionOn{
-		FunctionDeclaration: fn,
-		ObjectID:            this,
-		Arguments:           args,
-		ReturnByValue:       byValue,
-		ObjectGroup:         objectGroup,
-	}, &res)
+	byValue := c.ReturnByValue
+	c.ObjectGroup = objectGroup
+	err := d.call(ctx, sid, c, &res)
 	if err != nil {
 		return remoteObject{}, err
 	}

@@ -103,9 +103,9 @@ func TestSettleHoldsThroughNextLoad(t *testing.T) {
 	}
 }
 
-// TestActPaths: a fill of a ready, unmoving control costs the state read
-// and one call that proves it stable and prepares it (then the text and
-// the change event); a top-level click that reached its element sends no
+// TestActPaths: a fill of a ready control costs one call that checks and
+// prepares it, the text, and one call that checks it took and fires the
+// change event; a top-level click that reached its element sends no
 // call to disarm its guard (the guard removed itself at the press), and
 // the page's own events after it are not stopped; a control that is read-only at first, one that
 // moves while it is filled, a date input and a contenteditable element
@@ -194,8 +194,8 @@ window.fillLog = () => log.join(',');
 	got := fmt.Sprint(calls)
 	cfo, ins := calls["Runtime.callFunctionOn"], calls["Input.insertText"]
 	mu.Unlock()
-	if cfo != 3 || ins != 1 {
-		t.Errorf("a plain fill sent %s, want 3 Runtime.callFunctionOn (state, stable and prepared, change) and 1 Input.insertText", got)
+	if cfo != 2 || ins != 1 {
+		t.Errorf("a plain fill sent %s, want 2 Runtime.callFunctionOn (checked and prepared, checked and change) and 1 Input.insertText", got)
 	}
 
 	goBtn, err := d.Find(ctx, top, nil, role("button", "Go"))

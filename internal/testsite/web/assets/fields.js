@@ -69,6 +69,45 @@
   // field it locks while saving.
   document.getElementById("locked").addEventListener("beforeinput", function (ev) { ev.preventDefault(); });
 
+  // Reference: an input handler that puts the old value back at once, as
+  // a script does for a field it owns.
+  var ref = document.getElementById("ref");
+  ref.addEventListener("input", function () { ref.value = "REF-1"; });
+  // Coupon: the same, from a 0 ms timer the input handler sets (a
+  // deferred validation that rejects every code).
+  var coupon = document.getElementById("coupon");
+  coupon.addEventListener("input", function () {
+    setTimeout(function () { coupon.value = "WELCOME"; }, 0);
+  });
+  // Member number and Motto (contenteditable): every edit cancelled.
+  ["member", "motto"].forEach(function (id) {
+    document.getElementById(id).addEventListener("beforeinput", function (ev) { ev.preventDefault(); });
+  });
+  // Arrival (a date): the change handler finds the day closed and puts
+  // the old date back from a 0 ms timer.
+  var arrival = document.getElementById("arrival");
+  arrival.addEventListener("change", function () {
+    setTimeout(function () { arrival.value = "2026-01-10"; }, 0);
+  });
+  // Reformatting fields: the value changes to the page's form of it.
+  function reformat(id, f) {
+    var el = document.getElementById(id);
+    el.addEventListener("input", function () { el.value = f(el.value); });
+  }
+  // Phone: digits only, masked "(ddd) ddd-dddd".
+  reformat("phone", function (v) {
+    var d = v.replace(/\D/g, "").slice(0, 10);
+    if (d.length <= 3) return d;
+    if (d.length <= 6) return "(" + d.slice(0, 3) + ") " + d.slice(3);
+    return "(" + d.slice(0, 3) + ") " + d.slice(3, 6) + "-" + d.slice(6);
+  });
+  reformat("plate", function (v) { return v.toUpperCase(); });
+  // Amount: thousands separators.
+  reformat("amount", function (v) {
+    return v.replace(/\D/g, "").replace(/\B(?=(\d{3})+(?!\d))/g, ",");
+  });
+  reformat("city", function (v) { return v.trim(); });
+
   // Search: Enter runs the search.
   var q = document.getElementById("q");
   q.addEventListener("keydown", function (ev) {
