@@ -565,12 +565,13 @@
 //     background tab, whose timers run at most once a second; the wait is
 //     then one message task), one from a 0 ms timer. The timer is the
 //     page's window.setTimeout: a page that replaces it with one that
-//     never fires holds the fill until ctx ends. Not checked, and no error: a value the page
-//     reformatted (a phone mask, upper case, thousands separators,
-//     trimming, a maxlength cut), even back to the value it had, changed
-//     as far as the fill can tell; a value that differs from the old one
-//     only in case, spacing or punctuation and that the page refused
-//     cannot be told from one it reformatted. What the value means (the
+//     never fires holds the fill until ctx ends. Not refused, and no
+//     error: a value the page reformatted (a phone mask, upper case,
+//     thousands separators, trimming, a maxlength cut that keeps part of
+//     the new text) changed as far as the fill can tell, and so did one
+//     the page turned back into the old value when the value filled
+//     differs from the old one only in case, spacing or punctuation (such
+//     a refusal cannot be told from a reformatting). What the value means (the
 //     page kept the right digits, the total updated) is the action's
 //     postcondition to judge. The error names neither value (a fill may
 //     carry a secret).
