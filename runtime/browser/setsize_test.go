@@ -13,7 +13,9 @@ import (
 	"time"
 
 	"github.com/vera-run/vera/capability"
+	"github.com/vera-run/vera/locator"
 	"github.com/vera-run/vera/runtime"
+	"github.com/vera-run/vera/runtime/runtimetest"
 )
 
 // Declared sets in real Chromium: a list extraction that sees only part of
@@ -304,5 +306,100 @@ func TestSetsFeed(t *testing.T) {
 	wantState(t, res, runtime.StateCompleted, "")
 	if got, want := titles(t, res.ModelOutputs["items"]), titled("Story", 1, 3); !reflect.DeepEqual(got, want) {
 		t.Fatalf("items = %v, want %v", got, want)
+	}
+}
+
+// TestDeclaredSetsSameAsFake: Chromium's page helper and the fake read
+// the same fixture's declarations alike (the fake stands in for the
+// browser in the runtime's policy tests): rows of a table with a header
+// (aria-rowcount, aria-rowindex), a grid declaring nothing whose rows
+// carry aria-setsize, a list by aria-setsize/aria-posinset with a nested
+// list, items of two levels, a feed of unknown size, a plain list and an
+// element that is a member of no set.
+func TestDeclaredSetsSameAsFake(t *testing.T) {
+	d := shared(t)
+	a := func(kv ...string) map[string]string {
+		m := map[string]string{}
+		for i := 0; i+1 < len(kv); i += 2 {
+			m[kv[i]] = kv[i+1]
+		}
+		return m
+	}
+	m := func(tag string, attrs map[string]string, kids ...*runtimetest.Node) *runtimetest.Node {
+		n := &runtimetest.Node{Tag: tag, TestID: "m", Role: attrs["role"], Attributes: attrs, Children: kids}
+		delete(attrs, "role")
+		if tag != "tr" {
+			n.Text = "x"
+		}
+		return n
+	}
+	cell := func() *runtimetest.Node { return &runtimetest.Node{Tag: "td", Text: "c"} }
+	page := &runtimetest.Page{Body: []*runtimetest.Node{
+		{Tag: "table", Attributes: a("aria-rowcount", "40"), Children: []*runtimetest.Node{
+			{Tag: "tr", Attributes: a("aria-rowindex", "1"), Children: []*runtimetest.Node{{Tag: "th", Text: "h"}}},
+			m("tr", a("aria-rowindex", "7"), cell()), m("tr", a("aria-rowindex", "8"), cell()),
+		}},
+		{Tag: "div", Role: "grid", Name: "Plain grid", Children: []*runtimetest.Node{
+			m("div", a("role", "row", "aria-setsize", "3", "aria-posinset", "1"), &runtimetest.Node{Tag: "span", Role: "gridcell", Text: "c"}),
+			{Tag: "div", Role: "row", Attributes: a("aria-setsize", "3", "aria-posinset", "2"), Children: []*runtimetest.Node{{Tag: "span", Role: "gridcell", Text: "c"}}},
+		}},
+		{Tag: "ul", Children: []*runtimetest.Node{
+			m("li", a("aria-setsize", "5", "aria-posinset", "1")),
+			m("li", a("aria-setsize", "5", "aria-posinset", "2"), &runtimetest.Node{Tag: "ul", Children: []*runtimetest.Node{
+				m("li", a("aria-setsize", "-1", "aria-posinset", "1")),
+			}}),
+			m("li", a("aria-setsize", "6", "aria-posinset", "3")),
+		}},
+		{Tag: "div", Role: "tree", Name: "Folders", Children: []*runtimetest.Node{
+			m("div", a("role", "treeitem", "aria-level", "1", "aria-setsize", "2", "aria-posinset", "1")),
+			m("div", a("role", "treeitem", "aria-level", "2", "aria-setsize", "4", "aria-posinset", "2")),
+			{Tag: "div", Role: "treeitem", Attributes: a("aria-level", "1", "aria-setsize", "2", "aria-posinset", "2"), Text: "y"},
+		}},
+		{Tag: "div", Role: "feed", Name: "News", Children: []*runtimetest.Node{
+			m("article", a("aria-setsize", "-1", "aria-posinset", "1")), m("article", a("aria-setsize", "-1", "aria-posinset", "2")),
+		}},
+		{Tag: "ol", Children: []*runtimetest.Node{m("li", a()), m("li", a())}},
+		m("p", a()),
+	}}
+	site := runtimetest.Serve(t, &runtimetest.Site{Pages: map[string]*runtimetest.Page{"http://127.0.0.1:4010/sets": page}})
+	var url string
+	for u := range site.Pages {
+		url = u
+	}
+	fake := runtimetest.NewDriver(site)
+	t.Cleanup(func() { fake.Close() })
+	origin := url[:strings.LastIndex(url, "/")]
+	ctx := tctx(t, 30*time.Second)
+	answers := map[string][]runtime.DeclaredSet{}
+	for name, drv := range map[string]runtime.Driver{"fake": fake, "chromium": d} {
+		if err := drv.RestrictOrigins(ctx, runtime.OriginScope{Allowed: []string{origin}}); err != nil {
+			t.Fatal(err)
+		}
+		if err := drv.Navigate(ctx, url); err != nil {
+			t.Fatal(err)
+		}
+		els, err := drv.Find(ctx, nil, nil, locator.Candidate{Strategy: locator.TestID, TestID: "m"})
+		if err != nil || len(els) != 14 {
+			t.Fatalf("%s: %d members, %v", name, len(els), err)
+		}
+		sets, err := drv.(runtime.SetDeclarer).DeclaredSets(ctx, els)
+		if err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		answers[name] = sets
+	}
+	want := []runtime.DeclaredSet{
+		{Size: 40, Positions: []int{1, 7, 8}, Members: []int{0, 1}},
+		{Size: 3, Positions: []int{1, 2}, Members: []int{2}},
+		{Size: 6, Positions: []int{1, 2, 3}, Members: []int{3, 4, 6}},
+		{Size: -1, Positions: []int{1}, Members: []int{5}},
+		{Size: 2, Positions: []int{1, 2}, Members: []int{7}},
+		{Size: 4, Positions: []int{2}, Members: []int{8}},
+		{Size: -1, Positions: []int{1, 2}, Members: []int{9, 10}},
+	}
+	for name, got := range answers {
+		if !reflect.DeepEqual(got, want) {
+			t.Errorf("%s: declared sets\n got %+v\nwant %+v", name, got, want)
+		}
 	}
 }

@@ -2,7 +2,6 @@ package runtimetest
 
 import (
 	"context"
-	"strconv"
 	"strings"
 
 	"github.com/vera-run/vera/runtime"
@@ -153,15 +152,26 @@ func anyPositive(ps []int) bool {
 	return false
 }
 
-// ariaInt parses an ARIA integer attribute: a decimal integer, -1 for
-// unknown; anything else (absent, other negatives, not a number) is 0.
+// ariaInt parses an ARIA integer attribute as the browser driver's page
+// helper does: optional "-" and decimal digits after trimming spaces;
+// -1 is unknown, values above 1<<30 are 1<<30, and anything else
+// (absent, "+4", other negatives, not a number) is 0.
 func ariaInt(v string) int {
-	n, err := strconv.Atoi(strings.TrimSpace(v))
-	switch {
-	case err != nil || n < -1:
+	v = strings.TrimSpace(v)
+	neg := strings.HasPrefix(v, "-")
+	digits := strings.TrimPrefix(v, "-")
+	if digits == "" || strings.Trim(digits, "0123456789") != "" {
 		return 0
-	case n > 1<<30:
-		return 1 << 30
 	}
-	return n
+	n := 0
+	for _, c := range digits {
+		n = min(n*10+int(c-'0'), 1<<30+1)
+	}
+	switch {
+	case neg && n == 1:
+		return -1
+	case neg:
+		return 0
+	}
+	return min(n, 1<<30)
 }
