@@ -24,7 +24,7 @@ var runtimeReasonCodes = []string{
 	"locator_not_found", "locator_ambiguous", "locator_error",
 	"postcondition_failed", "no_transition", "act_failed", "not_interactable", "stale_element",
 	"unknown_modal", "native_dialog",
-	"read_failed", "coercion_failed", "required_field_empty", "max_records_exceeded", "required_output_missing",
+	"read_failed", "coercion_failed", "required_field_empty", "max_records_exceeded", "required_output_missing", "records_incomplete",
 	"json_invalid", "json_pointer_missing", "json_value_not_scalar", "output_expectation_failed",
 	"download_begin_failed", "download_arm_failed", "download_failed",
 	"no_approver", "denied", "approver_error", "approval_mismatch",

@@ -464,6 +464,51 @@
 // non-empty set is a missing locator (see recovery); one that matched in
 // some records leaves the others null.
 //
+// Nor is a list the page shows only in part (setsize.go). When the driver
+// implements [SetDeclarer] (browser.Driver and the fake do), every list
+// pass asks it, before any record is stored, what the page declares about
+// the sets the record containers belong to: the rows of a grid, table or
+// treegrid (aria-rowcount, aria-rowindex), else the items of a list,
+// listbox, group, tree or feed (aria-setsize, aria-posinset on rows,
+// listitems, options, treeitems and articles). A set is seen whole when
+// its declared positions run from 1 to the declared size (or to the last
+// position, when no size is declared) with no gap, or, without positions,
+// when as many members are present as declared. A size of -1 (unknown,
+// an infinite feed) is never whole. Whole means present in the document,
+// not read: records that are a subset of a set present whole (a filter)
+// are complete, records of a set present in part are not, whatever they
+// are. A plain list that declares none of these is read as before, and
+// so is every list on a driver without the extension.
+// Decisions:
+//
+//   - A set seen in part fails the action with extraction_failed /
+//     records_incomplete, its detail saying how many records were read,
+//     the size the page declares and how many members were present, when
+//     its milestone cannot be visited again. Otherwise the decision waits
+//     for the later visits (pagination: the positions seen on every page
+//     are united; without positions, the records kept over all pages,
+//     after dedupe, plus the other members of the fullest page, such as
+//     its header row, must reach the size), and a run that would complete
+//     with the set still seen in part fails records_incomplete instead,
+//     naming the extraction (terminal.action).
+//   - A limit input that was reached asked for fewer records than the set
+//     holds: the set is complete when the members present run from the
+//     first position without a gap (no position declared: complete), so
+//     a grid scrolled to its middle does not pass its rows for the first
+//     ones. A single-mode or text-mode extraction is never checked.
+//   - The runtime has no scrolling pagination: it does not scroll a
+//     virtualized list to collect its rows. A capability reads one whole
+//     by making the page render every member (a page size, a "show all"
+//     control, a filter that leaves fewer rows than fit), by reading it
+//     page by page through the site's own pagination (a milestone
+//     visited again per page, max_visits bounding it), or by a limit
+//     input that asks for the first records only. A feed of unknown size
+//     can only be read with a limit.
+//   - An answer that breaks the [DeclaredSet] contract (a member index
+//     out of range or twice, fewer members present than asked about, a
+//     size below -1) fails read_failed rather than being decided on; a
+//     stale answer repeats the pass like a stale read.
+//
 // Coercion of the text read (after trimming; an empty text is null for
 // every type but string, which keeps ""):
 //

@@ -240,6 +240,11 @@ type run struct {
 	// acted holds the ids of the actions whose operation ran (see
 	// scope.go: detect after_action).
 	acted map[string]bool
+	// sets accumulates the declared sets of list extractions over their
+	// visits; pending holds, per action, a set still seen only in part
+	// (setsize.go).
+	sets    map[setKey]*setAcc
+	pending map[string]incomplete
 }
 
 // position is the milestone and the first action whose locators count as
@@ -592,6 +597,9 @@ func (r *run) finish(term *stop) (*Result, error) {
 	term = r.finalBarrier(term)
 	if term == nil {
 		term = r.checkRequiredOutputs()
+	}
+	if term == nil {
+		term = r.checkIncomplete()
 	}
 	if term == nil {
 		term = &stop{state: receipt.TerminalCompleted}

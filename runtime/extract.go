@@ -89,7 +89,7 @@ func (r *run) extractOnce(m *capability.Milestone, a *capability.Action, timeout
 		if st != nil {
 			return st, nil
 		}
-		return r.readInto(a, timeout, []Element{el}, o, out)
+		return r.readInto(a, timeout, []Element{el}, o, out, nil)
 	}
 	// List mode: the first candidate with at least one match gives the
 	// record containers. It is read once, without waiting: an empty set is
@@ -136,13 +136,25 @@ func (r *run) extractOnce(m *capability.Milestone, a *capability.Action, timeout
 		return r.failed(receipt.CategoryExtractionFailed, ReasonMaxRecordsExceeded,
 			fmt.Sprintf("action %s: %d records exceed max_records %d", a.ID, len(roots), x.MaxRecords)), nil
 	}
-	return r.readInto(a, timeout, roots, o, out)
+	// What the page declares about the records' sets is asked before any
+	// record is stored, so a stale answer repeats the pass like a stale
+	// read (extractFresh), and decided once the records are kept.
+	sets, st := r.declaredSets(a, timeout, roots)
+	if st != nil {
+		return st, nil
+	}
+	added := make([]bool, len(roots))
+	if st, miss := r.readInto(a, timeout, roots, o, out, added); st != nil || miss != nil {
+		return st, miss
+	}
+	return r.checkSets(m, a, sets, added, o), nil
 }
 
 // readInto reads one record per root, coerces, checks required fields,
 // and stores the records in the output (append with dedupe and the
-// runtime limit for record sets).
-func (r *run) readInto(a *capability.Action, timeout time.Duration, roots []Element, o *outState, out *ActionOutcome) (*stop, *fieldMiss) {
+// runtime limit for record sets). added, when not nil, has one entry per
+// root and is set for the roots whose records were kept.
+func (r *run) readInto(a *capability.Action, timeout time.Duration, roots []Element, o *outState, out *ActionOutcome, added []bool) (*stop, *fieldMiss) {
 	x := a.Extract
 	ctx, cancel := context.WithTimeout(r.ctx, timeout)
 	defer cancel()
@@ -223,8 +235,8 @@ func (r *run) readInto(a *capability.Action, timeout time.Duration, roots []Elem
 	if o.records == nil {
 		o.records = []any{}
 	}
-	added := 0
-	for _, rec := range recs {
+	kept := 0
+	for ri, rec := range recs {
 		if len(x.DedupeKeys) > 0 {
 			key := make([]any, len(x.DedupeKeys))
 			for i, k := range x.DedupeKeys {
@@ -246,10 +258,13 @@ func (r *run) readInto(a *capability.Action, timeout time.Duration, roots []Elem
 			break
 		}
 		o.records = append(o.records, rec)
-		added++
+		kept++
+		if added != nil {
+			added[ri] = true
+		}
 	}
 	o.produced = true
-	out.Records = added
+	out.Records = kept
 	if max := x.MaxRecords; max > 0 && len(o.records) > max {
 		return r.failed(receipt.CategoryExtractionFailed, ReasonMaxRecordsExceeded,
 			fmt.Sprintf("action %s: %d records exceed max_records %d", a.ID, len(o.records), max)), nil

@@ -117,6 +117,12 @@ const (
 	// ReasonRequiredOutputMissing (extraction_failed): a required output
 	// was not produced by completion.
 	ReasonRequiredOutputMissing Reason = "required_output_missing"
+	// ReasonRecordsIncomplete (extraction_failed): a list extraction read
+	// fewer members of a set than the page declares (aria-rowcount,
+	// aria-setsize, gaps in aria-rowindex or aria-posinset, or an unknown
+	// size of -1), by its last possible visit or by completion: a
+	// virtualized or partly loaded list, never a silent truncation.
+	ReasonRecordsIncomplete Reason = "records_incomplete"
 
 	// ReasonJSONInvalid (extraction_failed): a json_pointer field's text
 	// is not one JSON value.
@@ -234,7 +240,7 @@ var runtimeReasons = []Reason{
 	ReasonLocatorNotFound, ReasonLocatorAmbiguous, ReasonLocatorError,
 	ReasonPostconditionFailed, ReasonNoTransition, ReasonActFailed, ReasonNotInteractable, ReasonStaleElement,
 	ReasonUnknownModal, ReasonNativeDialog,
-	ReasonReadFailed, ReasonCoercionFailed, ReasonRequiredFieldEmpty, ReasonMaxRecordsExceeded, ReasonRequiredOutputMissing,
+	ReasonReadFailed, ReasonCoercionFailed, ReasonRequiredFieldEmpty, ReasonMaxRecordsExceeded, ReasonRequiredOutputMissing, ReasonRecordsIncomplete,
 	ReasonJSONInvalid, ReasonJSONPointerMissing, ReasonJSONNotScalar, ReasonOutputExpectationFailed,
 	ReasonDownloadBeginFailed, ReasonDownloadArmFailed, ReasonDownloadFailed,
 	ReasonNoApprover, ReasonDenied, ReasonApproverError, ReasonApprovalMismatch,

@@ -2,6 +2,7 @@ package testsite
 
 import (
 	"encoding/json"
+	"fmt"
 	"net/http"
 	"strings"
 	"sync/atomic"
@@ -53,7 +54,22 @@ import (
 //	                                 frame" whose document (GET /webcheck/frame, 400 ms)
 //	                                 holds table "Statements" and button "Request copy"
 //	GET /webcheck/grid               a virtualized grid "Orders" (role grid, aria-rowcount
-//	                                 1001): only the rows in view exist in the DOM
+//	                                 1001: 1000 orders and the header row; rows carry
+//	                                 aria-rowindex): only the rows in view exist in the DOM;
+//	                                 ?rows=<n> holds n orders (aria-rowcount n+1), so with
+//	                                 n <= 6 every row exists
+//	GET /webcheck/inbox              list "Messages": 10 listitems at a time (aria-setsize
+//	                                 ?total=, default 40; aria-posinset) from
+//	                                 GET /webcheck/api/items, the whole list re-rendered per
+//	                                 batch; button "Load more" while some are missing
+//	                                 (hidden while a batch loads);
+//	                                 status "Showing <n> of <total>"
+//	GET /webcheck/feed               feed "News": articles 5 at a time with aria-setsize=-1
+//	                                 (unknown; ?total=<n> declares n), the next batch loaded
+//	                                 when the last article scrolls into view (aria-busy)
+//	GET /webcheck/api/items          JSON [{"n","title","from"}]: the batch after ?offset=
+//	                                 of ?total= items (kind=list: 10 "Message <n>"; kind=feed:
+//	                                 5 "Story <n>"), after 150-300 ms
 
 // WebcheckAccount is one account of the webcheck single-page app.
 type WebcheckAccount struct {
@@ -169,4 +185,28 @@ func (wc *webcheck) routes(mux *http.ServeMux) {
 		render(w, http.StatusOK, "webcheck_frame.html", "Statements frame")
 	})
 	mux.HandleFunc("GET /webcheck/grid", page("webcheck_grid.html", "Orders"))
+	mux.HandleFunc("GET /webcheck/inbox", page("webcheck_inbox.html", "Inbox"))
+	mux.HandleFunc("GET /webcheck/feed", page("webcheck_feed.html", "News"))
+	mux.HandleFunc("GET /webcheck/api/items", func(w http.ResponseWriter, r *http.Request) {
+		q := r.URL.Query()
+		offset, ok1 := pathCount(q.Get("offset"), 0, 100000)
+		total, ok2 := pathCount(q.Get("total"), 0, 100000)
+		if !ok1 || !ok2 {
+			http.Error(w, "bad offset or total", http.StatusBadRequest)
+			return
+		}
+		batch, title := 10, "Message"
+		if q.Get("kind") == "feed" {
+			batch, title = 5, "Story"
+		}
+		if !wc.sleep(r, 100*time.Millisecond+wc.delay()/4) {
+			return
+		}
+		senders := []string{"Anna Greco", "Bruno Sala", "Carla Neri", "Dario Riva"}
+		out := []map[string]any{}
+		for n := offset + 1; n <= min(offset+batch, total); n++ {
+			out = append(out, map[string]any{"n": n, "title": fmt.Sprintf("%s %d", title, n), "from": senders[n%len(senders)]})
+		}
+		wcJSON(w, out)
+	})
 }

@@ -173,6 +173,14 @@
 //     "GET /api/pets/{petId}" misses "GET /api /pets /{petId} Info for a
 //     specific pet": the explanation names that name with the
 //     differences whitespace and extra_text.
+//   - [Driver.DeclaredSets] (runtime.SetDeclarer) reads, in one page
+//     call per document, the ARIA set declarations of a list
+//     extraction's record containers (aria-rowcount and aria-rowindex of
+//     a grid's rows, aria-setsize and aria-posinset of items), so the
+//     runtime fails a virtualized grid read as a list instead of
+//     completing with the rows in view. It reads attributes and DOM
+//     structure, not the accessibility tree: roles are the explicit
+//     role's first token or the tag's implicit role (see setsize.go).
 //   - Settle is the causal barrier ([runtime.Driver.Settle]). The event
 //     loop tracks, per session, what the page's input set in motion: a
 //     navigation a frame requested, scheduled or started loading

@@ -45,6 +45,11 @@
 //     locator miss a run's local cause lists the fixture's nearest
 //     accessible names of that role, ranked by locator.NearestNames as the
 //     browser driver ranks Chromium's.
+//   - The fake implements the optional runtime.SetDeclarer
+//     ([Driver.DeclaredSets], logged as [MethodDeclaredSets]) from the
+//     fixture's aria-rowcount, aria-rowindex, aria-setsize and
+//     aria-posinset attributes (which fixtures may set) by the rules the
+//     browser driver applies to the page.
 //   - Until RestrictOrigins is called no origin is allowed (fail closed);
 //     the page starts at about:blank. Only Allowed origins may serve
 //     documents; the fake has no subresources.

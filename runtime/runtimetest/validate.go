@@ -105,7 +105,8 @@ var reservedAttrs = map[string]string{
 // roles, names or visibility in ways the fake does not model.
 var allowedARIA = set("aria-describedby", "aria-live", "aria-expanded", "aria-controls",
 	"aria-current", "aria-haspopup", "aria-modal", "aria-level", "aria-selected",
-	"aria-pressed", "aria-checked", "aria-invalid", "aria-required", "aria-busy")
+	"aria-pressed", "aria-checked", "aria-invalid", "aria-required", "aria-busy",
+	"aria-rowcount", "aria-rowindex", "aria-setsize", "aria-posinset")
 
 var inputTypes = set("text", "search", "email", "tel", "url", "password", "number",
 	"checkbox", "radio", "submit", "button", "reset", "hidden", "range")

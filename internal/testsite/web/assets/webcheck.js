@@ -184,7 +184,11 @@
   function grid() {
     var vp = document.getElementById("viewport");
     var spacer = document.getElementById("spacer");
-    var rowH = 32, total = 1000, overscan = 3;
+    // ?rows=<n>: the grid holds n orders (1 to 1000) instead of 1000; the
+    // grid's aria-rowcount counts them and the header row.
+    var rows = +((/[?&]rows=([0-9]+)/.exec(location.search) || [])[1] || 1000);
+    var rowH = 32, total = Math.max(1, Math.min(1000, rows)), overscan = 3;
+    vp.setAttribute("aria-rowcount", String(total + 1));
     spacer.style.height = (total * rowH) + "px";
     var customers = ["Acme S.p.A.", "Borea srl", "Cielo snc", "Delta SpA", "Etna Coop"];
     function draw() {
@@ -207,6 +211,68 @@
     draw();
   }
 
-  var pages = { spa: spa, combo: combo, modal: modal, late: late, grid: grid };
+  // sets: a list or feed whose items arrive in batches from
+  // GET /webcheck/api/items (a slow server). The list "Messages" declares
+  // how many messages there are (aria-setsize, ?total=) and shows a
+  // "Load more" button while some are missing; the feed "News" declares
+  // its size unknown (aria-setsize=-1, or ?total= when given) and loads
+  // the next batch when its end scrolls into view (aria-busy meanwhile).
+  function sets() {
+    var box = document.getElementById("items");
+    var kind = box.dataset.kind;
+    var total = (/[?&]total=([0-9]+)/.exec(location.search) || [])[1];
+    var size = kind === "feed" && total == null ? "-1" : String(total || 40);
+    var loaded = 0, busy = false, done = false;
+    var more = document.getElementById("more");
+    var status = document.getElementById("status");
+    function item(it) {
+      var attrs = { "aria-setsize": size, "aria-posinset": String(it.n), "data-testid": "item" };
+      var e;
+      if (kind === "feed") {
+        attrs["aria-labelledby"] = "h-" + it.n;
+        e = el("article", attrs);
+        e.appendChild(el("h2", { id: "h-" + it.n, "class": "title" }, it.title));
+      } else {
+        e = el("li", attrs);
+        e.appendChild(el("span", { "class": "title" }, it.title));
+      }
+      e.appendChild(el("span", { "class": "from" }, it.from));
+      return e;
+    }
+    function load() {
+      if (busy || done) return;
+      busy = true;
+      box.setAttribute("aria-busy", "true");
+      if (more) more.hidden = true;
+      fetch("/webcheck/api/items?kind=" + kind + "&offset=" + loaded + "&total=" + (total || (kind === "feed" ? 1000 : 40))).then(function (r) {
+        return r.json();
+      }).then(function (items) {
+        // Each batch re-renders the whole list, as many frameworks do.
+        var all = Array.prototype.slice.call(box.querySelectorAll("[data-testid=item]")).map(function (e) {
+          return { n: +e.getAttribute("aria-posinset"), title: e.querySelector(".title").textContent, from: e.querySelector(".from").textContent };
+        }).concat(items);
+        box.replaceChildren.apply(box, all.map(item));
+        loaded = all.length;
+        done = items.length === 0 || (kind !== "feed" && loaded >= +size);
+        busy = false;
+        box.removeAttribute("aria-busy");
+        if (more) more.hidden = done;
+        if (status) status.textContent = "Showing " + loaded + " of " + size;
+        if (kind === "feed") watch();
+      });
+    }
+    function watch() {
+      var last = box.lastElementChild;
+      if (!last || done || !window.IntersectionObserver) return;
+      var io = new IntersectionObserver(function (es) {
+        if (es.some(function (e) { return e.isIntersecting; })) { io.disconnect(); load(); }
+      });
+      io.observe(last);
+    }
+    if (more) more.addEventListener("click", load);
+    load();
+  }
+
+  var pages = { spa: spa, combo: combo, modal: modal, late: late, grid: grid, sets: sets };
   if (pages[page]) pages[page]();
 })();
