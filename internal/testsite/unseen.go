@@ -66,9 +66,11 @@ import (
 //	                          fetches /unseen/api/orders (?delay=<ms> on the page,
 //	                          else 400-900 ms) and posts the data; then dd
 //	                          data-testid=open-total "€ <sum>" and tr.order-row
-//	                          (td.ref, td.cust, td.total). ?via=sw: the data
-//	                          comes from a fetch a service worker
-//	                          (/unseen-sw.js) answers by fetching the API itself
+//	                          (td.ref, td.cust, td.total); ?work=<ms>: the worker
+//	                          aggregates that long before posting. ?via=sw: the
+//	                          data comes from a fetch a service worker
+//	                          (/unseen-sw.js, 300 ms to install) answers by
+//	                          fetching the API itself
 //	GET /unseen/contacts      h1 "Contacts": list "Contacts"; button "New
 //	                          contact" opens a <dialog> with showModal() whose
 //	                          form holds form-associated custom elements

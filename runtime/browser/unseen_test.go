@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"log/slog"
+	"os"
 	"reflect"
 	"sort"
 	"testing"
@@ -214,9 +215,7 @@ func TestUnseenWizard(t *testing.T) {
 		{"aria", "label", true, ""},
 	} {
 		t.Run(tc.hide+"/"+tc.cands, func(t *testing.T) {
-			if tc.fault != "" {
-				t.Skip(tc.fault)
-			}
+			skipFault(t, tc.fault)
 			before := len(s.Stress.UnseenSuppliers())
 			c := wcCapabilityQuery(t, s.Stress.Origin(), "unseen-wizard", "/unseen/wizard",
 				`[{"name": "hide", "value": "`+tc.hide+`"}]`, unseenWizard(tc.cands))
@@ -353,6 +352,23 @@ const unseenWorker = `
     ]
   }]`
 
+// unseenWorkerTotal reads only the open total (a capability that wants
+// one figure).
+const unseenWorkerTotal = `
+  "inputs": [],
+  "outputs": [{"name": "open_total", "kind": "text", "exposure": "model_and_artifact", "required": true}],
+  "milestones": [{
+    "id": "dashboard",
+    "intent": "Read the open total",
+    "actions": [
+      {"id": "read-total", "operation": "extract", "intent": "Read the open total", "effect": "read_only", "confirmation": "none",
+       "locator_candidates": [{"strategy": "test_id", "test_id": "open-total"}],
+       "output": "open_total",
+       "extract": {"mode": "text"},
+       "postcondition": {"kind": "output_produced", "output": "open_total"}}
+    ]
+  }]`
+
 func unseenOrdersWant() (string, []any) {
 	var sum int
 	var rows []any
@@ -363,21 +379,59 @@ func unseenOrdersWant() (string, []any) {
 	return testsite.UnseenEuro(sum), rows
 }
 
-// TestUnseenWorker: the dashboard's figures are the data's, never the
+// envUnseenFaults=1 runs the known-fault cases instead of skipping them
+// (each then fails, showing the fault).
+const envUnseenFaults = "VERA_UNSEEN_FAULTS"
+
+// skipFault skips a known-fault case unless envUnseenFaults is set.
+func skipFault(t *testing.T, fault string) {
+	t.Helper()
+	if fault != "" && os.Getenv(envUnseenFaults) != "1" {
+		t.Skip(fault)
+	}
+}
+
+// TestUnseenWorker: the dashboard's figures must be the data's, never the
 // skeleton's (an empty total, empty rows), whether a dedicated worker or
-// a service worker fetched them.
+// a service worker fetched them. Every case is a known fault: the
+// extracts read the skeleton, and a capability that wants only the total
+// completes with open_total "" (a plausible wrong answer: an empty text
+// output counts as produced, even a required one, and expectations skip
+// empty values).
 func TestUnseenWorker(t *testing.T) {
 	d := shared(t)
 	s := sites(t)
-	for _, via := range []string{"worker", "sw"} {
-		t.Run(via, func(t *testing.T) {
-			c := wcCapabilityQuery(t, s.Stress.Origin(), "unseen-worker", "/unseen/worker",
-				`[{"name": "via", "value": "`+via+`"}]`, unseenWorker)
+	for _, tc := range []struct{ name, query, fault string }{
+		{"worker-total", `[{"name": "via", "value": "worker"}, {"name": "work", "value": "200"}]`,
+			"known fault: as worker below; a capability that reads only the (required) total completes with open_total \"\""},
+		{"worker", `[{"name": "via", "value": "worker"}, {"name": "work", "value": "200"}]`,
+			"known fault: Settle does not wait for data a dedicated worker fetches: the worker's fetch is seen only " +
+				"at the interceptor (\"settle: request let through\" then \"response paused\"/\"response continued\" " +
+				"for /unseen/api/orders) and never as a renderer load (\"settle: first round trip loads=0\"; no \"load ended\", " +
+				"no DOM-quiet check), so \"settle: done\" follows \"response continued\" within 1 ms, before the worker " +
+				"posts the data and the page renders; the extract then reads the skeleton (open_total \"\"; the run " +
+				"completes, or the rows are still empty and fail required_field_empty at read-orders). Without ?work (no aggregation) it happens on 2 of 3 runs under stress-ng --cpu 2"},
+		{"sw", `[{"name": "via", "value": "sw"}]`,
+			"known fault: Settle after the start navigation ends (\"settle: done elapsed=32ms\", loads=0) while the " +
+				"service worker is still installing, before the page's fetch of /unseen/sw-data/orders is sent " +
+				"(\"settle: load sent\" is logged after \"settle: done\"): nothing is pending, so the extracts read the " +
+				"skeleton (open_total \"\", then required_field_empty at read-orders)"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			skipFault(t, tc.fault)
+			body := unseenWorker
+			if tc.name == "worker-total" {
+				body = unseenWorkerTotal
+			}
+			c := wcCapabilityQuery(t, s.Stress.Origin(), "unseen-worker", "/unseen/worker", tc.query, body)
 			res := execute(t, tctx(t, 60*time.Second), d, c, nil)
-			wantState(t, res, runtime.StateCompleted, "")
 			total, rows := unseenOrdersWant()
 			if got := res.ModelOutputs["open_total"]; got != total {
-				t.Errorf("open_total = %q, want %q", got, total)
+				t.Errorf("open_total = %q, want %q (run %s)", got, total, describeResult(res))
+			}
+			wantState(t, res, runtime.StateCompleted, "")
+			if body == unseenWorkerTotal {
+				return
 			}
 			if got := asJSON(t, res.ModelOutputs["orders"]); !reflect.DeepEqual(got, rows) {
 				t.Errorf("orders = %v, want %v", got, rows)
@@ -440,9 +494,7 @@ func TestUnseenContacts(t *testing.T) {
 			"label=\"Full name\" exact: no match); filling the host would also need the fill path to type through delegatesFocus"},
 	} {
 		t.Run(tc.shadow, func(t *testing.T) {
-			if tc.fault != "" {
-				t.Skip(tc.fault)
-			}
+			skipFault(t, tc.fault)
 			before := len(s.Stress.UnseenContacts())
 			c := wcCapabilityQuery(t, s.Stress.Origin(), "unseen-contacts", "/unseen/contacts",
 				`[{"name": "shadow", "value": "`+tc.shadow+`"}]`, unseenContacts)
@@ -459,9 +511,82 @@ func TestUnseenContacts(t *testing.T) {
 	}
 }
 
-// keep imports used by the stress part below.
-var (
-	_ = context.Background
-	_ = slog.Default
-	_ capability.Capability
-)
+// TestStressUnseen is the unseen pages' part of the stress tier (skipped
+// unless VERA_STRESS=1): the cases that pass, each judged on its answer
+// and on what the server received. The settings toast lasts one second
+// (its postcondition must catch it on a loaded machine), the table's
+// second header click must act on the first click's rendered order, and
+// the wizard's Next remounts the form while an inert copy of the earlier
+// step keeps its labels. A misreport logs the iteration's driver log.
+func TestStressUnseen(t *testing.T) {
+	n := stressIterations(t)
+	s := sites(t)
+	logs := &iterLog{}
+	d := stressLaunch(t, WithLogger(slog.New(slog.NewTextHandler(logs, &slog.HandlerOptions{Level: slog.LevelDebug}))))
+	origin := s.Stress.Origin()
+	rows := unseenSortedDesc()
+	low, high := rows[len(rows)-1].Number, rows[0].Number
+	for _, sc := range []struct {
+		name   string
+		c      *capability.Capability
+		inputs map[string]any
+		check  func(res *runtime.Result) []string
+	}{
+		{"unseen-settings", wcCapability(t, origin, "unseen-settings", "/unseen/settings", unseenSettings), nil,
+			func(res *runtime.Result) []string {
+				var p []string
+				if got := res.ModelOutputs["last_saved"]; got != unseenSettingsWant {
+					p = append(p, fmt.Sprintf("last_saved = %v", got))
+				}
+				if got := s.Stress.UnseenSettings(); len(got) == 0 || got[len(got)-1] != (testsite.UnseenSettings{Email: true, Dark: true}) {
+					p = append(p, fmt.Sprintf("server saved %+v", got))
+				}
+				return p
+			}},
+		{"unseen-wizard", wcCapabilityQuery(t, origin, "unseen-wizard", "/unseen/wizard", `[{"name": "hide", "value": "inert"}]`, unseenWizard("role")),
+			unseenSupplierInputs(), func(res *runtime.Result) []string {
+				if got := s.Stress.UnseenSuppliers(); len(got) == 0 || got[len(got)-1] != unseenSupplier {
+					return []string{fmt.Sprintf("server created %+v", got)}
+				}
+				return nil
+			}},
+		{"unseen-table", wcCapability(t, origin, "unseen-table", "/unseen/table", unseenTable(low, high)), nil,
+			func(res *runtime.Result) []string {
+				var p []string
+				if got := asJSON(t, res.ModelOutputs["invoices"]); !reflect.DeepEqual(got, unseenRowsJSON(rows)) {
+					p = append(p, fmt.Sprintf("invoices = %v", got))
+				}
+				if got := s.Stress.UnseenArchived(); len(got) < 2 || got[len(got)-2] != low || got[len(got)-1] != high {
+					p = append(p, fmt.Sprintf("server archived %v", got))
+				}
+				return p
+			}},
+		{"unseen-contacts", wcCapabilityQuery(t, origin, "unseen-contacts", "/unseen/contacts", `[{"name": "shadow", "value": "open"}]`, unseenContacts),
+			map[string]any{"name": "Ada Lovelace", "email": "ada@example.org", "role": "Editor"}, func(res *runtime.Result) []string {
+				want := testsite.UnseenContact{Name: "Ada Lovelace", Email: "ada@example.org", Role: "Editor"}
+				if got := s.Stress.UnseenContacts(); len(got) == 0 || got[len(got)-1] != want {
+					return []string{fmt.Sprintf("server saved %+v", got)}
+				}
+				return nil
+			}},
+	} {
+		t.Run(sc.name, func(t *testing.T) {
+			y := &tally{t: t, name: sc.name}
+			for i := 0; i < n; i++ {
+				logs.reset()
+				ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+				res, p := stressRun(t, ctx, d, sc.c, sc.inputs)
+				cancel()
+				p = append(p, wantCompleted(res)...)
+				if res != nil && res.State == runtime.StateCompleted {
+					p = append(p, sc.check(res)...)
+				}
+				if len(p) > 0 {
+					t.Logf("%s iteration %d driver log:\n%s", sc.name, i, logs.String())
+				}
+				y.judge(i, res, p)
+			}
+			y.done()
+		})
+	}
+}

@@ -261,7 +261,8 @@
     }
     var w = new Worker("/assets/unseen-worker.js");
     w.onmessage = function (e) { render(e.data); };
-    w.postMessage({ url: api });
+    // ?work=<ms>: the worker aggregates for that long before posting.
+    w.postMessage({ url: api, work: +(query("work") || 0) });
   }
 
   // contacts: a <dialog> opened with showModal(); its text fields are
