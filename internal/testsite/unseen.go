@@ -26,7 +26,10 @@ import (
 //	                          differs from the saved one; Save POSTs
 //	                          /unseen/api/settings (300 ms), then shows the
 //	                          toast (role status) "Settings saved" for 1 s and
-//	                          p#last-saved "Last saved: email=on sms=off ..."
+//	                          p#last-saved "Last saved: email=on sms=off ...";
+//	                          ?autosave=1: a switch click POSTs the new state at
+//	                          once (aria-busy) and flips only once the server
+//	                          answered (300 ms)
 //	POST /unseen/api/settings JSON {"email","sms","digest","dark"} booleans;
 //	                          recorded ([Stress.UnseenSettings])
 //	GET /unseen/wizard        h1 "New supplier": a three-step wizard whose

@@ -75,6 +75,30 @@ const unseenSettingsNoChange = `
     ]
   }]`
 
+// unseenSettingsAutosave turns e-mail alerts on and the weekly digest
+// off on a page that saves each switch at once and flips it only when
+// the server has answered.
+const unseenSettingsAutosave = `
+  "inputs": [],
+  "outputs": [{"name": "last_saved", "kind": "text", "exposure": "model_and_artifact"}],
+  "milestones": [{
+    "id": "settings",
+    "intent": "Change the notification settings",
+    "actions": [
+      {"id": "email-on", "operation": "check", "intent": "Turn e-mail alerts on", "effect": "reversible", "confirmation": "none",
+       "locator_candidates": [{"strategy": "role", "role": "switch", "name": "Email alerts", "exact": true}],
+       "postcondition": {"kind": "locator_visible", "locator_candidates": [{"strategy": "role", "role": "switch", "name": "Email alerts", "exact": true}]}},
+      {"id": "digest-off", "operation": "uncheck", "intent": "Turn the weekly digest off", "effect": "reversible", "confirmation": "none",
+       "locator_candidates": [{"strategy": "role", "role": "switch", "name": "Weekly digest", "exact": true}],
+       "postcondition": {"kind": "locator_visible", "locator_candidates": [{"strategy": "role", "role": "switch", "name": "Weekly digest", "exact": true}]}},
+      {"id": "read-saved", "operation": "extract", "intent": "Read what was saved", "effect": "read_only", "confirmation": "none",
+       "locator_candidates": [{"strategy": "text", "text": "Last saved:"}],
+       "output": "last_saved",
+       "extract": {"mode": "text"},
+       "postcondition": {"kind": "output_produced", "output": "last_saved"}}
+    ]
+  }]`
+
 const unseenSettingsWant = "Last saved: email=on sms=off digest=off dark=on"
 
 // TestUnseenSettings: switches that are re-rendered (new elements) on
@@ -94,6 +118,19 @@ func TestUnseenSettings(t *testing.T) {
 		}
 		want := []testsite.UnseenSettings{{Email: true, Digest: false, Dark: true}}
 		if got := s.Stress.UnseenSettings(); !reflect.DeepEqual(got, want) {
+			t.Errorf("server saved %+v, want %+v", got, want)
+		}
+	})
+	t.Run("autosave", func(t *testing.T) {
+		before := len(s.Stress.UnseenSettings())
+		c := wcCapabilityQuery(t, s.Stress.Origin(), "unseen-settings-auto", "/unseen/settings", `[{"name": "autosave", "value": "1"}]`, unseenSettingsAutosave)
+		res := execute(t, tctx(t, 60*time.Second), d, c, nil)
+		wantState(t, res, runtime.StateCompleted, "")
+		if got, want := res.ModelOutputs["last_saved"], "Last saved: email=on sms=off digest=off dark=off"; got != want {
+			t.Errorf("last_saved = %v, want %q", got, want)
+		}
+		want := []testsite.UnseenSettings{{Email: true, Digest: true}, {Email: true}}
+		if got := s.Stress.UnseenSettings()[before:]; !reflect.DeepEqual(got, want) {
 			t.Errorf("server saved %+v, want %+v", got, want)
 		}
 	})
@@ -513,7 +550,8 @@ func TestUnseenContacts(t *testing.T) {
 
 // TestStressUnseen is the unseen pages' part of the stress tier (skipped
 // unless VERA_STRESS=1): the cases that pass, each judged on its answer
-// and on what the server received. The settings toast lasts one second
+// and on what the server received. The settings toast lasts one second, a
+// switch that autosaves flips only once the server answered
 // (its postcondition must catch it on a loaded machine), the table's
 // second header click must act on the first click's rendered order, and
 // the wizard's Next remounts the form while an inert copy of the earlier
@@ -542,6 +580,13 @@ func TestStressUnseen(t *testing.T) {
 					p = append(p, fmt.Sprintf("server saved %+v", got))
 				}
 				return p
+			}},
+		{"unseen-settings-autosave", wcCapabilityQuery(t, origin, "unseen-settings-auto", "/unseen/settings", `[{"name": "autosave", "value": "1"}]`, unseenSettingsAutosave), nil,
+			func(res *runtime.Result) []string {
+				if got := res.ModelOutputs["last_saved"]; got != "Last saved: email=on sms=off digest=off dark=off" {
+					return []string{fmt.Sprintf("last_saved = %v", got)}
+				}
+				return nil
 			}},
 		{"unseen-wizard", wcCapabilityQuery(t, origin, "unseen-wizard", "/unseen/wizard", `[{"name": "hide", "value": "inert"}]`, unseenWizard("role")),
 			unseenSupplierInputs(), func(res *runtime.Result) []string {

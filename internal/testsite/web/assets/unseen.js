@@ -39,6 +39,10 @@
     var saved = { email: false, sms: false, digest: true, dark: false };
     var st = { cur: Object.assign({}, saved), toast: false, saving: false, last: "" };
     var toastTimer = 0;
+    var autosave = query("autosave") === "1";
+    function lastSaved(body) {
+      return "Last saved: " + ["email", "sms", "digest", "dark"].map(function (k) { return k + "=" + (body[k] ? "on" : "off"); }).join(" ");
+    }
     function dirty() {
       return ["email", "sms", "digest", "dark"].some(function (k) { return st.cur[k] !== saved[k]; });
     }
@@ -50,7 +54,16 @@
         var k = kv[0];
         sec.appendChild(el("div", { "class": "us-switch" }, [
           el("button", { type: "button", role: "switch", id: "sw-" + k, "aria-checked": String(st.cur[k]), "aria-labelledby": "lbl-" + k,
-            on: { click: function () { st.cur[k] = !st.cur[k]; render(); } } }),
+            "aria-busy": st.pending === k ? "true" : false,
+            on: { click: function () {
+              if (st.pending) return;
+              if (!autosave) { st.cur[k] = !st.cur[k]; render(); return; }
+              // ?autosave=1: each switch saves at once and flips only
+              // once the server has answered.
+              st.pending = k; render();
+              var body = Object.assign({}, st.cur); body[k] = !body[k];
+              post("/unseen/api/settings", body).then(function () { st.pending = ""; saved = body; st.cur = Object.assign({}, body); st.last = lastSaved(body); render(); });
+            } } }),
           el("span", { id: "lbl-" + k }, kv[1])
         ]));
       });
@@ -68,7 +81,7 @@
       var body = Object.assign({}, st.cur);
       post("/unseen/api/settings", body).then(function () {
         saved = body; st.saving = false; st.toast = true;
-        st.last = "Last saved: " + ["email", "sms", "digest", "dark"].map(function (k) { return k + "=" + (body[k] ? "on" : "off"); }).join(" ");
+        st.last = lastSaved(body);
         var old = document.getElementById("toast"); if (old) old.remove();
         render();
         clearTimeout(toastTimer);
