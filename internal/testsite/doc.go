@@ -55,6 +55,26 @@
 // aria-labelledby or wrapping labels, a late iframe and a virtualized
 // grid. Routes, roles and names are listed in webcheck.go.
 //
+// # Unseen pages (on the Stress origin)
+//
+// Business apps unlike the pages above, for the "sites the code has never
+// seen" tests (runtime/browser/unseen_test.go); each renders its whole UI
+// from one state object, so every change replaces the elements: a
+// settings page of switches (role switch, aria-checked; a native
+// checkbox role=switch under a drawn track) whose Save is disabled until
+// something changed and whose toast lasts one second; a three-step
+// wizard that remounts its form on Next and keeps the earlier steps in
+// the DOM, hidden (display:none, inert, or aria-hidden alone) with the
+// same labels; a server-sorted invoice table (aria-sort) in a scrolled
+// box with a sticky header and kebab menus (role menu, closed by an
+// outside mousedown); a dashboard a dedicated worker or a service worker
+// fills in behind skeletons; a <dialog> opened with showModal() holding
+// form-associated custom elements with open or closed shadow roots.
+// Routes, roles and names, and what each server records
+// ([Stress.UnseenSettings], [Stress.UnseenSuppliers],
+// [Stress.UnseenArchived], [Stress.UnseenContacts]), are listed in
+// unseen.go.
+//
 // # Member portal (Portal, StartPortal)
 //
 // Who is signed in, from the HttpOnly cookie "portal_session", and two

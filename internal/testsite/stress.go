@@ -23,12 +23,14 @@ const (
 // for concurrent use.
 type Stress struct {
 	*Server
+	unseen *unseen
 }
 
 // StartStress starts only the stress pages on http://127.0.0.1:<random>.
 func StartStress(opts ...Option) (*Stress, error) {
 	o := buildOptions(opts)
 	st := &Stress{}
+	st.unseen = &unseen{st: st}
 	mux, err := baseMux()
 	if err != nil {
 		return nil, err
@@ -58,6 +60,7 @@ func StartStress(opts ...Option) (*Stress, error) {
 		render(w, http.StatusOK, "fold_frame.html", nil)
 	})
 	(&webcheck{st: st}).routes(mux)
+	st.unseen.routes(mux)
 	(&fields{}).routes(mux)
 	srv, err := newServer("stress", "127.0.0.1", mux, o.Logger)
 	if err != nil {
