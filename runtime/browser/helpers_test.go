@@ -325,9 +325,24 @@ func TestInstalledHelperPagePatches(t *testing.T) {
 	}
 }
 
-// helpersIn returns the helpers installed in document doc, or "".
+// helpersIn returns the helpers' dispatcher installed in document doc,
+// or "".
 func (d *Driver) helpersIn(sid proto.TargetSessionID, doc proto.RuntimeRemoteObjectID) proto.RuntimeRemoteObjectID {
 	d.mu.Lock()
 	defer d.mu.Unlock()
-	return d.helpers[helperKey{sid, doc}]
+	return d.helpers[helperKey{sid, doc, helperDispatcher}]
+}
+
+// helpersKept returns the helpers the dispatcher of document doc keeps.
+func (d *Driver) helpersKept(sid proto.TargetSessionID, doc proto.RuntimeRemoteObjectID) []docHelper {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	fn := d.helpers[helperKey{sid, doc, helperDispatcher}]
+	var out []docHelper
+	for h := range numHelpers {
+		if fn != "" && d.helpers[helperKey{sid, doc, h}] == fn {
+			out = append(out, h)
+		}
+	}
+	return out
 }

@@ -7,23 +7,12 @@ import (
 	"github.com/vera-run/vera/locator"
 )
 
-// findLabel answers a label candidate with jsLabel, which finds the same
-// elements as the label case of jsFind (the reference, still used by the
-// batched counts) by starting from the labels rather than the controls:
-// only the labels whose text may match are tied to their control.
+// findLabel answers a label candidate with jsLabel, which finds the
+// elements of the label rule by starting from the labels rather than the
+// controls: only the labels whose text may match are tied to their
+// control.
 func (d *Driver) findLabel(ctx context.Context, sc *scope, doc, rootObj proto.RuntimeRemoteObjectID, c locator.Candidate) ([]*element, error) {
-	r, err := d.callOn(ctx, sc.sid, doc, jsLabel, false, nil, val(c.Value()), val(c.Exact), obj(rootObj))
-	if err != nil {
-		return nil, err
-	}
-	if err := helperStatus(r); err != nil {
-		return nil, err
-	}
-	objs, err := d.arrayObjects(ctx, sc.sid, r)
-	if err != nil {
-		return nil, err
-	}
-	return d.handles(ctx, sc, objs)
+	return d.findElements(ctx, sc, doc, helperLabel, val(c.Value()), val(c.Exact), obj(rootObj))
 }
 
 // jsLabel runs with this = the scope's document and returns, in document
