@@ -81,6 +81,9 @@ func exceptionText(x *proto.RuntimeExceptionDetails) string {
 // result is decoded into out (when out is not nil); otherwise the result
 // object is returned.
 func (d *Driver) callOn(ctx context.Context, sid proto.TargetSessionID, this proto.RuntimeRemoteObjectID, fn string, byValue bool, out any, args ...callArg) (remoteObject, error) {
+	if d.declTrace != nil {
+		d.declTrace(fn)
+	}
 	var res callResult
 	err := d.call(ctx, sid, callFunctionOn{
 		FunctionDeclaration: fn,
@@ -106,6 +109,9 @@ func (d *Driver) callOn(ctx context.Context, sid proto.TargetSessionID, this pro
 // evalObject evaluates expression in the main world of session sid's
 // main frame and returns the result object.
 func (d *Driver) evalObject(ctx context.Context, sid proto.TargetSessionID, expression string) (proto.RuntimeRemoteObjectID, error) {
+	if d.declTrace != nil {
+		d.declTrace(expression)
+	}
 	var res proto.RuntimeEvaluateResult
 	if err := d.call(ctx, sid, proto.RuntimeEvaluate{Expression: expression, ObjectGroup: objectGroup}, &res); err != nil {
 		return "", err
