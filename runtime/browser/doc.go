@@ -495,17 +495,21 @@
 //     (the tree decides in Find). The teller flow went from about 161 to
 //     137 CDP commands per run (BenchmarkTellerFlow).
 //   - Installed document helpers (helpers.go): the lookup helpers
-//     (jsCounts, jsFind, jsRoleCandidates, jsFilter; 11 to 36 KB of
-//     source each) are installed together once per document (the
-//     top-level one's beside its lookup, a frame's beside the first
-//     helper call there), as one function object bound to that document
-//     in its own execution context (no page global); calls send a
-//     one-line declaration and the function's handle. They die with the document,
-//     so a call on a replaced document fails as stale, as with the
-//     source. A DOM Find answering one element gets it as the element
-//     (callFunctionOn, then DOM.describeNode for its backend id), or, when
-//     it is one of the last handles returned in that document, as that
-//     handle's index (callFunctionOn only). Handles stay one per node.
+//     (jsCounts, jsFind, jsRoleCandidates, jsFilter, jsLabel; 11 to 37 KB
+//     of source each) are compiled at most once per document, and only
+//     when a look needs them: each document gets a small dispatcher (the
+//     top-level one's installed beside its lookup, a frame's before the
+//     first helper call there), one function object bound to that
+//     document in its own execution context (no page global); a helper's
+//     first call in the document sends its source to the dispatcher,
+//     which runs it and keeps it, and later calls send a one-line
+//     declaration and the dispatcher's handle. The dispatcher dies with
+//     the document, so a call on a replaced document fails as stale, as
+//     with the source. A DOM or label Find answering one element gets it
+//     as the element (callFunctionOn, then DOM.describeNode for its
+//     backend id), or, when it is one of the last handles returned in
+//     that document, as that handle's index (callFunctionOn only).
+//     Handles stay one per node.
 //   - <label> associations are read once per lookup: the role
 //     pre-filter maps every label of the scope's tree (and its open shadow
 //     roots) to label.control, the browser's own association, instead of

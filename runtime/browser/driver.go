@@ -98,6 +98,10 @@ type Driver struct {
 	// call), sees every CDP command the driver sends and how long its
 	// answer took (since start).
 	callTrace func(method string, start time.Time)
+	// declTrace, when set (tests only, as callTrace), sees the function
+	// declaration of every Runtime.callFunctionOn callOn sends and the
+	// expression of every Runtime.evaluate evalObject sends.
+	declTrace func(decl string)
 }
 
 var _ runtime.Driver = (*Driver)(nil)

@@ -54,9 +54,9 @@ type element struct {
 
 // document returns the object of the scope's document. The top-level
 // document's object is cached until the main frame navigates; beside its
-// lookup the driver installs the document helpers there (helpers.go), so
-// the first helper call on the document sends no helper source. Should a
-// navigation come between the two evaluations, the helpers and the
+// lookup the driver installs the helpers' dispatcher there (helpers.go),
+// so the first helper call on the document is one command. Should a
+// navigation come between the two evaluations, the dispatcher and the
 // document object belong to two contexts, and a call with both fails as
 // stale (and is retried on the new document), never answers.
 func (d *Driver) document(ctx context.Context, sc *scope) (proto.RuntimeRemoteObjectID, error) {
@@ -83,7 +83,7 @@ func (d *Driver) document(ctx context.Context, sc *scope) (proto.RuntimeRemoteOb
 	d.mu.Lock()
 	d.topDoc = doc
 	if fn != "" {
-		d.recordHelpersLocked(helperKey{sc.sid, doc}, fn)
+		d.recordHelperLocked(helperKey{sc.sid, doc, helperDispatcher}, fn)
 	}
 	d.mu.Unlock()
 	return doc, nil
@@ -304,18 +304,26 @@ func (d *Driver) findErr(ctx context.Context, err error) error {
 }
 
 func (d *Driver) findDOM(ctx context.Context, sc *scope, doc, rootObj proto.RuntimeRemoteObjectID, c locator.Candidate) ([]*element, error) {
-	args := []callArg{val(string(c.Strategy)), val(c.Value()), val(c.Exact), obj(rootObj)}
+	return d.findElements(ctx, sc, doc, helperFind, val(string(c.Strategy)), val(c.Value()), val(c.Exact), obj(rootObj))
+}
+
+// findElements calls helper h (one that answers an array of elements,
+// 'stale' or 'detached') with args and returns the handles of its answer.
+// The recently returned handles of the scope are passed as known, so an
+// answer of one of them costs no DOM.describeNode, and an answer of one
+// element comes as the element (no Runtime.getProperties).
+func (d *Driver) findElements(ctx context.Context, sc *scope, doc proto.RuntimeRemoteObjectID, h docHelper, args ...callArg) ([]*element, error) {
 	known := d.recentHandles(sc)
 	objs := make([]proto.RuntimeRemoteObjectID, len(known))
 	for i, el := range known {
 		objs[i] = el.obj
 	}
-	r, err := d.callHelperKnown(ctx, sc.sid, doc, helperFind, objs, true, false, nil, args...)
+	r, err := d.callHelperKnown(ctx, sc.sid, doc, h, objs, true, false, nil, args...)
 	if err != nil && len(known) > 0 && isStaleError(err) {
 		// A known handle's document went away before the event saying
 		// so arrived: ask again without them, as without known handles.
 		known = nil
-		r, err = d.callHelperKnown(ctx, sc.sid, doc, helperFind, nil, true, false, nil, args...)
+		r, err = d.callHelperKnown(ctx, sc.sid, doc, h, nil, true, false, nil, args...)
 	}
 	if err != nil {
 		return nil, err

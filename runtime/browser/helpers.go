@@ -2,24 +2,29 @@ package browser
 
 import (
 	"context"
-	"strings"
 
 	"github.com/go-rod/rod/lib/proto"
 )
 
-// The document helpers (jsCounts, jsFind, jsRoleCandidates, jsFilter) are
-// 11 to 36 KB of source each. Sent with every Runtime.callFunctionOn, the
-// source, not the page-side work, was most of a look's cost on a small
-// page (the browser receives and compiles it on every call). So the
-// driver installs them once per document, as one remote function object
-// bound to that document, and later calls send only that object and a
-// one-line declaration.
+// The document helpers (jsCounts, jsFind, jsRoleCandidates, jsFilter,
+// jsLabel) are 11 to 37 KB of source each. Sent with every
+// Runtime.callFunctionOn, the source, not the page-side work, was most of
+// a look's cost on a small page (the browser receives and compiles it on
+// every call). So the driver installs, once per document, a small
+// dispatcher: a remote function object bound to that document that keeps
+// the helpers given to it. The first call of a helper in a document sends
+// its source through the dispatcher, which runs it and keeps it; later
+// calls send only the dispatcher's handle and a one-line declaration.
+// Each helper's source is so compiled once per document, and only when a
+// look needs it: a cold label lookup compiles jsLabel alone, not the
+// 84 KB of every helper (installed together, they cost a cold lookup on
+// a fresh 10,000-node renderer about 60 ms).
 //
-// The installed function lives in the document's own execution context
-// and object group (never as a page global the page could reach or
-// replace) and dies with that context: a call through it on a replaced
-// document fails as a call with the document object itself fails (a
-// stale error), so it gives the same answers as sending the source.
+// The dispatcher lives in the document's own execution context and
+// object group (never as a page global the page could reach or replace)
+// and dies with that context: a call through it on a replaced document
+// fails as a call with the document object itself fails (a stale error),
+// so it gives the same answers as sending the source.
 
 // docHelper names one document helper.
 type docHelper int
@@ -29,8 +34,14 @@ const (
 	helperFind
 	helperRoleCandidates
 	helperFilter
+	helperLabel
 	numHelpers
 )
+
+// helperDispatcher is the key slot of a document's dispatcher itself in
+// the installed-helper table (Driver.helpers): a key with a helper's
+// index records that the dispatcher keeps that helper.
+const helperDispatcher = numHelpers
 
 // helperSrc is each helper's function declaration (this = the document).
 var helperSrc = [numHelpers]string{
@@ -38,15 +49,18 @@ var helperSrc = [numHelpers]string{
 	helperFind:           jsFind,
 	helperRoleCandidates: jsRoleCandidates,
 	helperFilter:         jsFilter,
+	helperLabel:          jsLabel,
 }
 
-// jsInstall runs with this = a document and returns every helper bound
-// to it, as one function of a helper's index (docHelper), an array
-// holding nk known elements and then the helper's arguments, and one (see
-// callHelperKnown). With one, an answer of exactly one element is
-// answered as the index of that element among the known ones, or else as
-// the element itself. Reflect.apply and Array.isArray are read once,
-// here, so a call through it reads no property the page may have
+// jsInstall runs with this = a document and returns the dispatcher bound
+// to it: a function of a helper's index (docHelper), an array holding nk
+// known elements and then the helper's arguments, one (see
+// callHelperKnown) and, on the helper's first call in the document, its
+// function, which the dispatcher keeps. With one, an answer of exactly
+// one element is answered as the index of that element among the known
+// ones, or else as the element itself. Reflect.apply and Array.isArray
+// are read once, here, and the helpers are kept in an object without a
+// prototype, so a call through it reads no property the page may have
 // replaced since.
 var jsInstall = installSource("this")
 
@@ -55,34 +69,40 @@ var jsInstall = installSource("this")
 var jsInstallTop = "(" + installSource("document") + ")()"
 
 func installSource(docExpr string) string {
-	var b strings.Builder
-	b.WriteString("function() {\n  const apply = Reflect.apply, isArray = Array.isArray, doc = " + docExpr + ";\n  const hs = [")
-	for h, src := range helperSrc {
-		if h > 0 {
-			b.WriteString(", ")
-		}
-		b.WriteString("(" + src + ")")
-	}
-	b.WriteString(`];
-  return (h, a, one, nk) => {
+	return `function() {
+  const apply = Reflect.apply, isArray = Array.isArray, doc = ` + docExpr + `;
+  const hs = { __proto__: null };
+  return (h, a, one, nk, src) => {
+    if (src) hs[h] = src;
+    const fn = hs[h];
+    if (!fn) throw new Error('vera: document helper ' + h + ' was not installed');
     const args = [];
     for (let i = nk; i < a.length; i++) args[i - nk] = a[i];
-    const r = apply(hs[h], doc, args);
+    const r = apply(fn, doc, args);
     if (!one || !isArray(r) || r.length !== 1) return r;
     for (let i = 0; i < nk; i++) if (a[i] === r[0]) return i;
     return r[0];
   };
-}`)
-	return b.String()
+}`
 }
 
-// jsViaHelper calls the installed helpers (f): helper h with one, nk and
-// the arguments after them (nk known elements, then the helper's own).
+// jsViaHelper calls a helper the dispatcher (f) keeps: helper h with
+// one, nk and the arguments after them (nk known elements, then the
+// helper's own).
 const jsViaHelper = `function(f, h, one, nk, ...a) { return f(h, a, one, nk); }`
 
-// helperOne[h] is helper h's own declaration answering, like an installed
-// helper called with one, an array of exactly one element as that
-// element: for a call before the helpers are installed.
+// jsViaHelperFirst[h] is jsViaHelper giving the dispatcher helper h's
+// function, for its first call in a document.
+var jsViaHelperFirst = func() (out [numHelpers]string) {
+	for h, src := range helperSrc {
+		out[h] = "function(f, h, one, nk, ...a) { return f(h, a, one, nk, (" + src + ")); }"
+	}
+	return out
+}()
+
+// helperOne[h] is helper h's own declaration answering, like a helper
+// called through the dispatcher with one, an array of exactly one element
+// as that element: for a call in a document without a dispatcher.
 var helperOne = func() (out [numHelpers]string) {
 	for h, src := range helperSrc {
 		out[h] = `function(...a) { const r = Reflect.apply((` + src + `), this, a); return Array.isArray(r) && r.length === 1 ? r[0] : r; }`
@@ -90,56 +110,60 @@ var helperOne = func() (out [numHelpers]string) {
 	return out
 }()
 
-// helperKey is one document, where the helpers are installed.
+// helperKey is one helper (h), or the dispatcher (helperDispatcher), of
+// one document.
 type helperKey struct {
 	sid proto.TargetSessionID
 	doc proto.RuntimeRemoteObjectID
+	h   docHelper
 }
 
 // maxHelperEntries bounds the installed-helper table: past it, the
 // entries of documents other than the current top-level one are dropped
-// (their helpers are installed again on next use).
-const maxHelperEntries = 32
+// (their dispatcher is installed again on next use).
+const maxHelperEntries = 64
 
-// installedHelpers returns the function object of the helpers installed
-// in document doc, or "" when they are not installed. When they are
-// neither installed nor being installed, it marks them as being installed
-// and reports install true: the caller installs them (installHelpers).
-func (d *Driver) installedHelpers(sid proto.TargetSessionID, doc proto.RuntimeRemoteObjectID) (fn proto.RuntimeRemoteObjectID, install bool) {
+// dispatcher returns the dispatcher installed in document doc, or "" when
+// there is none, and whether it keeps helper h. When there is none and
+// none is being installed, it marks one as being installed and reports
+// install true: the caller installs it (installDispatcher).
+func (d *Driver) dispatcher(sid proto.TargetSessionID, doc proto.RuntimeRemoteObjectID, h docHelper) (fn proto.RuntimeRemoteObjectID, kept, install bool) {
 	d.mu.Lock()
 	defer d.mu.Unlock()
-	k := helperKey{sid, doc}
+	k := helperKey{sid, doc, helperDispatcher}
 	if fn = d.helpers[k]; fn != "" {
-		return fn, false
+		return fn, d.helpers[helperKey{sid, doc, h}] == fn, false
 	}
 	if d.installing[k] {
-		return "", false
+		return "", false, false
 	}
 	if d.installing == nil {
 		d.installing = map[helperKey]bool{}
 	}
 	d.installing[k] = true
-	return "", true
+	return "", false, true
 }
 
-// installHelpers installs the helpers in document doc and records them.
-// A failure is not reported: the next call sends the source again and
-// tries once more.
-func (d *Driver) installHelpers(ctx context.Context, sid proto.TargetSessionID, doc proto.RuntimeRemoteObjectID) {
+// installDispatcher installs the dispatcher in document doc, records it
+// and returns it. A failure is not reported ("" is returned): the caller
+// sends the helper's source instead, and the next call tries once more.
+func (d *Driver) installDispatcher(ctx context.Context, sid proto.TargetSessionID, doc proto.RuntimeRemoteObjectID) proto.RuntimeRemoteObjectID {
 	r, err := d.callOn(ctx, sid, doc, jsInstall, false, nil)
-	k := helperKey{sid, doc}
+	k := helperKey{sid, doc, helperDispatcher}
 	d.mu.Lock()
 	defer d.mu.Unlock()
 	delete(d.installing, k)
 	if err != nil || r.Type != "function" || r.ObjectID == "" {
-		return
+		return ""
 	}
-	d.recordHelpersLocked(k, r.ObjectID)
+	d.recordHelperLocked(k, r.ObjectID)
+	return r.ObjectID
 }
 
-// recordHelpersLocked records fn as the helpers installed in document
-// k. d.mu is held.
-func (d *Driver) recordHelpersLocked(k helperKey, fn proto.RuntimeRemoteObjectID) {
+// recordHelperLocked records fn as the dispatcher of document k.doc
+// (k.h is helperDispatcher) or as one that keeps helper k.h. d.mu is
+// held.
+func (d *Driver) recordHelperLocked(k helperKey, fn proto.RuntimeRemoteObjectID) {
 	if d.helpers == nil {
 		d.helpers = map[helperKey]proto.RuntimeRemoteObjectID{}
 	}
@@ -149,6 +173,9 @@ func (d *Driver) recordHelpersLocked(k helperKey, fn proto.RuntimeRemoteObjectID
 				delete(d.helpers, k)
 			}
 		}
+	}
+	if k.h != helperDispatcher && d.helpers[helperKey{k.sid, k.doc, helperDispatcher}] != fn {
+		return // the dispatcher was dropped or replaced meanwhile
 	}
 	d.helpers[k] = fn
 }
@@ -164,45 +191,50 @@ func (d *Driver) dropHelpersLocked(sid proto.TargetSessionID) {
 }
 
 // callHelper is callOn(ctx, sid, doc, helperSrc[h], byValue, out, args...)
-// through the helpers installed in doc. On the first helper call in doc
-// it sends the helper's source, and installs all the helpers beside that
-// call (the two commands are in flight together, so the first call waits
-// no longer). With one, an array of exactly one element is answered as
+// through the dispatcher of doc. A document without one gets it installed
+// first (the top-level document's is installed beside its lookup,
+// Driver.document); the helper's first call there sends its source to the
+// dispatcher, which keeps it, so each helper's source is compiled once per
+// document. With one, an array of exactly one element is answered as
 // that element, so the caller needs no Runtime.getProperties for it.
 func (d *Driver) callHelper(ctx context.Context, sid proto.TargetSessionID, doc proto.RuntimeRemoteObjectID, h docHelper, one, byValue bool, out any, args ...callArg) (remoteObject, error) {
 	return d.callHelperKnown(ctx, sid, doc, h, nil, one, byValue, out, args...)
 }
 
-// callHelperKnown is callHelper where, with one and the helpers
-// installed, an answer of exactly one element that is one of the known
-// objects (elements of doc) is answered as its index in known, a number,
-// so the caller needs no DOM.describeNode to learn which node it is.
-// Before the helpers are installed, known is not used.
+// callHelperKnown is callHelper where, with one and a dispatcher, an
+// answer of exactly one element that is one of the known objects
+// (elements of doc) is answered as its index in known, a number, so the
+// caller needs no DOM.describeNode to learn which node it is. Without a
+// dispatcher (its install failed or is under way in another call), the
+// helper's source is sent on its own and known is not used.
 func (d *Driver) callHelperKnown(ctx context.Context, sid proto.TargetSessionID, doc proto.RuntimeRemoteObjectID, h docHelper, known []proto.RuntimeRemoteObjectID, one, byValue bool, out any, args ...callArg) (remoteObject, error) {
-	fn, install := d.installedHelpers(sid, doc)
-	if fn != "" {
-		all := make([]callArg, 0, 4+len(known)+len(args))
-		all = append(all, obj(fn), val(int(h)), val(one), val(len(known)))
-		for _, o := range known {
-			all = append(all, obj(o))
-		}
-		return d.callOn(ctx, sid, doc, jsViaHelper, byValue, out, append(all, args...)...)
-	}
-	var installed chan struct{}
+	fn, kept, install := d.dispatcher(sid, doc, h)
 	if install {
-		installed = make(chan struct{})
-		go func() {
-			defer close(installed)
-			d.installHelpers(ctx, sid, doc)
-		}()
+		fn = d.installDispatcher(ctx, sid, doc)
 	}
-	decl := helperSrc[h]
-	if one {
-		decl = helperOne[h]
+	if fn == "" {
+		decl := helperSrc[h]
+		if one {
+			decl = helperOne[h]
+		}
+		return d.callOn(ctx, sid, doc, decl, byValue, out, args...)
 	}
-	r, err := d.callOn(ctx, sid, doc, decl, byValue, out, args...)
-	if installed != nil {
-		<-installed
+	all := make([]callArg, 0, 4+len(known)+len(args))
+	all = append(all, obj(fn), val(int(h)), val(one), val(len(known)))
+	for _, o := range known {
+		all = append(all, obj(o))
+	}
+	decl := jsViaHelper
+	if !kept {
+		decl = jsViaHelperFirst[h]
+	}
+	r, err := d.callOn(ctx, sid, doc, decl, byValue, out, append(all, args...)...)
+	if err == nil && !kept {
+		// The call ran, so the dispatcher keeps the helper (it does so
+		// before running it).
+		d.mu.Lock()
+		d.recordHelperLocked(helperKey{sid, doc, h}, fn)
+		d.mu.Unlock()
 	}
 	return r, err
 }

@@ -7,6 +7,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"slices"
+	"sync"
 	"testing"
 	"time"
 
@@ -325,9 +326,126 @@ func TestInstalledHelperPagePatches(t *testing.T) {
 	}
 }
 
-// helpersIn returns the helpers installed in document doc, or "".
+// helpersIn returns the helpers' dispatcher installed in document doc,
+// or "".
 func (d *Driver) helpersIn(sid proto.TargetSessionID, doc proto.RuntimeRemoteObjectID) proto.RuntimeRemoteObjectID {
 	d.mu.Lock()
 	defer d.mu.Unlock()
-	return d.helpers[helperKey{sid, doc}]
+	return d.helpers[helperKey{sid, doc, helperDispatcher}]
+}
+
+// helpersKept returns the helpers the dispatcher of document doc keeps.
+func (d *Driver) helpersKept(sid proto.TargetSessionID, doc proto.RuntimeRemoteObjectID) []docHelper {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	fn := d.helpers[helperKey{sid, doc, helperDispatcher}]
+	var out []docHelper
+	for h := range numHelpers {
+		if fn != "" && d.helpers[helperKey{sid, doc, h}] == fn {
+			out = append(out, h)
+		}
+	}
+	return out
+}
+
+// TestInstalledHelperOnlyWhatIsUsed: a document compiles only the helpers
+// its looks use, each once. The first look on a fresh document installs
+// the dispatcher beside the document's lookup (evaluate, evaluate) and
+// sends the label helper through it; a later look of another strategy
+// sends its helper's source in its one call (no install command); a
+// second look of a strategy sends no source; an iframe's document gets
+// its own dispatcher before its first helper call.
+func TestInstalledHelperOnlyWhatIsUsed(t *testing.T) {
+	d := shared(t)
+	origin := helperPages(t)
+	ctx := tctx(t, time.Minute)
+	top := openHelperPage(t, ctx, d, origin, "/a")
+	var rec cdpRecorder
+	var mu sync.Mutex
+	var decls []string
+	d.callTrace = rec.trace
+	d.declTrace = func(decl string) { mu.Lock(); decls = append(decls, decl); mu.Unlock() }
+	t.Cleanup(func() { d.callTrace, d.declTrace = nil, nil })
+	step := func(name, wantMethods string, wantSource docHelper, run func() error) {
+		t.Helper()
+		rec.reset()
+		mu.Lock()
+		decls = nil
+		mu.Unlock()
+		if err := run(); err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		if got := rec.methods(); got != wantMethods {
+			t.Errorf("%s sent %s, want %s", name, got, wantMethods)
+		}
+		mu.Lock()
+		defer mu.Unlock()
+		// A declaration carrying helper h's source is one of its three
+		// forms; any other declaration or evaluated expression must be
+		// small (no helper inside).
+		sent := map[docHelper]int{}
+		for _, s := range decls {
+			h := slices.IndexFunc(helperSrc[:], func(src string) bool {
+				i := slices.Index(helperSrc[:], src)
+				return s == src || s == helperOne[i] || s == jsViaHelperFirst[i]
+			})
+			if h >= 0 {
+				sent[docHelper(h)]++
+			} else if len(s) > 2000 {
+				t.Errorf("%s sent a declaration of %d bytes that is no helper's first call", name, len(s))
+			}
+		}
+		for h := range numHelpers {
+			if want := map[bool]int{true: 1, false: 0}[h == wantSource]; sent[h] != want {
+				t.Errorf("%s sent helper %d's source %d times, want %d", name, h, sent[h], want)
+			}
+		}
+	}
+	const none = docHelper(-1)
+	label := locator.Candidate{Strategy: locator.Label, Label: "Note", Exact: true}
+	step("first Find label", "evaluate, evaluate, callFunctionOn, DOM.describeNode", helperLabel, func() error {
+		_, err := d.Find(ctx, top, nil, label)
+		return err
+	})
+	doc, err := d.document(ctx, d.top)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := d.helpersKept(d.top.sid, doc); !slices.Equal(got, []docHelper{helperLabel}) {
+		t.Errorf("after a label look the document keeps helpers %v, want [%d]", got, helperLabel)
+	}
+	step("second Find label", "callFunctionOn", none, func() error {
+		_, err := d.Find(ctx, top, nil, label)
+		return err
+	})
+	step("first Find test_id", "callFunctionOn, DOM.describeNode", helperFind, func() error {
+		_, err := d.Find(ctx, top, nil, locator.Candidate{Strategy: locator.TestID, TestID: "extra"})
+		return err
+	})
+	step("first FindCounts", "callFunctionOn", helperCounts, func() error {
+		_, err := d.FindCounts(ctx, top, nil, []locator.Candidate{{Strategy: locator.Role, Role: "dialog"}, label})
+		return err
+	})
+	step("second FindCounts", "callFunctionOn", none, func() error {
+		_, err := d.FindCounts(ctx, top, nil, []locator.Candidate{label})
+		return err
+	})
+	if got := d.helpersKept(d.top.sid, doc); !slices.Equal(got, []docHelper{helperCounts, helperFind, helperLabel}) {
+		t.Errorf("the document keeps helpers %v, want [%d %d %d]", got, helperCounts, helperFind, helperLabel)
+	}
+	frame, _, err := d.Frame(ctx, []string{"#fr"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	step("first Find label in the iframe", "callFunctionOn, callFunctionOn, DOM.describeNode", helperLabel, func() error {
+		els, err := d.Find(ctx, frame, nil, locator.Candidate{Strategy: locator.Label, Label: "Inner", Exact: true})
+		if err == nil && len(els) != 1 {
+			err = fmt.Errorf("%d elements, want 1", len(els))
+		}
+		return err
+	})
+	step("second Find label in the iframe", "callFunctionOn", none, func() error {
+		_, err := d.Find(ctx, frame, nil, locator.Candidate{Strategy: locator.Label, Label: "Inner", Exact: true})
+		return err
+	})
 }

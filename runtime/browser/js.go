@@ -232,9 +232,9 @@ const deepCSS = (doc, base, roots, sel) => {
 `
 
 // jsFind runs with this = the scope's document and returns the matching
-// elements for every strategy except role, in document order, open
-// shadow roots included, or 'stale' when the document is no longer the
-// frame's current one.
+// elements for every strategy except role and label (jsRoleCandidates,
+// jsLabel), in document order, open shadow roots included, or 'stale'
+// when the document is no longer the frame's current one.
 const jsFind = `function(strategy, value, exact, root) {
 ` + jsPrelude + jsDeep + `
   const doc = this;
@@ -261,51 +261,6 @@ const jsFind = `function(strategy, value, exact, root) {
   case 'placeholder':
     out = deepQuery(base, roots, '[placeholder]').filter(e => matches(e.getAttribute('placeholder')));
     break;
-  case 'label': {
-    // Find answers labels with jsLabel (label.go), the same elements
-    // found from the labels; this case stays the batched counts' and the
-    // reference TestLabelFastSameAnswer compares jsLabel with.
-    const rendered = l => composed.size && composed.has(l) ? text(l) : (l.innerText || l.textContent);
-    // innerText lays every label out; most cannot match. A label (or
-    // labelledby element) of text nodes only renders its textContent
-    // give or take whitespace and an ASCII case transform, so when that
-    // text and the wanted one are ASCII and the text, spaces removed and
-    // lowercased, does not contain the wanted one, it cannot match and
-    // its innerText is not needed.
-    const ascii = /^[\x00-\x7f]*$/, wantFold = wantLower.replace(/\s+/g, '');
-    const plain = l => { for (const k of l.childNodes) if (k.nodeType !== 3) return false; return true; };
-    const labelText = l => {
-      if (ascii.test(want) && !(composed.size && composed.has(l)) && plain(l)) {
-        const tc = l.textContent;
-        if (ascii.test(tc) && !tc.replace(/\s+/g, '').toLowerCase().includes(wantFold)) return '';
-      }
-      return rendered(l);
-    };
-    const labels = labelsOf([base.getRootNode(), ...roots]);
-    const texts = el => {
-      const t = [];
-      for (const l of labels(el)) t.push(labelText(l));
-      const ids = el.getAttribute('aria-labelledby');
-      if (ids) {
-        // IDs resolve in the element's own tree (document or shadow root).
-        const tree = el.getRootNode();
-        for (const id of ids.split(/\s+/)) { const r = id && tree.getElementById && tree.getElementById(id); if (r) t.push(labelText(r)); }
-      }
-      const al = el.getAttribute('aria-label');
-      if (al) t.push(al);
-      if (roots.length) {
-        // A control slotted into a <label> of a shadow tree.
-        for (let p = el, crossed = false; p; p = flatParent(p)) {
-          if (p.assignedSlot) crossed = true;
-          if (crossed && p !== el && p.tagName === 'LABEL') t.push(labelText(p));
-        }
-      }
-      return t;
-    };
-    out = deepQuery(base, roots, 'input,textarea,select,button,meter,output,progress,[aria-labelledby],[aria-label]')
-      .filter(e => !(e.tagName === 'INPUT' && e.type === 'hidden') && texts(e).some(matches));
-    break;
-  }
   case 'text': {
     // The smallest elements whose rendered text matches. Text inside open
     // shadow roots counts where it renders; a slotted node is a candidate

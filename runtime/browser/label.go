@@ -7,49 +7,40 @@ import (
 	"github.com/vera-run/vera/locator"
 )
 
-// findLabel answers a label candidate with jsLabel, which finds the same
-// elements as the label case of jsFind (the reference, still used by the
-// batched counts) by starting from the labels rather than the controls:
-// only the labels whose text may match are tied to their control.
+// findLabel answers a label candidate with jsLabel, which finds the
+// elements of the label rule by starting from the labels rather than the
+// controls: only the labels whose text may match are tied to their
+// control. FindCounts counts label candidates with the same helper.
 func (d *Driver) findLabel(ctx context.Context, sc *scope, doc, rootObj proto.RuntimeRemoteObjectID, c locator.Candidate) ([]*element, error) {
-	r, err := d.callOn(ctx, sc.sid, doc, jsLabel, false, nil, val(c.Value()), val(c.Exact), obj(rootObj))
-	if err != nil {
-		return nil, err
-	}
-	if err := helperStatus(r); err != nil {
-		return nil, err
-	}
-	objs, err := d.arrayObjects(ctx, sc.sid, r)
-	if err != nil {
-		return nil, err
-	}
-	return d.handles(ctx, sc, objs)
+	return d.findElements(ctx, sc, doc, helperLabel, val(c.Value()), val(c.Exact), obj(rootObj))
 }
 
 // jsLabel runs with this = the scope's document and returns, in document
 // order, the visible elements the label strategy matches: exactly those
-// of jsFind's label case (form controls and elements with aria-label or
+// of the label case jsFind had (kept in the tests as jsFindLabelRef, the
+// reference TestLabelFastSameAnswer and TestLabelCountsSameAnswer compare
+// Find and FindCounts with: form controls and elements with aria-label or
 // aria-labelledby whose <label> text, labelledby text or aria-label
 // matches; a shadow-tree <label> a control is slotted into), or 'stale' /
 // 'detached' as jsFind.
 //
-// jsFind asks every candidate control for its labels, through a map of
+// That case asks every candidate control for its labels, through a map of
 // every label of the scope to its label.control, and so reads all 6,000
 // labels and 8,000 controls of a 10,000-control page (interpreted JS per
 // node on a fresh document; the page objects it creates are most of the
 // cost). jsLabel turns it round:
-//   - Every label of the trees jsFind maps (the scope's tree and its open
-//     shadow roots) is read once, and those that cannot match by jsFind's
+//   - Every label of the trees jsFindLabelRef maps (the scope's tree and its open
+//     shadow roots) is read once, and those that cannot match by jsFindLabelRef's
 //     skip rule are dropped before their control is asked for: a label
 //     without element children whose textContent is ASCII renders that
 //     text give or take whitespace and an ASCII case transform, so when
 //     the text, whitespace removed and lowercased, lacks the wanted text
 //     (ASCII, whitespace removed, lowercased) it cannot match.
 //   - label.control is read only for the remaining labels; a control
-//     counts when it is one of jsFind's candidates (the same selector, not
+//     counts when it is one of jsFindLabelRef's candidates (the same selector, not
 //     a hidden input) inside the scope.
 //   - aria-labelledby and aria-label are read from the elements that carry
-//     them; the slotted-label rule runs, as in jsFind, over every
+//     them; the slotted-label rule runs, as in jsFindLabelRef, over every
 //     candidate when there are open shadow roots.
 const jsLabel = `function(value, exact, root) {
 ` + jsPrelude + jsDeep + `
@@ -64,9 +55,9 @@ const jsLabel = `function(value, exact, root) {
   const text = makeText(composed);
   const rendered = l => composed.size && composed.has(l) ? text(l) : (l.innerText || l.textContent);
   const ascii = /^[\x00-\x7f]*$/, wantAscii = ascii.test(want), wantFold = wantLower.replace(/\s+/g, '');
-  // cannot is jsFind's skip rule: true when l's rendered text certainly
+  // cannot is jsFindLabelRef's skip rule: true when l's rendered text certainly
   // does not contain the wanted one. Plain is "no element child" here
-  // (jsFind: text children only): comments and processing instructions
+  // (jsFindLabelRef: text children only): comments and processing instructions
   // render nothing and are not in textContent, and not reading childNodes
   // spares a text node object per label.
   // An ASCII text lacking one of wantFold's characters in both cases
@@ -89,7 +80,7 @@ const jsLabel = `function(value, exact, root) {
     return rootSet.has(r) || (base.nodeType === 9 ? r === base : base.contains(e));
   };
   const found = new Set();
-  // The labels of each tree (jsFind's labelsOf trees) that may match.
+  // The labels of each tree (jsFindLabelRef's labelsOf trees) that may match.
   const trees = [base.getRootNode(), ...roots];
   for (const t of trees) {
     for (const l of t.querySelectorAll('label')) {

@@ -1,9 +1,11 @@
 package browser
 
 import (
+	"context"
 	"fmt"
 	"net/http"
 	"net/http/httptest"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -100,6 +102,67 @@ render();
 </script>
 <p><input id=outside-root></p>`
 
+// jsFindLabelRef is the label rule as jsFind computed it before jsLabel
+// (label.go) replaced it, for Find and FindCounts alike: every candidate
+// control is asked for its labels (through one map of every label of the
+// scope to its control), its aria-labelledby elements, its aria-label and
+// the shadow-tree <label> it is slotted into. It is the reference
+// TestLabelFastSameAnswer compares both with, and runs as jsFind did,
+// with this = the scope's document.
+const jsFindLabelRef = `function(value, exact, root) {
+` + jsPrelude + jsDeep + `
+  const doc = this;
+  if (!doc.defaultView) return 'stale';
+  if (root && (root.ownerDocument !== doc || !root.isConnected)) return 'detached';
+  const base = root || doc;
+  const want = norm(value), wantLower = want.toLowerCase();
+  const matches = s => { const n = norm(s); return exact ? n === want : n.toLowerCase().includes(wantLower); };
+  const { roots } = census(base, false);
+  const composed = roots.length ? composedSet(roots) : new Set();
+  const text = makeText(composed);
+  let out;
+  const rendered = l => composed.size && composed.has(l) ? text(l) : (l.innerText || l.textContent);
+  // innerText lays every label out; most cannot match. A label (or
+  // labelledby element) of text nodes only renders its textContent
+  // give or take whitespace and an ASCII case transform, so when that
+  // text and the wanted one are ASCII and the text, spaces removed and
+  // lowercased, does not contain the wanted one, it cannot match and
+  // its innerText is not needed.
+  const ascii = /^[\x00-\x7f]*$/, wantFold = wantLower.replace(/\s+/g, '');
+  const plain = l => { for (const k of l.childNodes) if (k.nodeType !== 3) return false; return true; };
+  const labelText = l => {
+    if (ascii.test(want) && !(composed.size && composed.has(l)) && plain(l)) {
+      const tc = l.textContent;
+      if (ascii.test(tc) && !tc.replace(/\s+/g, '').toLowerCase().includes(wantFold)) return '';
+    }
+    return rendered(l);
+  };
+  const labels = labelsOf([base.getRootNode(), ...roots]);
+  const texts = el => {
+    const t = [];
+    for (const l of labels(el)) t.push(labelText(l));
+    const ids = el.getAttribute('aria-labelledby');
+    if (ids) {
+      // IDs resolve in the element's own tree (document or shadow root).
+      const tree = el.getRootNode();
+      for (const id of ids.split(/\s+/)) { const r = id && tree.getElementById && tree.getElementById(id); if (r) t.push(labelText(r)); }
+    }
+    const al = el.getAttribute('aria-label');
+    if (al) t.push(al);
+    if (roots.length) {
+      // A control slotted into a <label> of a shadow tree.
+      for (let p = el, crossed = false; p; p = flatParent(p)) {
+        if (p.assignedSlot) crossed = true;
+        if (crossed && p !== el && p.tagName === 'LABEL') t.push(labelText(p));
+      }
+    }
+    return t;
+  };
+  out = deepQuery(base, roots, 'input,textarea,select,button,meter,output,progress,[aria-labelledby],[aria-label]')
+    .filter(e => !(e.tagName === 'INPUT' && e.type === 'hidden') && texts(e).some(matches));
+  return inOrder(roots, out.filter(visible));
+}`
+
 // labelWants lists wanted texts from the corpus itself: each label-like
 // text, its words and halves, in several cases, plus texts no
 // shortcut may fold wrongly.
@@ -127,14 +190,24 @@ const jsLabelWants = `function() {
   return Array.from(out);
 }`
 
-// TestLabelFastSameAnswer checks in Chromium that the label lookup
-// (jsLabel) returns exactly the elements the reference (jsFind's label
-// case, which asks every control for its labels) returns, in the same
-// order, for every wanted text of the corpus, exact and substring, over
-// the document, a root element, a shadow host and a frame.
-func TestLabelFastSameAnswer(t *testing.T) {
-	d := shared(t)
-	ctx := tctx(t, 5*time.Minute)
+// labelCorpus is the label corpus page opened in the shared driver: the
+// wanted texts, the scopes to look in and the reference answer.
+type labelCorpus struct {
+	wants     []string
+	top       runtime.Scope
+	scopes    []labelScope
+	reference func(s runtime.Scope, root runtime.Element, c locator.Candidate) ([]*element, error)
+}
+
+// labelScope is one scope (and root) of the label corpus.
+type labelScope struct {
+	name  string
+	scope runtime.Scope
+	root  runtime.Element
+}
+
+func openLabelCorpus(t *testing.T, ctx context.Context, d *Driver) *labelCorpus {
+	t.Helper()
 	site := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Content-Type", "text/html; charset=utf-8")
 		w.Header().Set("Cache-Control", "no-store")
@@ -171,25 +244,48 @@ func TestLabelFastSameAnswer(t *testing.T) {
 		}
 		return els[0]
 	}
-	scopes := []struct {
-		name  string
-		scope runtime.Scope
-		root  runtime.Element
-	}{
+	scopes := []labelScope{
 		{"document", top, nil},
 		{"form", top, one(top, "#box")},
 		{"shadow host", top, one(top, "#host1")},
 		{"frame", frame, nil},
 	}
 	reference := func(s runtime.Scope, root runtime.Element, c locator.Candidate) ([]*element, error) {
+		t.Helper()
 		sc, rootObj, err := d.scopeRoot(s, root)
 		if err != nil {
 			return nil, err
 		}
 		return inDocument(ctx, d, sc, func(doc proto.RuntimeRemoteObjectID) ([]*element, error) {
-			return d.findDOM(ctx, sc, doc, rootObj, c)
+			r, err := d.callOn(ctx, sc.sid, doc, jsFindLabelRef, false, nil, val(c.Value()), val(c.Exact), obj(rootObj))
+			if err != nil {
+				return nil, err
+			}
+			if err := helperStatus(r); err != nil {
+				return nil, err
+			}
+			objs, err := d.arrayObjects(ctx, sc.sid, r)
+			if err != nil {
+				return nil, err
+			}
+			return d.handles(ctx, sc, objs)
 		})
 	}
+	return &labelCorpus{wants: wants, top: top, scopes: scopes, reference: reference}
+}
+
+// TestLabelFastSameAnswer checks in Chromium that the label lookup
+// (jsLabel) returns exactly the elements the reference (jsFindLabelRef,
+// which asks every control for its labels) returns, in the same order,
+// and that FindCounts counts as many, for every wanted text of the
+// corpus, exact and substring, over the document, a root element, a
+// shadow host and a frame.
+func TestLabelFastSameAnswer(t *testing.T) {
+	d := shared(t)
+	ctx := tctx(t, 5*time.Minute)
+	lc := openLabelCorpus(t, ctx, d)
+	wants, scopes, reference, top := lc.wants, lc.scopes, lc.reference, lc.top
+	var err error
 	matched, compared := 0, 0
 	for _, sc := range scopes {
 		for _, want := range wants {
@@ -211,6 +307,9 @@ func TestLabelFastSameAnswer(t *testing.T) {
 					if sameOrder(got, ref) || try == 3 {
 						break
 					}
+					if try > 0 {
+						waitRendered(t, ctx, d, top)
+					}
 				}
 				compared++
 				if !sameOrder(got, ref) {
@@ -224,6 +323,132 @@ func TestLabelFastSameAnswer(t *testing.T) {
 	t.Logf("%d wanted texts, %d comparisons, %d matches", len(wants), compared, matched)
 	if matched < 200 {
 		t.Errorf("%d matches over all comparisons: the corpus proves little", matched)
+	}
+}
+
+// TestLabelCountsSameAnswer checks in Chromium that FindCounts counts a
+// label candidate as the reference (jsFindLabelRef) and Find answer it,
+// for every wanted text of the corpus, exact and substring, over the
+// document, a root element, a shadow host and a frame, in batches that
+// mix label candidates with other strategies.
+func TestLabelCountsSameAnswer(t *testing.T) {
+	d := shared(t)
+	ctx := tctx(t, 5*time.Minute)
+	lc := openLabelCorpus(t, ctx, d)
+	const batch = 16
+	var cands []locator.Candidate
+	for _, want := range lc.wants {
+		for _, exact := range []bool{true, false} {
+			cands = append(cands, locator.Candidate{Strategy: locator.Label, Label: want, Exact: exact})
+		}
+	}
+	// A test id and a CSS candidate in every batch: their counts are
+	// known, and label candidates are counted beside other strategies.
+	others := []locator.Candidate{{Strategy: locator.TestID, TestID: "none-such"}, {Strategy: locator.CSS, CSS: "input#a1"}}
+	matched, compared := 0, 0
+	for _, sc := range lc.scopes {
+		wantOther := 0
+		if sc.name == "document" || sc.name == "form" {
+			wantOther = 1 // #a1 is in the form
+		}
+		for lo := 0; lo < len(cands); lo += batch {
+			part := append(slices.Clone(cands[lo:min(lo+batch, len(cands))]), others...)
+			// The page re-renders a list: retry a batch whose counts and
+			// references straddled a re-render.
+			for try := 0; ; try++ {
+				n, err := d.FindCounts(ctx, sc.scope, sc.root, part)
+				if err != nil {
+					t.Fatalf("%s: FindCounts: %v", sc.name, err)
+				}
+				if len(n) != len(part) {
+					t.Fatalf("%s: %d counts for %d candidates", sc.name, len(n), len(part))
+				}
+				var bad []string
+				found := 0
+				for i, c := range part[:len(part)-len(others)] {
+					ref, err := lc.reference(sc.scope, sc.root, c)
+					if err != nil {
+						t.Fatalf("%s %q exact %v: reference: %v", sc.name, c.Label, c.Exact, err)
+					}
+					if n[i] != len(ref) {
+						bad = append(bad, fmt.Sprintf("label %q exact %v: FindCounts %d, reference %d (%s)", c.Label, c.Exact, n[i], len(ref), labelNamesRef(t, d, ref)))
+					}
+					found += len(ref)
+				}
+				if k := len(part) - len(others); n[k] != 0 || n[k+1] != wantOther {
+					bad = append(bad, fmt.Sprintf("others %v, want [0 %d]", n[k:], wantOther))
+				}
+				if len(bad) == 0 {
+					matched += found
+					break
+				}
+				if try == 3 {
+					for _, b := range bad {
+						t.Errorf("%s: %s", sc.name, b)
+					}
+					break
+				}
+				if try > 0 {
+					waitRendered(t, ctx, d, lc.top)
+				}
+			}
+			compared += len(part) - len(others)
+		}
+		// Find answers a sample of the same candidates with as many
+		// elements: the counts and Find share the rule.
+		for _, c := range cands[:min(len(cands), 40)] {
+			n, err := d.FindCounts(ctx, sc.scope, sc.root, []locator.Candidate{c})
+			if err != nil {
+				t.Fatal(err)
+			}
+			els, err := d.Find(ctx, sc.scope, sc.root, c)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if n[0] != len(els) {
+				// One retry past the re-rendering list.
+				waitRendered(t, ctx, d, lc.top)
+				if n, err = d.FindCounts(ctx, sc.scope, sc.root, []locator.Candidate{c}); err != nil {
+					t.Fatal(err)
+				}
+				if els, err = d.Find(ctx, sc.scope, sc.root, c); err != nil {
+					t.Fatal(err)
+				}
+				if n[0] != len(els) {
+					t.Errorf("%s: label %q exact %v: FindCounts %d, Find %d", sc.name, c.Label, c.Exact, n[0], len(els))
+				}
+			}
+		}
+	}
+	t.Logf("%d comparisons, %d matches", compared, matched)
+	if matched < 200 {
+		t.Errorf("%d matches over all comparisons: the corpus proves little", matched)
+	}
+}
+
+// waitRendered waits, bounded by ctx, for the corpus page's re-rendering
+// list to have rendered for the last time (its render count n reaches 40),
+// waking on each change of the document.
+func waitRendered(t *testing.T, ctx context.Context, d *Driver, top runtime.Scope) {
+	t.Helper()
+	for {
+		doc, err := d.document(ctx, d.top)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var done bool
+		if _, err := d.callOn(ctx, d.top.sid, doc, `function(){ return typeof n === 'number' && n >= 40 }`, true, &done); err != nil {
+			t.Fatal(err)
+		}
+		if done {
+			return
+		}
+		wctx, cancel := context.WithTimeout(ctx, time.Second)
+		err = d.WaitChange(wctx, top)
+		cancel()
+		if err != nil && ctx.Err() != nil {
+			t.Fatal(err)
+		}
 	}
 }
 
@@ -271,8 +496,8 @@ func labelNames(t *testing.T, d *Driver, els []runtime.Element) string {
 // BenchmarkLabelHelperCPU measures the renderer main thread's CPU time
 // (Performance.getMetrics ThreadTime, which the machine's load inflates
 // far less than wall time) of one label helper call on a fresh
-// 10,000-control document: jsLabel, the lookup, beside jsFind's label
-// case, the reference it replaced.
+// 10,000-control document: jsLabel, the lookup, beside jsFindLabelRef,
+// jsFind's label case that it replaced.
 func BenchmarkLabelHelperCPU(b *testing.B) {
 	d := shared(b)
 	s := sites(b)
@@ -295,7 +520,7 @@ func BenchmarkLabelHelperCPU(b *testing.B) {
 		fn   string
 		args []callArg
 	}{
-		{"jsFind", jsFind, []callArg{val("label"), val("Field 1999"), val(true), obj("")}},
+		{"jsFindLabelRef", jsFindLabelRef, []callArg{val("Field 1999"), val(true), obj("")}},
 		{"jsLabel", jsLabel, []callArg{val("Field 1999"), val(true), obj("")}},
 	} {
 		b.Run(h.name, func(b *testing.B) {

@@ -92,7 +92,11 @@ func (d *Driver) callAwait(ctx context.Context, sid proto.TargetSessionID, this 
 	return err
 }
 
+// callOnWith sends c (its object group set here) and decodes as callOn.
 func (d *Driver) callOnWith(ctx context.Context, sid proto.TargetSessionID, c callFunctionOn, out any) (remoteObject, error) {
+	if d.declTrace != nil {
+		d.declTrace(c.FunctionDeclaration)
+	}
 	var res callResult
 	byValue := c.ReturnByValue
 	c.ObjectGroup = objectGroup
@@ -114,6 +118,9 @@ func (d *Driver) callOnWith(ctx context.Context, sid proto.TargetSessionID, c ca
 // evalObject evaluates expression in the main world of session sid's
 // main frame and returns the result object.
 func (d *Driver) evalObject(ctx context.Context, sid proto.TargetSessionID, expression string) (proto.RuntimeRemoteObjectID, error) {
+	if d.declTrace != nil {
+		d.declTrace(expression)
+	}
 	var res proto.RuntimeEvaluateResult
 	if err := d.call(ctx, sid, proto.RuntimeEvaluate{Expression: expression, ObjectGroup: objectGroup}, &res); err != nil {
 		return "", err
