@@ -326,8 +326,13 @@ func (c *causal) requestDecidedLocked(sid proto.TargetSessionID, id proto.Networ
 		return
 	}
 	k := loadKey{sid, id}
-	delete(c.undecided, k)
 	c.decided[k] = time.Now()
+	if _, ok := c.undecided[k]; ok {
+		// Wake Settle: a request that holds no barrier once paused (the
+		// favicon) sends no other event it would wake on.
+		delete(c.undecided, k)
+		c.noteLocked()
+	}
 }
 
 // loadSent records a fetch or XHR load the renderer of session sid
