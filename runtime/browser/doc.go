@@ -185,8 +185,11 @@
 //     loop tracks, per session, what the page's input set in motion: a
 //     navigation a frame requested, scheduled or started loading
 //     (Page.frameRequestedNavigation for the current tab,
-//     frameScheduledNavigation, frameStartedLoading) until it stops
-//     loading or its frame detaches, a blocked navigation included (it
+//     frameScheduledNavigation, frameStartedLoading) until the document
+//     it committed fired its load event (Page.lifecycleEvent "load" of
+//     the committed loader, where lifecycle events are on; the load event
+//     of an earlier document ends nothing), it stops loading or its
+//     frame detaches, a blocked navigation included (it
 //     commits an error page); a cleared scheduled navigation
 //     (frameClearedScheduledNavigation) ends only the request, never a
 //     load already started (Chromium clears it right after
@@ -195,7 +198,16 @@
 //     its interception is installed and it was resumed, and a popup until
 //     its first document stopped loading or it closed (a blocked popup is
 //     decided as soon as its violation is recorded); a paused request
-//     (Fetch.requestPaused) until its reply is sent; a fetch or XHR
+//     (Fetch.requestPaused) until its reply is sent, except the
+//     favicon (below: the browser's, not the page's); any other
+//     subresource request of a page or frame as its renderer reports it
+//     (Network.requestWillBeSent, ordered by the round trip through the
+//     page) until the interceptor paused it (its networkId) or its load
+//     ended without it (memory cache, data URL): the pause travels
+//     another way, and an image a load handler added to the next
+//     document of a form post was paused after the barrier let go, its
+//     violation missed, in 1 of 30-60 runs at load 30
+//     (TestSettleHoldsThroughLoadHandler); a fetch or XHR
 //     request it let through until its response arrives (Fetch pauses
 //     fetch and XHR responses too); and a fetch or XHR load of a page or
 //     frame as its renderer reports it, from Network.requestWillBeSent
@@ -258,8 +270,9 @@
 //     click a 60 ms window of its own, issue 21), nor a document reply
 //     for a frame that is loading: the browser's navigation receives it,
 //     and what it leads to (commit, error page, download, a dropped
-//     navigation) is the frame's load, which holds the barrier until it
-//     stops loading, after the new document's load event. The popup
+//     navigation) is the frame's load, which holds the barrier until the
+//     new document's load event (or until the frame stops loading, for
+//     one that commits nothing). The popup
 //     of a click is attached before the first round trip answers, and a
 //     form post holds the barrier through its own loading.
 //   - Act reports an error after its input went out (the mouse press of

@@ -132,8 +132,13 @@ func (d *Driver) dispatch(ev *cdp.Event) {
 			if ev.Method == "Page.frameClearedScheduledNavigation" {
 				d.navCleared(sid, e.FrameID)
 			} else {
-				d.navDone(sid, e.FrameID)
+				d.navStopped(sid, e.FrameID)
 			}
+		}
+	case "Page.lifecycleEvent":
+		var e proto.PageLifecycleEvent
+		if d.targetOf(sid) != nil && decode(ev, &e) && e.Name == "load" {
+			d.loadFired(sid, e.FrameID, e.LoaderID)
 		}
 	case "Page.frameAttached":
 		var e proto.PageFrameAttached
@@ -163,6 +168,7 @@ func (d *Driver) dispatch(ev *cdp.Event) {
 				d.topDoc = ""
 			}
 			d.causal.documentReplacedLocked(sid, e.Frame.ID, e.Frame.ParentID == "")
+			d.causal.committedLocked(sid, e.Frame.ID, e.Frame.LoaderID, e.Frame.ParentID == "")
 			d.causal.noteLocked()
 			d.mu.Unlock()
 		}
@@ -185,13 +191,22 @@ func (d *Driver) dispatch(ev *cdp.Event) {
 		}
 	case "Network.requestWillBeSent":
 		var e struct {
-			RequestID proto.NetworkRequestID    `json:"requestId"`
-			Type      proto.NetworkResourceType `json:"type"`
-			FrameID   proto.PageFrameID         `json:"frameId"`
+			RequestID        proto.NetworkRequestID    `json:"requestId"`
+			Type             proto.NetworkResourceType `json:"type"`
+			FrameID          proto.PageFrameID         `json:"frameId"`
+			RedirectResponse json.RawMessage           `json:"redirectResponse"`
 		}
-		if t := d.targetOf(sid); t != nil && t.kind != kindWorker && decode(ev, &e) && e.FrameID != "" &&
-			(e.Type == proto.NetworkResourceTypeFetch || e.Type == proto.NetworkResourceTypeXHR) {
-			d.loadSent(sid, e.RequestID, e.FrameID)
+		if t := d.targetOf(sid); t != nil && t.kind != kindWorker && decode(ev, &e) && e.FrameID != "" {
+			switch e.Type {
+			case proto.NetworkResourceTypeFetch, proto.NetworkResourceTypeXHR:
+				d.loadSent(sid, e.RequestID, e.FrameID)
+			case proto.NetworkResourceTypeDocument:
+				// A navigation: the frame's load tracks it.
+			default:
+				if e.RedirectResponse == nil {
+					d.requestSent(sid, e.RequestID, e.FrameID)
+				}
+			}
 		}
 	case "Network.loadingFinished", "Network.loadingFailed":
 		var e struct {
@@ -450,6 +465,13 @@ func (d *Driver) onRequest(sid proto.TargetSessionID, e *proto.FetchRequestPause
 	}
 	origin, governed := originOf(e.Request.URL)
 	document := e.ResourceType == proto.NetworkResourceTypeDocument
+	// The browser's own image fetch (the document's icon, see
+	// imageFetch) is not the page's work: its reply, handed to the tab
+	// strip, cannot change the page or start more work, so it holds no
+	// barrier (the browser fetches it after every load, and a barrier
+	// whose confirming round trip saw it paused went round again). Its
+	// decision, a violation included, is made here all the same.
+	icon := imageFetch(e)
 	d.mu.Lock()
 	t := d.targets[sid]
 	// A fetch or XHR of a target whose loads the renderer reports is
@@ -479,13 +501,19 @@ func (d *Driver) onRequest(sid proto.TargetSessionID, e *proto.FetchRequestPause
 	}
 	// The barrier waits for the reply; a document request is a causal
 	// event of its own.
-	d.causal.fetches++
+	d.causal.requestDecidedLocked(sid, e.NetworkID)
+	if !icon {
+		d.causal.fetches++
+	}
 	if document {
 		d.causal.noteLocked()
 	}
 	d.mu.Unlock()
-	chains := chainingResource(e.ResourceType) && !imageFetch(e) && !tracked
+	chains := chainingResource(e.ResourceType) && !icon && !tracked
 	replied := func() {
+		if icon {
+			return
+		}
 		d.mu.Lock()
 		if chains {
 			d.causal.repliedLocked(e.ResourceType, e.FrameID)

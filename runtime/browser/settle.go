@@ -69,6 +69,33 @@ type causal struct {
 	// page: a request that reaches it after the confirming round trips
 	// was never seen.
 	loads map[loadKey]loadVal
+	// committed are the frames whose document committed
+	// (Page.frameNavigated) since they last requested, scheduled or
+	// started a navigation, with the loader of that document: the frame's
+	// load (navs, loading) ends at that document's load lifecycle event
+	// (loadFired), which comes when its subresources and child frames
+	// have loaded and its load handlers have run, before the frame is
+	// reported stopped (Page.frameStoppedLoading, which still ends it
+	// when no such event comes).
+	committed map[frameKey]proto.NetworkLoaderID
+	// loadEnds counts the frame loads that ended at their document's
+	// load event (for tests).
+	loadEnds uint64
+	// undecided are the page's other subresource requests (an image, a
+	// script, a stylesheet) as the renderer reports them
+	// (Network.requestWillBeSent, ordered by the round trip through the
+	// page) until the interceptor has decided them (Fetch.requestPaused
+	// with their network id, which records a violation for a request
+	// outside the scope) or their load ended without it (a memory-cache
+	// hit, a data URL). The browser's pause is not ordered by the round
+	// trip through the page: an image a load handler added could be
+	// paused after the barrier let go, and its violation came too late.
+	undecided map[loadKey]loadVal
+	// decided are the requests the interceptor paused, by network id,
+	// with when: a renderer may report a request after its pause, and
+	// such a report is not undecided. Entries end with the load or a cap
+	// after the pause.
+	decided map[loadKey]time.Time
 	// landed are the frames where such a load finished since their last
 	// DOM-quiet check: the page may still be handling the data (parsing
 	// it, re-rendering), and Settle checks those frames (domQuiet).
@@ -139,6 +166,9 @@ func newCausal() causal {
 		responses: map[respKey]loadVal{},
 		loads:     map[loadKey]loadVal{},
 		landed:    map[frameKey]bool{},
+		committed: map[frameKey]proto.NetworkLoaderID{},
+		undecided: map[loadKey]loadVal{},
+		decided:   map[loadKey]time.Time{},
 	}
 }
 
@@ -258,7 +288,51 @@ func (c *causal) pendingLocked(since time.Time) bool {
 			delete(c.loads, k)
 		}
 	}
+	for k, u := range c.undecided {
+		if u.at.After(since) {
+			pending = true
+		} else {
+			delete(c.undecided, k)
+		}
+	}
+	for k, at := range c.decided {
+		if !at.After(since) {
+			delete(c.decided, k)
+		}
+	}
 	return pending
+}
+
+// requestSent records a subresource request (not a document, fetch or
+// XHR) the renderer of session sid started in frame, until the
+// interceptor decides it (causal.undecided). A redirect's next hop is not
+// followed again.
+func (d *Driver) requestSent(sid proto.TargetSessionID, id proto.NetworkRequestID, frame proto.PageFrameID) {
+	d.mu.Lock()
+	k := loadKey{sid, id}
+	_, decided := d.causal.decided[k]
+	_, known := d.causal.undecided[k]
+	if !decided && !known {
+		d.causal.undecided[k] = loadVal{time.Now(), frame}
+		d.causal.noteLocked()
+	}
+	d.mu.Unlock()
+}
+
+// requestDecidedLocked records that the interceptor paused the request
+// of network id in session sid: it no longer waits to be decided.
+func (c *causal) requestDecidedLocked(sid proto.TargetSessionID, id proto.NetworkRequestID) {
+	if id == "" {
+		return
+	}
+	k := loadKey{sid, id}
+	c.decided[k] = time.Now()
+	if _, ok := c.undecided[k]; ok {
+		// Wake Settle: a request that holds no barrier once paused (the
+		// favicon) sends no other event it would wake on.
+		delete(c.undecided, k)
+		c.noteLocked()
+	}
 }
 
 // loadSent records a fetch or XHR load the renderer of session sid
@@ -298,6 +372,11 @@ func (c *causal) documentReplacedLocked(sid proto.TargetSessionID, frame proto.P
 			delete(c.landed, k)
 		}
 	}
+	for k, u := range c.undecided {
+		if k.sid == sid && (top || u.frame == frame) {
+			delete(c.undecided, k)
+		}
+	}
 }
 
 // loadEnded ends a load (Network.loadingFinished or loadingFailed): its
@@ -307,6 +386,11 @@ func (c *causal) documentReplacedLocked(sid proto.TargetSessionID, frame proto.P
 func (d *Driver) loadEnded(sid proto.TargetSessionID, id proto.NetworkRequestID) {
 	d.mu.Lock()
 	k := loadKey{sid, id}
+	delete(d.causal.decided, k)
+	if _, ok := d.causal.undecided[k]; ok {
+		delete(d.causal.undecided, k)
+		d.causal.noteLocked()
+	}
 	if l, ok := d.causal.loads[k]; ok {
 		delete(d.causal.loads, k)
 		d.causal.landed[frameKey{sid, l.frame}] = true
@@ -333,6 +417,10 @@ func (d *Driver) loadStart(sid proto.TargetSessionID, frame proto.PageFrameID) {
 
 func (d *Driver) navPending(k navKey) {
 	d.mu.Lock()
+	// The committed document's load no longer ends the frame's load: a
+	// navigation after it holds the barrier until its own document
+	// loaded or the frame stopped loading.
+	delete(d.causal.committed, frameKey{k.sid, k.frame})
 	if _, ok := d.causal.navs[k]; !ok {
 		d.causal.navs[k] = time.Now()
 	}
@@ -354,17 +442,88 @@ func (d *Driver) navCleared(sid proto.TargetSessionID, frame proto.PageFrameID) 
 }
 
 // navDone marks every navigation of frame in session sid as finished
-// (stopped loading, frame detached). A popup whose main frame stopped
-// loading is decided.
+// (frame detached, a causal event). A popup whose main frame is gone is
+// decided.
 func (d *Driver) navDone(sid proto.TargetSessionID, frame proto.PageFrameID) {
 	d.mu.Lock()
-	delete(d.causal.navs, navKey{sid, frame, false})
-	delete(d.causal.navs, navKey{sid, frame, true})
-	if t := d.targets[sid]; t != nil && t.kind == kindPopup && proto.PageFrameID(t.id) == frame {
-		delete(d.causal.targets, sid)
-	}
+	d.navDoneLocked(sid, frame)
 	d.causal.noteLocked()
 	d.mu.Unlock()
+}
+
+// navStopped marks every navigation of frame in session sid as finished
+// (Page.frameStoppedLoading). It is a causal event only when it ended
+// something: after its document's load event ended the frame's load
+// (loadFired), the frame's report that it stopped, which Chromium sends
+// a little later, is no new work, and a confirming round trip it
+// overlapped need not go round again.
+func (d *Driver) navStopped(sid proto.TargetSessionID, frame proto.PageFrameID) {
+	d.mu.Lock()
+	if d.navDoneLocked(sid, frame) {
+		d.causal.noteLocked()
+	}
+	d.mu.Unlock()
+}
+
+// navDoneLocked forgets the navigations of frame in session sid and, for
+// a popup's main frame, decides the popup; it reports whether anything
+// was pending.
+func (d *Driver) navDoneLocked(sid proto.TargetSessionID, frame proto.PageFrameID) bool {
+	delete(d.causal.committed, frameKey{sid, frame})
+	changed := false
+	for _, k := range []navKey{{sid, frame, false}, {sid, frame, true}} {
+		if _, ok := d.causal.navs[k]; ok {
+			delete(d.causal.navs, k)
+			changed = true
+		}
+	}
+	if t := d.targets[sid]; t != nil && t.kind == kindPopup && proto.PageFrameID(t.id) == frame {
+		if _, ok := d.causal.targets[sid]; ok {
+			delete(d.causal.targets, sid)
+			changed = true
+		}
+	}
+	return changed
+}
+
+// committedLocked records that frame in session sid committed the
+// document of loader (Page.frameNavigated): its load event ends the
+// frame's load (loadFired).
+// A new top document replaces every frame of the session.
+func (c *causal) committedLocked(sid proto.TargetSessionID, frame proto.PageFrameID, loader proto.NetworkLoaderID, top bool) {
+	if top {
+		for k := range c.committed {
+			if k.sid == sid {
+				delete(c.committed, k)
+			}
+		}
+	}
+	if loader != "" {
+		c.committed[frameKey{sid, frame}] = loader
+	}
+}
+
+// loadFired ends the load of frame in session sid when loader is the
+// document it committed since its last navigation began (the load
+// lifecycle event of that document): its subresources and child frames
+// have loaded and its load handlers ran, so what they started is ordered
+// by the confirming round trips, as after an input. The load event of an
+// earlier document (one still loading when the navigation began) does
+// not match and ends nothing.
+func (d *Driver) loadFired(sid proto.TargetSessionID, frame proto.PageFrameID, loader proto.NetworkLoaderID) {
+	d.mu.Lock()
+	k := frameKey{sid, frame}
+	l, ok := d.causal.committed[k]
+	if ok && l == loader {
+		delete(d.causal.committed, k)
+		delete(d.causal.navs, navKey{sid, frame, true})
+		d.causal.loadEnds++
+		d.causal.noteLocked()
+	}
+	d.mu.Unlock()
+	if ok && l == loader {
+		d.log.Debug("settle: document loaded", "frame", string(frame))
+	}
 }
 
 // noteCausal records a causal event with nothing to wait for (a download
@@ -407,6 +566,21 @@ func (d *Driver) forgetSessionLocked(sid proto.TargetSessionID) {
 			delete(d.causal.landed, k)
 		}
 	}
+	for k := range d.causal.committed {
+		if k.sid == sid {
+			delete(d.causal.committed, k)
+		}
+	}
+	for k := range d.causal.undecided {
+		if k.sid == sid {
+			delete(d.causal.undecided, k)
+		}
+	}
+	for k := range d.causal.decided {
+		if k.sid == sid {
+			delete(d.causal.decided, k)
+		}
+	}
 	d.causal.noteLocked()
 }
 
@@ -418,9 +592,16 @@ func (d *Driver) forgetSessionLocked(sid proto.TargetSessionID) {
 // (through the page, then the browser) saw no new causal event. Pending
 // are: a navigation a frame requested, scheduled or started loading
 // (Page.frameRequestedNavigation, frameScheduledNavigation,
-// frameStartedLoading) until it stops loading or is cleared, which
-// includes a navigation blocked by the origin scope (it commits an error
-// page; a cleared scheduled navigation ends the request, not the load);
+// frameStartedLoading) until the document it committed fired its load
+// event (Page.lifecycleEvent "load" with the committed loader, on a
+// session with lifecycle events: loadFired) or it stops loading or is
+// cleared, which includes a navigation blocked by the origin scope (it
+// commits an error page; a cleared scheduled navigation ends the
+// request, not the load);
+// a subresource request (image, script, stylesheet) of a page or frame,
+// as its renderer reports it, until the interceptor paused it or its
+// load ended (causal.undecided: the pause is not ordered by the round
+// trip through the page, the renderer's report is);
 // a target attached (popup, frame, worker) until its interception
 // is installed and it runs, and a popup until its first document stopped
 // loading or it closed; a paused request until its reply is sent; a
@@ -437,6 +618,19 @@ func (d *Driver) forgetSessionLocked(sid proto.TargetSessionID) {
 // instead (repliedLocked).
 // Causal events also include a download beginning, a frame committing
 // and a native dialog opening.
+//
+// Event-ended waits: every pending state above ends on a Chromium event
+// (or the driver's own reply), and the round trips are ordered by the
+// page's and the browser's own channels. Bounded waits, where no event
+// exists: settleQuiet after a document or script reply (no event says
+// the script ran or what it started without the Debugger domain, and
+// the teller flow never pays it), the DOM-quiet check (settleDOMQuiet,
+// bounded by settleDOMBound: no event says the page handled data it
+// received), and settleCap over everything. A frame's load used to end
+// only at Page.frameStoppedLoading, which Chromium sends 10-20 ms after
+// the load event on a loaded machine; the load event ends it now, and
+// a frameStoppedLoading that ends nothing is no causal event, so it no
+// longer sends the confirming round trips round again (issue 21).
 // There is no fixed quiet time: a page that only re-renders (a
 // controlled input, a time-sliced render) and fetched nothing settles
 // after the round trips.

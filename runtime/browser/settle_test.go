@@ -344,3 +344,84 @@ func TestSettleForgetsLoadsOfReplacedDocument(t *testing.T) {
 		t.Errorf("URL = %q, %v, want the other site's", u, err)
 	}
 }
+
+// TestSettleHoldsThroughLoadHandler: a form post whose next document's
+// load handler adds an image from outside the origin scope. The frame's
+// load now ends at that document's load lifecycle event, before
+// Chromium reports the frame stopped; what the load handler started must
+// still be seen when Settle returns (the confirming round trips after the
+// load event order it), so the blocked image is a violation by then.
+func TestSettleHoldsThroughLoadHandler(t *testing.T) {
+	d := shared(t)
+	ctx := tctx(t, 120*time.Second)
+	var outsideHits atomic.Int64
+	outside := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		outsideHits.Add(1)
+		w.Header().Set("Content-Type", "image/png")
+	}))
+	t.Cleanup(outside.Close)
+	site := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		switch {
+		case r.URL.Path == "/" && r.Method == http.MethodGet:
+			w.Header().Set("Content-Type", "text/html; charset=utf-8")
+			fmt.Fprint(w, `<!doctype html><title>Form</title><form method=post action=/submit><button>Send</button></form>`)
+		case r.URL.Path == "/submit" && r.Method == http.MethodPost:
+			http.Redirect(w, r, "/next", http.StatusSeeOther)
+		case r.URL.Path == "/next":
+			w.Header().Set("Content-Type", "text/html; charset=utf-8")
+			fmt.Fprintf(w, `<!doctype html><title>Next</title><h1>Next</h1><script>
+addEventListener('load', () => { const img = document.createElement('img'); img.alt = ''; img.src = %q; document.body.appendChild(img); });
+</script>`, outside.URL+"/pixel.png")
+		default:
+			http.NotFound(w, r)
+		}
+	}))
+	t.Cleanup(site.Close)
+	if err := d.RestrictOrigins(ctx, runtime.OriginScope{Allowed: []string{site.URL}}); err != nil {
+		t.Fatal(err)
+	}
+	for i := range barrierRepeat(t) {
+		if err := d.Navigate(ctx, site.URL+"/"); err != nil {
+			t.Fatal(err)
+		}
+		if err := d.Settle(ctx); err != nil {
+			t.Fatal(err)
+		}
+		if vs, err := d.Violations(ctx); err != nil || len(vs) != 0 {
+			t.Fatalf("run %d: violations before the click = %v, %v", i, vs, err)
+		}
+		top, _, err := d.Frame(ctx, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		els, err := d.Find(ctx, top, nil, role("button", "Send"))
+		if err != nil || len(els) != 1 {
+			t.Fatalf("run %d: Find = %d, %v", i, len(els), err)
+		}
+		d.mu.Lock()
+		loaded := d.causal.loadEnds
+		d.mu.Unlock()
+		if err := d.Act(ctx, els[0], runtime.Act{Kind: runtime.ActClick}); err != nil {
+			t.Fatalf("run %d: click: %v", i, err)
+		}
+		if err := d.Settle(ctx); err != nil {
+			t.Fatal(err)
+		}
+		vs, err := d.Violations(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(vs) != 1 || vs[0].Kind != runtime.ViolationSubresource || vs[0].Origin != outside.URL {
+			t.Fatalf("run %d: violations when Settle returned = %+v, want the blocked image from %s", i, vs, outside.URL)
+		}
+		d.mu.Lock()
+		loaded = d.causal.loadEnds - loaded
+		d.mu.Unlock()
+		if loaded == 0 {
+			t.Fatalf("run %d: no frame load ended at its document's load event", i)
+		}
+	}
+	if n := outsideHits.Load(); n != 0 {
+		t.Errorf("the outside origin was reached %d times", n)
+	}
+}

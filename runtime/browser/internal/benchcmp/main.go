@@ -59,6 +59,7 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"log/slog"
 	"os"
 	"slices"
 	"strings"
@@ -98,6 +99,7 @@ func main() {
 	flows := flag.Int("flows", 24, "throughput mode: flows per level and side")
 	reps := flag.Int("reps", 1, "throughput mode: repetitions of each level (sides alternate)")
 	cpuProfile := flag.String("cpuprofile", "", "throughput mode: write a CPU profile of the measured levels to this file")
+	logFile := flag.String("log", "", "flow mode: write the Execute sides' driver debug log (settle: lines and the like, times in microseconds) to this file")
 	flag.Parse()
 	if *conc != "" {
 		levels, err := parseLevels(*conc)
@@ -110,6 +112,20 @@ func main() {
 		}
 		return
 	}
+	if *logFile != "" {
+		f, err := os.Create(*logFile)
+		if err != nil {
+			fmt.Fprintln(os.Stderr, "benchcmp:", err)
+			os.Exit(1)
+		}
+		defer f.Close()
+		driverLog = slog.New(slog.NewTextHandler(f, &slog.HandlerOptions{Level: slog.LevelDebug, ReplaceAttr: func(_ []string, a slog.Attr) slog.Attr {
+			if a.Key == slog.TimeKey {
+				a.Value = slog.StringValue(a.Value.Time().Format("15:04:05.000000"))
+			}
+			return a
+		}}))
+	}
 	if err := run(*n, *lookups, strings.Split(*cases, ","), *trace, scriptDir(*pwDir)); err != nil {
 		fmt.Fprintln(os.Stderr, "benchcmp:", err)
 		os.Exit(1)
@@ -117,6 +133,10 @@ func main() {
 }
 
 // side is one way of running the flow; it returns the time the flow took.
+// driverLog is the Execute sides' driver logger (-log); it discards by
+// default.
+var driverLog = slog.New(slog.DiscardHandler)
+
 type side struct {
 	name  string
 	run   func() (time.Duration, error)
@@ -172,7 +192,7 @@ func run(n, lookups int, cases []string, trace bool, pwDir string) error {
 	// The like-for-like Vera side: one Browser connected once, a
 	// NewDriver (context, page, gate) per flow, as Playwright keeps one
 	// connection and makes a context per flow.
-	shared, err := browser.ConnectBrowser(ctx, ext.HTTPEndpoint(), browser.WithGrant(g))
+	shared, err := browser.ConnectBrowser(ctx, ext.HTTPEndpoint(), browser.WithGrant(g), browser.WithLogger(driverLog))
 	if err != nil {
 		return err
 	}
@@ -189,7 +209,7 @@ func run(n, lookups int, cases []string, trace bool, pwDir string) error {
 		}
 	}
 	viaExecute := execSide(func() (*browser.Driver, error) {
-		return browser.Connect(ctx, ext.HTTPEndpoint(), browser.WithGrant(g))
+		return browser.Connect(ctx, ext.HTTPEndpoint(), browser.WithGrant(g), browser.WithLogger(driverLog))
 	}, "Connect", tr)
 	viaShared := execSide(func() (*browser.Driver, error) { return shared.NewDriver(ctx) }, "NewDriver", trShared)
 	viaRod := func() (time.Duration, error) {
