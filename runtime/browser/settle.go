@@ -3,6 +3,7 @@ package browser
 import (
 	"context"
 	"errors"
+	"maps"
 	"strconv"
 	"strings"
 	"time"
@@ -545,42 +546,15 @@ func (d *Driver) targetDecidedLocked(sid proto.TargetSessionID) {
 // forgetSessionLocked drops everything pending for a session that went
 // away.
 func (d *Driver) forgetSessionLocked(sid proto.TargetSessionID) {
-	for k := range d.causal.navs {
-		if k.sid == sid {
-			delete(d.causal.navs, k)
-		}
-	}
-	delete(d.causal.targets, sid)
-	for k := range d.causal.responses {
-		if k.sid == sid {
-			delete(d.causal.responses, k)
-		}
-	}
-	for k := range d.causal.loads {
-		if k.sid == sid {
-			delete(d.causal.loads, k)
-		}
-	}
-	for k := range d.causal.landed {
-		if k.sid == sid {
-			delete(d.causal.landed, k)
-		}
-	}
-	for k := range d.causal.committed {
-		if k.sid == sid {
-			delete(d.causal.committed, k)
-		}
-	}
-	for k := range d.causal.undecided {
-		if k.sid == sid {
-			delete(d.causal.undecided, k)
-		}
-	}
-	for k := range d.causal.decided {
-		if k.sid == sid {
-			delete(d.causal.decided, k)
-		}
-	}
+	c := &d.causal
+	maps.DeleteFunc(c.navs, func(k navKey, _ time.Time) bool { return k.sid == sid })
+	delete(c.targets, sid)
+	maps.DeleteFunc(c.responses, func(k respKey, _ loadVal) bool { return k.sid == sid })
+	maps.DeleteFunc(c.loads, func(k loadKey, _ loadVal) bool { return k.sid == sid })
+	maps.DeleteFunc(c.landed, func(k frameKey, _ bool) bool { return k.sid == sid })
+	maps.DeleteFunc(c.committed, func(k frameKey, _ proto.NetworkLoaderID) bool { return k.sid == sid })
+	maps.DeleteFunc(c.undecided, func(k loadKey, _ loadVal) bool { return k.sid == sid })
+	maps.DeleteFunc(c.decided, func(k loadKey, _ time.Time) bool { return k.sid == sid })
 	d.causal.noteLocked()
 }
 
