@@ -143,13 +143,13 @@ func benchFindCold(b *testing.B, path string, c locator.Candidate, want int) {
 		var mu sync.Mutex
 		var calls []string
 		t1 := time.Now()
-		d.callTrace = func(method string, start time.Time) {
+		d.setCallTrace(func(method string, start time.Time) {
 			mu.Lock()
 			calls = append(calls, fmt.Sprintf("%s +%v %v", method, start.Sub(t1).Round(100*time.Microsecond), time.Since(start).Round(100*time.Microsecond)))
 			mu.Unlock()
-		}
+		})
 		els, err := d.Find(ctx, top, nil, c)
-		d.callTrace = nil
+		d.setCallTrace(nil)
 		if i == 1 {
 			b.Logf("first cold lookup, %v: %s", time.Since(t1).Round(100*time.Microsecond), strings.Join(calls, "; "))
 		}

@@ -11,6 +11,7 @@ import (
 	"os"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"syscall"
 	"time"
 
@@ -94,14 +95,34 @@ type Driver struct {
 	closeOnce sync.Once
 	closeErr  error
 
-	// callTrace, when set (tests and benchmarks only, before the first
-	// call), sees every CDP command the driver sends and how long its
-	// answer took (since start).
-	callTrace func(method string, start time.Time)
+	// callTrace, when set (tests and benchmarks only), sees every CDP
+	// command the driver sends and how long its answer took (since
+	// start). It is atomic: the event loop's goroutines send commands
+	// (Fetch.continueRequest) while a test sets or clears it.
+	callTrace atomic.Pointer[func(method string, start time.Time)]
 	// declTrace, when set (tests only, as callTrace), sees the function
 	// declaration of every Runtime.callFunctionOn callOn sends and the
 	// expression of every Runtime.evaluate evalObject sends.
-	declTrace func(decl string)
+	declTrace atomic.Pointer[func(decl string)]
+}
+
+// setCallTrace sets (nil: clears) the callTrace hook; safe while the
+// driver works.
+func (d *Driver) setCallTrace(f func(method string, start time.Time)) {
+	if f == nil {
+		d.callTrace.Store(nil)
+		return
+	}
+	d.callTrace.Store(&f)
+}
+
+// setDeclTrace sets (nil: clears) the declTrace hook, as setCallTrace.
+func (d *Driver) setDeclTrace(f func(decl string)) {
+	if f == nil {
+		d.declTrace.Store(nil)
+		return
+	}
+	d.declTrace.Store(&f)
 }
 
 var _ runtime.Driver = (*Driver)(nil)
@@ -274,9 +295,9 @@ func open(ctx context.Context, wsURL string, o options, proc *process, downloads
 		url:         "about:blank",
 		causal:      newCausal(),
 		host:        o.host,
-		callTrace:   o.callTrace,
 		authz:       o.auth.authz,
 	}
+	d.setCallTrace(o.callTrace)
 	d.wg.Add(1)
 	go d.eventLoop()
 	if exited := d.launchedProcess(); exited != nil {
@@ -553,8 +574,8 @@ func (d *Driver) markCrashed(reason string) {
 // call sends one CDP command on session sid ("" for the browser) and
 // decodes its result into res when res is not nil.
 func (d *Driver) call(ctx context.Context, sid proto.TargetSessionID, req proto.Request, res any) error {
-	if d.callTrace != nil {
-		defer d.callTrace(req.ProtoReq(), time.Now())
+	if trace := d.callTrace.Load(); trace != nil {
+		defer (*trace)(req.ProtoReq(), time.Now())
 	}
 	return callOn(ctx, d.cdp, sid, req, res)
 }

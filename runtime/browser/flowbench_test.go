@@ -34,7 +34,7 @@ func BenchmarkTellerFlow(b *testing.B) {
 		runStart, lastDone     time.Time
 		beforeFirst, afterLast time.Duration
 	)
-	d.callTrace = func(method string, start time.Time) {
+	d.setCallTrace(func(method string, start time.Time) {
 		mu.Lock()
 		defer mu.Unlock()
 		if calls[cur] == nil {
@@ -43,8 +43,8 @@ func BenchmarkTellerFlow(b *testing.B) {
 		calls[cur][method]++
 		took[cur][method] += time.Since(start)
 		total++
-	}
-	b.Cleanup(func() { d.callTrace = nil })
+	})
+	b.Cleanup(func() { d.setCallTrace(nil) })
 	hooks := &runtime.Hooks{
 		ActionStart: func(i runtime.ActionStartInfo) {
 			mu.Lock()

@@ -123,9 +123,9 @@ func TestInstalledHelperSameHandles(t *testing.T) {
 			// Commands: a node no Find returned yet is described once;
 			// a known one is not.
 			var rec cdpRecorder
-			d.callTrace = rec.trace
+			d.setCallTrace(rec.trace)
 			fresh := find(tc.sc, tc.fresh)
-			d.callTrace = nil
+			d.setCallTrace(nil)
 			if len(fresh) != 1 || fresh[0] == first[0] {
 				t.Fatalf("Find(%v) = %v, want one element other than %v", tc.fresh, fresh, first[0])
 			}
@@ -133,9 +133,9 @@ func TestInstalledHelperSameHandles(t *testing.T) {
 				t.Errorf("Find of a new element sent %s, want callFunctionOn, DOM.describeNode", got)
 			}
 			rec.reset()
-			d.callTrace = rec.trace
+			d.setCallTrace(rec.trace)
 			again := find(tc.sc, tc.one)
-			d.callTrace = nil
+			d.setCallTrace(nil)
 			if len(again) != 1 || again[0] != first[0] {
 				t.Fatalf("traced Find = %v, want %v", again, first)
 			}
@@ -244,9 +244,9 @@ func TestInstalledHelperNewDocument(t *testing.T) {
 	// The new document's helpers are installed beside its lookup, so
 	// its first look sends one call, no helper source twice.
 	var rec cdpRecorder
-	d.callTrace = rec.trace
+	d.setCallTrace(rec.trace)
 	n, err := d.FindCounts(ctx, top, nil, dialogs)
-	d.callTrace = nil
+	d.setCallTrace(nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -363,9 +363,9 @@ func TestInstalledHelperOnlyWhatIsUsed(t *testing.T) {
 	var rec cdpRecorder
 	var mu sync.Mutex
 	var decls []string
-	d.callTrace = rec.trace
-	d.declTrace = func(decl string) { mu.Lock(); decls = append(decls, decl); mu.Unlock() }
-	t.Cleanup(func() { d.callTrace, d.declTrace = nil, nil })
+	d.setCallTrace(rec.trace)
+	d.setDeclTrace(func(decl string) { mu.Lock(); decls = append(decls, decl); mu.Unlock() })
+	t.Cleanup(func() { d.setCallTrace(nil); d.setDeclTrace(nil) })
 	step := func(name, wantMethods string, wantSource docHelper, run func() error) {
 		t.Helper()
 		rec.reset()

@@ -84,8 +84,8 @@ func BenchmarkLookCalls(b *testing.B) {
 	s := sites(b)
 	ctx := tctx(b, 5*time.Minute)
 	var rec cdpRecorder
-	d.callTrace = rec.trace
-	b.Cleanup(func() { d.callTrace = nil })
+	d.setCallTrace(rec.trace)
+	b.Cleanup(func() { d.setCallTrace(nil) })
 	if err := d.Navigate(ctx, s.Teller.URL()+"/login"); err != nil {
 		b.Fatal(err)
 	}

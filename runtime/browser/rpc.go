@@ -94,8 +94,8 @@ func (d *Driver) callAwait(ctx context.Context, sid proto.TargetSessionID, this 
 
 // callOnWith sends c (its object group set here) and decodes as callOn.
 func (d *Driver) callOnWith(ctx context.Context, sid proto.TargetSessionID, c callFunctionOn, out any) (remoteObject, error) {
-	if d.declTrace != nil {
-		d.declTrace(c.FunctionDeclaration)
+	if trace := d.declTrace.Load(); trace != nil {
+		(*trace)(c.FunctionDeclaration)
 	}
 	var res callResult
 	byValue := c.ReturnByValue
@@ -118,8 +118,8 @@ func (d *Driver) callOnWith(ctx context.Context, sid proto.TargetSessionID, c ca
 // evalObject evaluates expression in the main world of session sid's
 // main frame and returns the result object.
 func (d *Driver) evalObject(ctx context.Context, sid proto.TargetSessionID, expression string) (proto.RuntimeRemoteObjectID, error) {
-	if d.declTrace != nil {
-		d.declTrace(expression)
+	if trace := d.declTrace.Load(); trace != nil {
+		(*trace)(expression)
 	}
 	var res proto.RuntimeEvaluateResult
 	if err := d.call(ctx, sid, proto.RuntimeEvaluate{Expression: expression, ObjectGroup: objectGroup}, &res); err != nil {
