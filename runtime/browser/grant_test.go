@@ -243,14 +243,23 @@ func TestGrantedRun(t *testing.T) {
 
 	// Another capability: not covered, refused before the first driver call.
 	mail := mailCapability(t, s)
-	before := d.url
+	// URL reads the page's URL under the driver's lock: the event loop
+	// writes it, so reading the field itself here was a data race.
+	before, err := d.URL(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
 	runs := t.TempDir()
 	_, err = runtime.Execute(ctx, mail, map[string]any{"query": "x"}, runtime.WithDriver(d), runtime.WithRunDir(runs))
 	if !errors.Is(err, runtime.ErrNotGranted) || !errors.Is(err, grant.ErrNotCovered) {
 		t.Fatalf("Execute of an ungranted capability: %v", err)
 	}
-	if ents, _ := os.ReadDir(runs); len(ents) != 0 || d.url != before {
-		t.Errorf("the refused run left %d entries / navigated to %s", len(ents), d.url)
+	after, err := d.URL(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if ents, _ := os.ReadDir(runs); len(ents) != 0 || after != before {
+		t.Errorf("the refused run left %d entries / navigated to %s", len(ents), after)
 	}
 	// Its own grant for the same target covers it.
 	mg, err := ceiling.Launch(mail, bin)
