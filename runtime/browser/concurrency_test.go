@@ -1,10 +1,12 @@
 package browser
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
+	"log/slog"
 	"os"
 	"reflect"
 	"sync"
@@ -153,12 +155,19 @@ func runBrowserFlows(t testing.TB, b *Browser, c *capability.Capability, n int, 
 				return
 			}
 			defer os.RemoveAll(dir)
-			res, err := runtime.Execute(ctx, c, tellerInputs(m.ID), runtime.WithDriver(d), runtime.WithRunDir(dir))
+			// The run's debug log (its failure detail) goes with a
+			// failed flow's problems: the Result holds only a hash of it.
+			var logs bytes.Buffer
+			log := slog.New(slog.NewTextHandler(&logs, &slog.HandlerOptions{Level: slog.LevelDebug}))
+			res, err := runtime.Execute(ctx, c, tellerInputs(m.ID), runtime.WithDriver(d), runtime.WithRunDir(dir), runtime.WithLogger(log))
 			if err != nil {
-				problems[i] = []string{"Execute: " + err.Error()}
+				problems[i] = []string{"Execute: " + err.Error(), "run log: " + logs.String()}
 				return
 			}
 			problems[i] = tellerProblems(t, c, m, res)
+			if len(problems[i]) > 0 {
+				problems[i] = append(problems[i], "run log: "+logs.String())
+			}
 		})
 	}
 	close(start)
