@@ -244,10 +244,7 @@ func TestUnseenWizard(t *testing.T) {
 		{"display", "role", false, ""},
 		{"display", "label", false, ""},
 		{"inert", "role", false, ""},
-		{"inert", "label", false, "known fault: the label strategy returns controls inside an inert subtree " +
-			"(not focusable, not editable, not in the accessibility tree), so the contact step's label \"Name\" is " +
-			"ambiguous (2) with the inert company step's; label.go keeps every visible label.control and never asks " +
-			"whether it is inert (role lookup drops it). A safe failure (recovery_requested), but a miss on a common wizard"},
+		{"inert", "label", false, ""},
 		{"aria", "role", false, ""},
 		{"aria", "label", true, ""},
 	} {
@@ -524,11 +521,7 @@ func TestUnseenContacts(t *testing.T) {
 	s := sites(t)
 	for _, tc := range []struct{ shadow, fault string }{
 		{"open", ""},
-		{"closed", "known fault: a form-associated custom element labelled by <label for> is never a label match: " +
-			"label.go's candidate filter (input,textarea,select,button,meter,output,progress,[aria-labelledby],[aria-label]) " +
-			"drops label.control when it is a custom element, and the inner input of a closed shadow root is dropped by design, " +
-			"so both candidates miss (cause: candidate 0 role=textbox[name=\"Full name\" exact]: no match; candidate 1 " +
-			"label=\"Full name\" exact: no match); filling the host would also need the fill path to type through delegatesFocus"},
+		{"closed", ""},
 	} {
 		t.Run(tc.shadow, func(t *testing.T) {
 			skipFault(t, tc.fault)
