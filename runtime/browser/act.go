@@ -120,7 +120,9 @@ const (
 	// CheckEnabled: the element is not disabled (disabled attribute,
 	// a disabled fieldset, aria-disabled="true").
 	CheckEnabled = "enabled"
-	// CheckEditable: a fill target is not read-only.
+	// CheckEditable: a fill target is not read-only and takes the focus
+	// (a text field inside an inert subtree, or outside an open modal
+	// dialog, does not).
 	CheckEditable = "editable"
 	// CheckStable: the element's box stayed the same on two measurements
 	// about an animation frame apart.
@@ -554,6 +556,8 @@ func (d *Driver) startWhenReady(ctx context.Context, el *element, fn string, fil
 			// A host is asked for its focus delegate only once it can
 			// take focus.
 			return errNotFillable
+		case r.Ready && r.Mode == fillUnfocused:
+			last = NotInteractableError{Check: CheckEditable, Detail: "does not take focus (inert)"}
 		case r.Ready:
 			return nil
 		case !r.Visible:
@@ -644,6 +648,10 @@ func (p fillPrep) refusal() error {
 	}
 	return fmt.Errorf("%w: the field kept the value it had before, not the one filled", runtime.ErrFillRefused)
 }
+
+// fillUnfocused is jsPrepareFill's answer for a text field that did not
+// take the focus (inert): not ready, nothing typed.
+const fillUnfocused = "unfocused"
 
 // fillSet is jsPrepareFill's mode of a fill done by setting the value
 // (nothing is typed).

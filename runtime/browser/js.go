@@ -458,6 +458,8 @@ const refused = (now, old, want) => now === old && fillKey(want) !== fillKey(old
 //     last change: an edit that starts from the value it leaves records
 //     none, so the later blur fires no second change. A text that
 //     maxlength cuts back to the old value is refused untouched.
+//   - "unfocused": an <input> or <textarea> did not take the focus (it
+//     is inert); nothing was changed but the focus attempt.
 //   - "editable": a contenteditable element is focused and its content
 //     selected (old is its innerText); the text is to be typed now, and
 //     jsFinishFill called (it fires no change: the browser fires none for
@@ -471,15 +473,22 @@ const jsPrepareFill = `async function(value) {
     c.value = value;
     if (c.value !== value) throw new Error('malformed value for input type ' + el.type);
   }
+  // A text field that does not take focus (inert: an inert ancestor, a
+  // modal dialog elsewhere) is not filled: the text would go to
+  // whatever has the focus.
+  const unfocused = () => el.getRootNode().activeElement !== el;
   if (el.tagName === 'INPUT' && direct.has(el.type)) {
     const old = el.value;
-    el.focus(); nativeSet(el, value);
+    el.focus();
+    if (unfocused()) return {mode: 'unfocused'};
+    nativeSet(el, value);
     el.dispatchEvent(new Event('input', {bubbles: true, composed: true}));
     el.dispatchEvent(new Event('change', {bubbles: true}));
     await tick(el);
     return {mode: 'set', refused: refused(el.value, old, value)};
   }
   el.focus();
+  if ((el.tagName === 'INPUT' || el.tagName === 'TEXTAREA') && unfocused()) return {mode: 'unfocused'};
   if (el.tagName === 'INPUT') {
     const old = el.value;
     el.select();

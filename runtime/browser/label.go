@@ -16,13 +16,15 @@ func (d *Driver) findLabel(ctx context.Context, sc *scope, doc, rootObj proto.Ru
 }
 
 // jsLabel runs with this = the scope's document and returns, in document
-// order, the visible elements the label strategy matches: exactly those
-// of the label case jsFind had (kept in the tests as jsFindLabelRef, the
-// reference TestLabelFastSameAnswer and TestLabelCountsSameAnswer compare
-// Find and FindCounts with: form controls and elements with aria-label or
-// aria-labelledby whose <label> text, labelledby text or aria-label
-// matches; a shadow-tree <label> a control is slotted into), or 'stale' /
-// 'detached' as jsFind.
+// order, the visible elements that are not inert (jsInert) the label
+// strategy matches: exactly those of the reference kept in the tests,
+// jsFindLabelRef, that TestLabelFastSameAnswer and
+// TestLabelCountsSameAnswer compare Find and FindCounts with: labelable
+// elements (form controls, form-associated custom elements: jsLabelable)
+// and elements with aria-label or aria-labelledby whose <label> text,
+// labelledby text or aria-label matches; a shadow-tree <label> a
+// labelable element is slotted into. It returns 'stale' or 'detached' as
+// jsFind.
 //
 // That case asks every candidate control for its labels, through a map of
 // every label of the scope to its label.control, and so reads all 6,000
@@ -37,11 +39,14 @@ func (d *Driver) findLabel(ctx context.Context, sc *scope, doc, rootObj proto.Ru
 //     the text, whitespace removed and lowercased, lacks the wanted text
 //     (ASCII, whitespace removed, lowercased) it cannot match.
 //   - label.control is read only for the remaining labels; a control
-//     counts when it is one of jsFindLabelRef's candidates (the same selector, not
-//     a hidden input) inside the scope.
+//     counts when it is inside the scope (label.control is HTML's
+//     labelable element: never a hidden input, and a form-associated
+//     custom element as much as a native control).
 //   - aria-labelledby and aria-label are read from the elements that carry
 //     them; the slotted-label rule runs, as in jsFindLabelRef, over every
 //     candidate when there are open shadow roots.
+//   - Only the matches are asked whether they are visible and inert (the
+//     modal dialogs are looked for once, on the first match asked).
 const jsLabel = `function(value, exact, root) {
 ` + jsPrelude + jsDeep + jsLabelable + jsInert + `
   const doc = this;

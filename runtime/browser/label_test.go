@@ -780,3 +780,74 @@ func openLabelPage(t *testing.T, ctx context.Context, d *Driver, body string) {
 		t.Fatal(err)
 	}
 }
+
+// TestFillInertRefused checks in Chromium that a fill of a text field
+// that cannot take the focus (inside an inert subtree, or outside an open
+// modal dialog), found by a strategy that keeps inert elements (CSS),
+// types nothing: not into it, not into the field that has the focus. It
+// ends, with ctx, as not interactable (editable).
+func TestFillInertRefused(t *testing.T) {
+	d := shared(t)
+	ctx := tctx(t, 2*time.Minute)
+	openLabelPage(t, ctx, d, labelInertBody)
+	top, _, err := d.Frame(ctx, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	css := func(sel string) runtime.Element {
+		t.Helper()
+		els, err := d.Find(ctx, top, nil, locator.Candidate{Strategy: locator.CSS, CSS: sel})
+		if err != nil || len(els) != 1 {
+			t.Fatalf("%s: %d elements, %v", sel, len(els), err)
+		}
+		return els[0]
+	}
+	run := func(js string) {
+		t.Helper()
+		doc, err := d.document(ctx, d.top)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := d.callOn(ctx, d.top.sid, doc, `function(){ `+js+` }`, true, nil); err != nil {
+			t.Fatal(err)
+		}
+	}
+	values := func() string {
+		t.Helper()
+		doc, err := d.document(ctx, d.top)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var v string
+		if _, err := d.callOn(ctx, d.top.sid, doc, `function(){ return ['n1', 'n2', 'q', 'o2'].map(id => id + '=' + this.getElementById(id).value).join(' ') }`, true, &v); err != nil {
+			t.Fatal(err)
+		}
+		return v
+	}
+	for _, tc := range []struct{ name, setup, sel, focus, undo string }{
+		{"inert ancestor", "", "#n1", "n2", ""},
+		{"outside a modal dialog", "dlg.showModal()", "#q", "o2", "dlg.close()"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			run(`for (const id of ['n1', 'n2', 'q', 'o2']) document.getElementById(id).value = ''`)
+			if tc.setup != "" {
+				run(tc.setup)
+			}
+			run(`document.getElementById('` + tc.focus + `').focus()`)
+			before := values()
+			short, cancel := context.WithTimeout(ctx, 2*time.Second)
+			err := d.Act(short, css(tc.sel), runtime.Act{Kind: runtime.ActFill, Value: "typed"})
+			cancel()
+			var ni *NotInteractableError
+			if !errors.As(err, &ni) || ni.Check != CheckEditable {
+				t.Errorf("fill %s: %v, want not interactable (editable)", tc.sel, err)
+			}
+			if after := values(); after != before {
+				t.Errorf("fill %s typed somewhere: %s, before %s", tc.sel, after, before)
+			}
+			if tc.undo != "" {
+				run(tc.undo)
+			}
+		})
+	}
+}
