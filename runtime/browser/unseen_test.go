@@ -548,7 +548,10 @@ func TestUnseenContacts(t *testing.T) {
 // (its postcondition must catch it on a loaded machine), the table's
 // second header click must act on the first click's rendered order, and
 // the wizard's Next remounts the form while an inert copy of the earlier
-// step keeps its labels. A misreport logs the iteration's driver log.
+// step keeps its labels (found by role, and by label alone), and the
+// closed-shadow contact fields are found by their <label for> and filled
+// through their focus delegate inside a modal dialog. A misreport logs
+// the iteration's driver log.
 func TestStressUnseen(t *testing.T) {
 	n := stressIterations(t)
 	s := sites(t)
@@ -588,6 +591,13 @@ func TestStressUnseen(t *testing.T) {
 				}
 				return nil
 			}},
+		{"unseen-wizard-label", wcCapabilityQuery(t, origin, "unseen-wizard-label", "/unseen/wizard", `[{"name": "hide", "value": "inert"}]`, unseenWizard("label")),
+			unseenSupplierInputs(), func(res *runtime.Result) []string {
+				if got := s.Stress.UnseenSuppliers(); len(got) == 0 || got[len(got)-1] != unseenSupplier {
+					return []string{fmt.Sprintf("server created %+v", got)}
+				}
+				return nil
+			}},
 		{"unseen-table", wcCapability(t, origin, "unseen-table", "/unseen/table", unseenTable(low, high)), nil,
 			func(res *runtime.Result) []string {
 				var p []string
@@ -606,6 +616,18 @@ func TestStressUnseen(t *testing.T) {
 					return []string{fmt.Sprintf("server saved %+v", got)}
 				}
 				return nil
+			}},
+		{"unseen-contacts-closed", wcCapabilityQuery(t, origin, "unseen-contacts-closed", "/unseen/contacts", `[{"name": "shadow", "value": "closed"}]`, unseenContacts),
+			map[string]any{"name": "Grace Hopper", "email": "grace@example.org", "role": "Admin"}, func(res *runtime.Result) []string {
+				var p []string
+				if got := res.ModelOutputs["contacts"]; got != "Grace Hopper (Admin)" {
+					p = append(p, fmt.Sprintf("contacts = %v", got))
+				}
+				want := testsite.UnseenContact{Name: "Grace Hopper", Email: "grace@example.org", Role: "Admin"}
+				if got := s.Stress.UnseenContacts(); len(got) == 0 || got[len(got)-1] != want {
+					p = append(p, fmt.Sprintf("server saved %+v", got))
+				}
+				return p
 			}},
 	} {
 		t.Run(sc.name, func(t *testing.T) {
