@@ -23,19 +23,22 @@ const pollInterval = 25 * time.Millisecond
 const stableInterval = 16 * time.Millisecond
 
 type elState struct {
-	Connected bool    `json:"connected"`
-	Visible   bool    `json:"visible"`
-	Enabled   bool    `json:"enabled"`
-	Fillable  bool    `json:"fillable"`
-	Editable  bool    `json:"editable"`
-	Checkable bool    `json:"checkable"`
-	Checked   bool    `json:"checked"`
-	Radio     bool    `json:"radio"`
-	Select    bool    `json:"select"`
-	X         float64 `json:"x"`
-	Y         float64 `json:"y"`
-	W         float64 `json:"w"`
-	H         float64 `json:"h"`
+	Connected bool `json:"connected"`
+	Visible   bool `json:"visible"`
+	Enabled   bool `json:"enabled"`
+	Fillable  bool `json:"fillable"`
+	Editable  bool `json:"editable"`
+	Checkable bool `json:"checkable"`
+	Checked   bool `json:"checked"`
+	Radio     bool `json:"radio"`
+	Select    bool `json:"select"`
+	// Host: the element may host a shadow root (an open one, or a
+	// custom element name: a closed one is not seen from the page).
+	Host bool    `json:"host"`
+	X    float64 `json:"x"`
+	Y    float64 `json:"y"`
+	W    float64 `json:"w"`
+	H    float64 `json:"h"`
 	// L, T, R, B bound the visible part of the box (cut by clipping
 	// ancestors and the frame's viewport); Full: nothing was cut.
 	L    float64 `json:"l"`
@@ -117,7 +120,9 @@ const (
 	// CheckEnabled: the element is not disabled (disabled attribute,
 	// a disabled fieldset, aria-disabled="true").
 	CheckEnabled = "enabled"
-	// CheckEditable: a fill target is not read-only.
+	// CheckEditable: a fill target is not read-only and takes the focus
+	// (a text field inside an inert subtree, or outside an open modal
+	// dialog, does not).
 	CheckEditable = "editable"
 	// CheckStable: the element's box stayed the same on two measurements
 	// about an animation frame apart.
@@ -477,9 +482,29 @@ func intp(i int) *int { return &i }
 // value. An element not ready yet is checked again every pollInterval
 // until ctx ends. A set-mode fill (a date, a range) is done, and checked,
 // by jsFillStart alone.
+//
+// An element that is not itself fillable but hosts a shadow root that
+// delegates focus (a form-associated custom element wrapping an <input>,
+// its shadow root open or closed) is filled through its focus delegate:
+// once the host is visible and enabled, focusDelegate focuses it and
+// the element the browser moved focus to is filled instead.
 func (d *Driver) fill(ctx context.Context, el *element, value string) error {
 	var r fillStart
-	if err := d.startWhenReady(ctx, el, jsFillStart, true, &r, val(value)); err != nil {
+	err := d.startWhenReady(ctx, el, jsFillStart, true, &r, val(value))
+	// A delegate may itself be a host with a closed shadow root: follow
+	// a few levels.
+	for level := 0; errors.Is(err, errNotFillable) && level < maxDelegateLevels; level++ {
+		var to *element
+		if to, err = d.focusDelegate(ctx, el); err != nil {
+			return err
+		}
+		if to == nil {
+			return errNotFillable
+		}
+		el = to
+		err = d.startWhenReady(ctx, el, jsFillStart, true, &r, val(value))
+	}
+	if err != nil {
 		return err
 	}
 	if r.Mode == fillSet {
@@ -527,8 +552,12 @@ func (d *Driver) startWhenReady(ctx context.Context, el *element, fn string, fil
 		switch {
 		case !r.Connected:
 			return fmt.Errorf("%w: detached from the document", runtime.ErrStaleElement)
-		case fill && !r.Fillable:
-			return fmt.Errorf("%w: fill needs an <input>, <textarea> or contenteditable element", runtime.ErrUnsupported)
+		case fill && !r.Fillable && (!r.Host || r.Visible && r.Enabled):
+			// A host is asked for its focus delegate only once it can
+			// take focus.
+			return errNotFillable
+		case r.Ready && r.Mode == fillUnfocused:
+			last = NotInteractableError{Check: CheckEditable, Detail: "does not take focus (inert)"}
 		case r.Ready:
 			return nil
 		case !r.Visible:
@@ -550,6 +579,45 @@ func (d *Driver) startWhenReady(ctx context.Context, el *element, fn string, fil
 		case <-time.After(pollInterval):
 		}
 	}
+}
+
+// maxDelegateLevels bounds how many nested shadow hosts a fill follows
+// to their focus delegates.
+const maxDelegateLevels = 4
+
+// errNotFillable is a fill of an element that is neither a text field
+// nor contenteditable, nor delegates focus to one.
+var errNotFillable = fmt.Errorf("%w: fill needs an <input>, <textarea> or contenteditable element", runtime.ErrUnsupported)
+
+// focusDelegate returns the element a fill of host el goes to: when el
+// hosts a shadow root (open or closed: DOM.describeNode pierces), el is
+// focused (jsFocusDelegate, run on that root) and the element focus went
+// to inside it, the deepest open level followed, is returned. It returns
+// nil when el hosts no shadow root or focus stayed outside its shadow
+// tree (a host that does not delegate focus).
+func (d *Driver) focusDelegate(ctx context.Context, el *element) (*element, error) {
+	var desc proto.DOMDescribeNodeResult
+	if err := d.call(ctx, el.sid, proto.DOMDescribeNode{ObjectID: el.obj, Pierce: true}, &desc); err != nil {
+		return nil, err
+	}
+	if desc.Node == nil || len(desc.Node.ShadowRoots) == 0 {
+		return nil, nil
+	}
+	var rn proto.DOMResolveNodeResult
+	if err := d.call(ctx, el.sid, proto.DOMResolveNode{BackendNodeID: desc.Node.ShadowRoots[0].BackendNodeID, ObjectGroup: objectGroup}, &rn); err != nil {
+		return nil, err
+	}
+	if rn.Object == nil || rn.Object.ObjectID == "" {
+		return nil, nil
+	}
+	r, err := d.callOn(ctx, el.sid, rn.Object.ObjectID, jsFocusDelegate, false, nil)
+	if err != nil {
+		return nil, err
+	}
+	if r.Subtype != "node" || r.ObjectID == "" {
+		return nil, nil
+	}
+	return &element{d: d, sid: el.sid, frame: el.frame, obj: r.ObjectID, chain: el.chain}, nil
 }
 
 // fillStart is jsFillStart's answer: the element's state and, when it
@@ -580,6 +648,10 @@ func (p fillPrep) refusal() error {
 	}
 	return fmt.Errorf("%w: the field kept the value it had before, not the one filled", runtime.ErrFillRefused)
 }
+
+// fillUnfocused is jsPrepareFill's answer for a text field that did not
+// take the focus (inert): not ready, nothing typed.
+const fillUnfocused = "unfocused"
 
 // fillSet is jsPrepareFill's mode of a fill done by setting the value
 // (nothing is typed).

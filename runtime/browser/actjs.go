@@ -67,6 +67,9 @@ const jsActState = `function(hit, px, py) {
   const vis = visible(el);
   const disabledTags = new Set(['BUTTON', 'INPUT', 'SELECT', 'TEXTAREA', 'OPTION', 'OPTGROUP', 'FIELDSET']);
   let disabled = (disabledTags.has(tag) && el.disabled) || !!el.closest('fieldset:disabled') ;
+  // A form-associated custom element is disabled as a form control is.
+  const custom = el.localName.includes('-');
+  if (!disabled && custom) disabled = el.matches(':disabled');
   for (let p = el; p && !disabled; p = p.parentElement) if (p.getAttribute('aria-disabled') === 'true') disabled = true;
   const noText = new Set(['button', 'checkbox', 'radio', 'file', 'submit', 'reset', 'image', 'hidden']);
   let fillable = false, editable = false;
@@ -85,7 +88,7 @@ const jsActState = `function(hit, px, py) {
   let over = '';
   if (hit && vis && some) over = hitMine(el.ownerDocument, x, y, el);
   return { connected: true, visible: vis, enabled: !disabled, fillable, editable, checkable, checked, radio,
-    select: tag === 'SELECT', x: r.left, y: r.top, w: r.width, h: r.height,
+    select: tag === 'SELECT', host: !!el.shadowRoot || custom, x: r.left, y: r.top, w: r.width, h: r.height,
     l, t, r: rr, b, full, vw, vh, px: x, py: y, over };
 }`
 
@@ -134,6 +137,16 @@ const jsFillStart = `async function(value) {
   if (!st.connected || !st.fillable || !st.visible || !st.enabled || !st.editable) return st;
   const p = await (` + jsPrepareFill + `).call(this, value);
   return Object.assign(st, {ready: true}, p);
+}`
+
+// jsFocusDelegate runs on a shadow root: it focuses the root's host and
+// returns the element focus went to inside the root (following open
+// shadow roots further down), or null when focus stayed outside it.
+const jsFocusDelegate = `function() {
+  this.host.focus();
+  let a = this.activeElement;
+  while (a && a.shadowRoot && a.shadowRoot.activeElement) a = a.shadowRoot.activeElement;
+  return a;
 }`
 
 // jsPressStart is a key press's actionability check and focus in one

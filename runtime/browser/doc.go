@@ -403,9 +403,30 @@
 //     Accessibility.queryAXTree over the scope instead (slower on large
 //     pages, the same answer). Exact names are compared after whitespace
 //     normalisation; other names by case-insensitive substring.
-//   - Label: form controls and elements with aria-label or
-//     aria-labelledby whose <label> text, labelledby text or aria-label
-//     matches (Playwright's getByLabel), computed in the page. A label's
+//   - Label: labelable elements (form controls and form-associated
+//     custom elements, whose class has formAssociated: label.control
+//     returns them, through <label for> or a wrapping label) and elements
+//     with aria-label or aria-labelledby whose <label> text, labelledby
+//     text or aria-label matches (Playwright's getByLabel, except that it
+//     reads <label>s of native controls only; HTML makes a
+//     form-associated custom element labelable too), computed in the
+//     page, visible and not inert. Inert is what cannot take focus or input and what the
+//     accessibility tree, and so the role strategy, leaves out: a
+//     computed interactivity of inert (the inert attribute on the element
+//     or a flat-tree ancestor, crossing shadow roots to the host's
+//     ancestors, or CSS interactivity:inert), and, while a <dialog> is
+//     open modal (showModal), every element outside the topmost modal
+//     dialog's flat tree (the one both viewport corners hit: its
+//     ::backdrop; when they do not agree, only elements outside every
+//     modal dialog count as inert). A wizard keeping earlier steps inert
+//     with the same labels, or a form behind a modal dialog, so does not
+//     make a label ambiguous. A modal dialog inside a closed shadow root
+//     or in a parent frame's document is not seen. The rule is one helper
+//     (jsInert) that Find and FindCounts share. Placeholder, test id,
+//     text and CSS do not drop inert elements, as Playwright's locators
+//     do not: inert content is rendered and read (a text behind a modal
+//     dialog is visible, an extraction reads it); a fill of an inert
+//     text field, whatever found it, types nothing (see fill). A label's
 //     text is its rendered text (innerText); the lookup starts from the
 //     labels, not the controls (label.go): a label without element
 //     children whose textContent is ASCII is dropped unread when that
@@ -556,6 +577,18 @@
 //     back). A later blur then fires no change unless the value changed
 //     again (a key pressed into the field). A contenteditable element
 //     gets the input events and no change (browsers fire none for one).
+//     A text <input> or <textarea> that does not take the focus (inert:
+//     an inert ancestor, a modal dialog open elsewhere) is not ready, as
+//     not editable ("does not take focus"), and gets nothing: the text
+//     would otherwise go to whatever has the focus.
+//     An element that is none of these but hosts a shadow root, open or
+//     closed (a form-associated custom element wrapping an <input>), is
+//     filled through its focus delegate: once the host is visible and
+//     enabled (a custom element matching :disabled is disabled) it is
+//     focused, and the element the browser moved focus to inside its
+//     shadow tree (delegatesFocus; DOM.describeNode pierces a closed
+//     root) is filled as above, up to 4 nested hosts deep; a host whose
+//     focus stays outside its shadow tree is [runtime.ErrUnsupported].
 //     Date, time, datetime-local, month, week, range and color inputs get
 //     their value set directly (the prototype's value setter, so that a
 //     framework's value tracker sees the input event as new) with

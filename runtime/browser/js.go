@@ -231,6 +231,82 @@ const deepCSS = (doc, base, roots, sel) => {
 };
 `
 
+// jsInert defines, on top of jsPrelude and jsDeep, the page-side rule of
+// what cannot be interacted with, which the label strategy drops (as the
+// accessibility tree, and so the role strategy, does):
+//   - inertOf(doc, base, roots) returns a function telling whether an
+//     element of doc is inert: its computed interactivity is inert (the
+//     inert attribute on it or a flat-tree ancestor, which crosses shadow
+//     roots to the host's ancestors, or CSS interactivity:inert), or a
+//     modal <dialog> is open (showModal) and the element is not a
+//     flat-tree descendant of the topmost one (HTML's "blocked by a modal
+//     dialog"). Modal dialogs are looked for in doc and its open shadow
+//     roots (roots when base is doc, else found once, on first need), and
+//     only once the first element is asked about. Of several open modal
+//     dialogs the topmost is the one a viewport corner hits (its
+//     ::backdrop covers the viewport and hits as the dialog): both
+//     corners must hit inside the same one, else only elements outside
+//     every modal dialog count as inert. A modal dialog inside a closed
+//     shadow root, or in another document (a parent frame's), is not
+//     seen.
+const jsInert = `
+const inertOf = (doc, base, roots) => {
+  let modal; // undefined until first asked: null (none) or {top, all}
+  const within = (m, e) => { for (let p = e; p; p = flatParent(p)) if (p === m) return true; return false; };
+  const modals = () => {
+    if (modal !== undefined) return modal;
+    const rs = base === doc ? roots : census(doc, false).roots;
+    const all = deepQuery(doc, rs, 'dialog:modal');
+    if (!all.length) return (modal = null);
+    let top = all.length === 1 ? all[0] : null;
+    if (!top) {
+      const w = doc.defaultView;
+      const hit = (x, y) => {
+        let h = doc.elementFromPoint(x, y);
+        while (h && h.shadowRoot) { const inner = h.shadowRoot.elementFromPoint(x, y); if (!inner || inner === h) break; h = inner; }
+        return h && all.find(m => within(m, h));
+      };
+      const a = hit(0, 0), b = hit(Math.max(w.innerWidth - 1, 0), Math.max(w.innerHeight - 1, 0));
+      if (a && a === b) top = a;
+    }
+    return (modal = { top, all });
+  };
+  return e => {
+    const st = e.ownerDocument.defaultView.getComputedStyle(e);
+    if (st.interactivity === 'inert') return true;
+    if (st.interactivity === undefined) for (let p = e; p; p = flatParent(p)) if (p.hasAttribute('inert')) return true;
+    const m = modals();
+    if (!m) return false;
+    return m.top ? !within(m.top, e) : !m.all.some(d => within(d, e));
+  };
+};
+`
+
+// jsLabelable defines, on top of jsDeep, HTML's labelable elements
+// beyond the native form controls:
+//   - faceOf(e): e is a form-associated custom element (its defined
+//     class has formAssociated true), labelable as a form control is
+//     (label.control returns it; a <label for> or a wrapping label
+//     labels it);
+//   - facesOf(doc, base, customs): the form-associated custom elements
+//     of base's tree (an XPath over custom element names) and of customs
+//     (census's custom elements of the open shadow trees).
+const jsLabelable = `
+const faceOf = e => {
+  if (!e.localName.includes('-') || !e.matches(':defined')) return false;
+  const reg = e.customElementRegistry || e.ownerDocument.defaultView.customElements;
+  const k = reg && reg.get(e.localName);
+  return !!(k && k.formAssociated);
+};
+const facesOf = (doc, base, customs) => {
+  const out = [];
+  const x = doc.evaluate('.//*[contains(local-name(), "-")]', base, null, XPathResult.ORDERED_NODE_SNAPSHOT_TYPE, null);
+  for (let i = 0; i < x.snapshotLength; i++) { const e = x.snapshotItem(i); if (faceOf(e)) out.push(e); }
+  for (const e of customs) if (faceOf(e)) out.push(e);
+  return out;
+};
+`
+
 // jsFind runs with this = the scope's document and returns the matching
 // elements for every strategy except role and label (jsRoleCandidates,
 // jsLabel), in document order, open shadow roots included, or 'stale'
@@ -382,6 +458,8 @@ const refused = (now, old, want) => now === old && fillKey(want) !== fillKey(old
 //     last change: an edit that starts from the value it leaves records
 //     none, so the later blur fires no second change. A text that
 //     maxlength cuts back to the old value is refused untouched.
+//   - "unfocused": an <input> or <textarea> did not take the focus (it
+//     is inert); nothing was changed but the focus attempt.
 //   - "editable": a contenteditable element is focused and its content
 //     selected (old is its innerText); the text is to be typed now, and
 //     jsFinishFill called (it fires no change: the browser fires none for
@@ -395,15 +473,22 @@ const jsPrepareFill = `async function(value) {
     c.value = value;
     if (c.value !== value) throw new Error('malformed value for input type ' + el.type);
   }
+  // A text field that does not take focus (inert: an inert ancestor, a
+  // modal dialog elsewhere) is not filled: the text would go to
+  // whatever has the focus.
+  const unfocused = () => el.getRootNode().activeElement !== el;
   if (el.tagName === 'INPUT' && direct.has(el.type)) {
     const old = el.value;
-    el.focus(); nativeSet(el, value);
+    el.focus();
+    if (unfocused()) return {mode: 'unfocused'};
+    nativeSet(el, value);
     el.dispatchEvent(new Event('input', {bubbles: true, composed: true}));
     el.dispatchEvent(new Event('change', {bubbles: true}));
     await tick(el);
     return {mode: 'set', refused: refused(el.value, old, value)};
   }
   el.focus();
+  if ((el.tagName === 'INPUT' || el.tagName === 'TEXTAREA') && unfocused()) return {mode: 'unfocused'};
   if (el.tagName === 'INPUT') {
     const old = el.value;
     el.select();

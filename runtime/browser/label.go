@@ -16,13 +16,15 @@ func (d *Driver) findLabel(ctx context.Context, sc *scope, doc, rootObj proto.Ru
 }
 
 // jsLabel runs with this = the scope's document and returns, in document
-// order, the visible elements the label strategy matches: exactly those
-// of the label case jsFind had (kept in the tests as jsFindLabelRef, the
-// reference TestLabelFastSameAnswer and TestLabelCountsSameAnswer compare
-// Find and FindCounts with: form controls and elements with aria-label or
-// aria-labelledby whose <label> text, labelledby text or aria-label
-// matches; a shadow-tree <label> a control is slotted into), or 'stale' /
-// 'detached' as jsFind.
+// order, the visible elements that are not inert (jsInert) the label
+// strategy matches: exactly those of the reference kept in the tests,
+// jsFindLabelRef, that TestLabelFastSameAnswer and
+// TestLabelCountsSameAnswer compare Find and FindCounts with: labelable
+// elements (form controls, form-associated custom elements: jsLabelable)
+// and elements with aria-label or aria-labelledby whose <label> text,
+// labelledby text or aria-label matches; a shadow-tree <label> a
+// labelable element is slotted into. It returns 'stale' or 'detached' as
+// jsFind.
 //
 // That case asks every candidate control for its labels, through a map of
 // every label of the scope to its label.control, and so reads all 6,000
@@ -37,20 +39,23 @@ func (d *Driver) findLabel(ctx context.Context, sc *scope, doc, rootObj proto.Ru
 //     the text, whitespace removed and lowercased, lacks the wanted text
 //     (ASCII, whitespace removed, lowercased) it cannot match.
 //   - label.control is read only for the remaining labels; a control
-//     counts when it is one of jsFindLabelRef's candidates (the same selector, not
-//     a hidden input) inside the scope.
+//     counts when it is inside the scope (label.control is HTML's
+//     labelable element: never a hidden input, and a form-associated
+//     custom element as much as a native control).
 //   - aria-labelledby and aria-label are read from the elements that carry
 //     them; the slotted-label rule runs, as in jsFindLabelRef, over every
 //     candidate when there are open shadow roots.
+//   - Only the matches are asked whether they are visible and inert (the
+//     modal dialogs are looked for once, on the first match asked).
 const jsLabel = `function(value, exact, root) {
-` + jsPrelude + jsDeep + `
+` + jsPrelude + jsDeep + jsLabelable + jsInert + `
   const doc = this;
   if (!doc.defaultView) return 'stale';
   if (root && (root.ownerDocument !== doc || !root.isConnected)) return 'detached';
   const base = root || doc;
   const want = norm(value), wantLower = want.toLowerCase();
   const matches = s => { const n = norm(s); return exact ? n === want : n.toLowerCase().includes(wantLower); };
-  const { roots } = census(base, false);
+  const { roots, customs } = census(base, true);
   const composed = roots.length ? composedSet(roots) : new Set();
   const text = makeText(composed);
   const rendered = l => composed.size && composed.has(l) ? text(l) : (l.innerText || l.textContent);
@@ -72,7 +77,7 @@ const jsLabel = `function(value, exact, root) {
   };
   const labelText = l => cannot(l) ? '' : rendered(l);
   const candSel = 'input,textarea,select,button,meter,output,progress,[aria-labelledby],[aria-label]';
-  const candidate = e => !(e.tagName === 'INPUT' && e.type === 'hidden') && e.matches(candSel);
+  const candidate = e => !(e.tagName === 'INPUT' && e.type === 'hidden') && (e.matches(candSel) || faceOf(e));
   const rootSet = new Set(roots);
   const inScope = e => {
     if (e === base) return false;
@@ -85,8 +90,10 @@ const jsLabel = `function(value, exact, root) {
   for (const t of trees) {
     for (const l of t.querySelectorAll('label')) {
       if (cannot(l)) continue;
+      // label.control is HTML's labelable element: a form control (not a
+      // hidden input) or a form-associated custom element.
       const c = l.control;
-      if (!c || found.has(c) || !candidate(c) || !inScope(c)) continue;
+      if (!c || found.has(c) || !inScope(c)) continue;
       if (matches(rendered(l))) found.add(c);
     }
   }
@@ -106,13 +113,14 @@ const jsLabel = `function(value, exact, root) {
   }
   if (roots.length) {
     // A control slotted into a <label> of a shadow tree.
-    for (const e of deepQuery(base, roots, candSel)) {
-      if (found.has(e) || (e.tagName === 'INPUT' && e.type === 'hidden')) continue;
+    for (const e of [...deepQuery(base, roots, candSel), ...facesOf(doc, base, customs)]) {
+      if (found.has(e) || !candidate(e)) continue;
       for (let p = e, crossed = false; p; p = flatParent(p)) {
         if (p.assignedSlot) crossed = true;
         if (crossed && p !== e && p.tagName === 'LABEL' && matches(labelText(p))) { found.add(e); break; }
       }
     }
   }
-  return Array.from(found).filter(visible).sort(docOrder);
+  const inert = inertOf(doc, base, roots);
+  return Array.from(found).filter(e => visible(e) && !inert(e)).sort(docOrder);
 }`

@@ -2,6 +2,7 @@ package browser
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"net/http"
 	"net/http/httptest"
@@ -20,9 +21,13 @@ import (
 // hidden and generated text, case transforms, display:contents, comments,
 // labels for non-labelable elements and hidden inputs, duplicate ids,
 // aria-labelledby chains and missing ids, open, declarative and closed
-// shadow roots, slots, a form-associated custom element, controls that
-// are not visible, and a re-rendering list.
+// shadow roots, slots, form-associated custom elements (labelled by for,
+// by wrapping and by aria-labelledby) beside a custom element that is not
+// form-associated, controls that are not visible, controls that are
+// inert (an inert ancestor, one across a shadow host, CSS
+// interactivity:inert), and a re-rendering list.
 const labelCorpusBody = `<style>
+.box { display: inline-block; width: 20px; height: 10px; }
 .gen::before { content: "Head "; }
 .genafter::after { content: " Tail"; }
 </style>
@@ -70,6 +75,14 @@ const labelCorpusBody = `<style>
 <p><input id=a41 aria-label="Aria named"><div id=a42 aria-label="Aria div"></div><input id=a43 aria-label=""></p>
 <p><input id=a44 aria-label="Both" aria-labelledby=l1><label for=a44>Label too</label></p>
 <p><form-thing id=a45></form-thing><label for=a45>Custom label</label></p>
+<p><form-thing id=a47 class=box></form-thing><label for=a47>Sized custom label</label></p>
+<p><label>Wrapped custom <form-thing id=a48 class=box></form-thing></label></p>
+<p><plain-thing id=a49 class=box></plain-thing><label for=a49>Plain custom label</label></p>
+<p><form-thing id=a50 class=box aria-labelledby=l6></form-thing><span id=l6>Custom labelledby</span></p>
+<div inert><label for=a51>Inert label</label><input id=a51><label>Inert wrap <input id=a52></label>
+<form-thing id=a53 class=box aria-label="Inert custom"></form-thing><span id=host5></span></div>
+<p style="interactivity:inert"><label for=a54>Style inert label</label><input id=a54></p>
+<p><label for=a55>Inert label</label><input id=a55></p>
 <p><span id=host1></span></p>
 <p><span id=host2><input id=a46 slot=s></span></p>
 <p><label for=inshadow>Outside for shadow</label><span id=host3></span></p>
@@ -81,6 +94,8 @@ const labelCorpusBody = `<style>
 <iframe id=lf srcdoc="<label for=f1>Frame label</label><input id=f1><label>Frame wrap <input id=f2></label>"></iframe>
 <script>
 customElements.define('form-thing', class extends HTMLElement { static formAssociated = true; });
+customElements.define('plain-thing', class extends HTMLElement {});
+document.getElementById('host5').attachShadow({mode: 'open'}).innerHTML = '<label>Inert shadow <input id=s5></label>';
 const s1 = document.getElementById('host1').attachShadow({mode: 'open'});
 s1.innerHTML = '<label for=s1>Shadow label</label><input id=s1><span id=sl>Shadow labelledby</span><input id=s2 aria-labelledby=sl><input id=s3 aria-labelledby=l1>';
 const s2 = document.getElementById('host2').attachShadow({mode: 'open'});
@@ -110,14 +125,14 @@ render();
 // TestLabelFastSameAnswer compares both with, and runs as jsFind did,
 // with this = the scope's document.
 const jsFindLabelRef = `function(value, exact, root) {
-` + jsPrelude + jsDeep + `
+` + jsPrelude + jsDeep + jsLabelable + jsInert + `
   const doc = this;
   if (!doc.defaultView) return 'stale';
   if (root && (root.ownerDocument !== doc || !root.isConnected)) return 'detached';
   const base = root || doc;
   const want = norm(value), wantLower = want.toLowerCase();
   const matches = s => { const n = norm(s); return exact ? n === want : n.toLowerCase().includes(wantLower); };
-  const { roots } = census(base, false);
+  const { roots, customs } = census(base, true);
   const composed = roots.length ? composedSet(roots) : new Set();
   const text = makeText(composed);
   let out;
@@ -158,9 +173,13 @@ const jsFindLabelRef = `function(value, exact, root) {
     }
     return t;
   };
-  out = deepQuery(base, roots, 'input,textarea,select,button,meter,output,progress,[aria-labelledby],[aria-label]')
+  // The labelable elements (form controls, form-associated custom
+  // elements) and the elements with aria-labelledby or aria-label; the
+  // inert ones (jsInert) are dropped as the invisible ones are.
+  const inert = inertOf(doc, base, roots);
+  out = [...deepQuery(base, roots, 'input,textarea,select,button,meter,output,progress,[aria-labelledby],[aria-label]'), ...facesOf(doc, base, customs)]
     .filter(e => !(e.tagName === 'INPUT' && e.type === 'hidden') && texts(e).some(matches));
-  return inOrder(roots, out.filter(visible));
+  return Array.from(new Set(out)).filter(e => visible(e) && !inert(e)).sort(docOrder);
 }`
 
 // labelWants lists wanted texts from the corpus itself: each label-like
@@ -208,15 +227,7 @@ type labelScope struct {
 
 func openLabelCorpus(t *testing.T, ctx context.Context, d *Driver) *labelCorpus {
 	t.Helper()
-	site := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		w.Header().Set("Content-Type", "text/html; charset=utf-8")
-		w.Header().Set("Cache-Control", "no-store")
-		fmt.Fprint(w, "<!doctype html><html lang=en><title>Labels</title><body>"+labelCorpusBody)
-	}))
-	t.Cleanup(site.Close)
-	if err := d.Navigate(ctx, site.URL+"/"); err != nil {
-		t.Fatal(err)
-	}
+	openLabelPage(t, ctx, d, labelCorpusBody)
 	doc, err := d.document(ctx, d.top)
 	if err != nil {
 		t.Fatal(err)
@@ -250,7 +261,14 @@ func openLabelCorpus(t *testing.T, ctx context.Context, d *Driver) *labelCorpus 
 		{"shadow host", top, one(top, "#host1")},
 		{"frame", frame, nil},
 	}
-	reference := func(s runtime.Scope, root runtime.Element, c locator.Candidate) ([]*element, error) {
+	reference := labelRef(t, ctx, d)
+	return &labelCorpus{wants: wants, top: top, scopes: scopes, reference: reference}
+}
+
+// labelRef returns the reference label lookup (jsFindLabelRef) in the
+// shared driver's current page.
+func labelRef(t *testing.T, ctx context.Context, d *Driver) func(s runtime.Scope, root runtime.Element, c locator.Candidate) ([]*element, error) {
+	return func(s runtime.Scope, root runtime.Element, c locator.Candidate) ([]*element, error) {
 		t.Helper()
 		sc, rootObj, err := d.scopeRoot(s, root)
 		if err != nil {
@@ -271,7 +289,6 @@ func openLabelCorpus(t *testing.T, ctx context.Context, d *Driver) *labelCorpus 
 			return d.handles(ctx, sc, objs)
 		})
 	}
-	return &labelCorpus{wants: wants, top: top, scopes: scopes, reference: reference}
 }
 
 // TestLabelFastSameAnswer checks in Chromium that the label lookup
@@ -553,6 +570,284 @@ func BenchmarkLabelHelperCPU(b *testing.B) {
 				b.StartTimer()
 			}
 			b.ReportMetric(cpu/float64(max(i, 1)), "page-cpu-ms/op")
+		})
+	}
+}
+
+// labelInertBody is a page of the label rule's inert and labelable
+// cases: a wizard whose earlier step is inert with the same labels, a
+// shadow tree inside an inert subtree, two <dialog>s opened modal and
+// not, and form-associated custom elements (closed and open shadow
+// roots, delegating focus or not) labelled by for, by wrapping and by
+// aria-labelledby, beside a custom element that is not form-associated.
+const labelInertBody = `<style>.box { display: inline-block; width: 20px; height: 10px; }</style>
+<section inert><label for=n1>Name</label><input id=n1><label>Email <input id=e1></label></section>
+<section><label for=n2>Name</label><input id=n2><label>Email <input id=e2></label></section>
+<div inert><span id=h1></span></div>
+<span id=h2></span>
+<p><label for=q>Search</label><input id=q></p>
+<p><label for=o1>Shared</label><input id=o1></p>
+<dialog id=dlg><label for=o2>Shared</label><input id=o2><label for=o3>Dialog only</label><input id=o3></dialog>
+<dialog id=dlg2><label for=o4>Shared</label><input id=o4></dialog>
+<p><label for=f1>Full name</label><vera-face id=f1></vera-face></p>
+<p><label>Work email <vera-face id=f2></vera-face></label></p>
+<p><span id=f3l>Phone number</span><vera-face id=f3 aria-labelledby=f3l></vera-face></p>
+<p><label for=f4>Fax line</label><vera-face id=f4 data-nodelegate></vera-face></p>
+<p><label for=f5>Mobile</label><vera-face id=f5 data-open></vera-face></p>
+<p><label for=p1>Plain custom</label><plain-el id=p1 class=box></plain-el></p>
+<script>
+for (const [id, inert] of [['h1', true], ['h2', false]]) {
+  const r = document.getElementById(id).attachShadow({mode: 'open'});
+  r.innerHTML = '<label>Code <input id=c' + (inert ? 1 : 2) + '></label>';
+}
+customElements.define('vera-face', class extends HTMLElement {
+  static formAssociated = true;
+  constructor() {
+    super();
+    this.internals = this.attachInternals();
+    const r = this.attachShadow({mode: this.hasAttribute('data-open') ? 'open' : 'closed', delegatesFocus: !this.hasAttribute('data-nodelegate')});
+    r.innerHTML = '<input>';
+    this.inner = r.firstChild;
+    this.inner.addEventListener('input', () => this.internals.setFormValue(this.inner.value));
+  }
+  get value() { return this.inner.value; }
+});
+customElements.define('plain-el', class extends HTMLElement {});
+</script>`
+
+// TestLabelInertAndCustom checks in Chromium the label rule's inert and
+// labelable cases, exact and not: a control inside an inert subtree (an
+// inert ancestor, or one above a shadow host) is no label match; while a
+// modal dialog is open only the controls of the topmost one match, and
+// once it is closed those outside match again (a dialog opened with
+// show() makes nothing inert); a form-associated custom element is a
+// match through <label for>, a wrapping label and aria-labelledby, a
+// plain custom element is not. Find, FindCounts and the reference
+// (jsFindLabelRef) agree on every answer.
+func TestLabelInertAndCustom(t *testing.T) {
+	d := shared(t)
+	ctx := tctx(t, 2*time.Minute)
+	openLabelPage(t, ctx, d, labelInertBody)
+	lc := labelRef(t, ctx, d)
+	top, _, err := d.Frame(ctx, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	run := func(js string) {
+		t.Helper()
+		doc, err := d.document(ctx, d.top)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := d.callOn(ctx, d.top.sid, doc, `function(){ `+js+` }`, true, nil); err != nil {
+			t.Fatal(err)
+		}
+	}
+	check := func(step, label string, exact bool, want string) {
+		t.Helper()
+		c := locator.Candidate{Strategy: locator.Label, Label: label, Exact: exact}
+		got, err := d.Find(ctx, top, nil, c)
+		if err != nil {
+			t.Fatalf("%s: label %q exact %v: %v", step, label, exact, err)
+		}
+		if s := labelNames(t, d, got); s != want {
+			t.Errorf("%s: label %q exact %v: Find %s, want %s", step, label, exact, s, want)
+		}
+		n, err := d.FindCounts(ctx, top, nil, []locator.Candidate{c})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if n[0] != len(got) {
+			t.Errorf("%s: label %q exact %v: FindCounts %d, Find %d", step, label, exact, n[0], len(got))
+		}
+		ref, err := lc(top, nil, c)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !sameOrder(got, ref) {
+			t.Errorf("%s: label %q exact %v: Find %s, reference %s", step, label, exact, labelNames(t, d, got), labelNamesRef(t, d, ref))
+		}
+	}
+	for _, exact := range []bool{true, false} {
+		name, email, code, shared, search := "Name", "Email", "Code", "Shared", "Search"
+		if !exact {
+			name, email, code, shared, search = "nam", "EMAIL", "cod", "hare", "earc"
+		}
+		// The inert wizard step and the inert shadow tree.
+		wantName := "[input#n2]"
+		if !exact {
+			wantName = "[input#n2 vera-face#f1]" // "Full name" too
+		}
+		check("inert ancestor", name, exact, wantName)
+		wantEmail := "[input#e2]"
+		if !exact {
+			wantEmail = "[input#e2 vera-face#f2]" // "Work email" too
+		}
+		check("inert ancestor", email, exact, wantEmail)
+		check("inert shadow host", code, exact, "[input#c2]")
+		// Modal dialogs.
+		check("no dialog", shared, exact, "[input#o1]")
+		run(`dlg.showModal()`)
+		check("modal open", shared, exact, "[input#o2]")
+		check("modal open", search, exact, "[]")
+		check("modal open", "Dialog only", exact, "[input#o3]")
+		check("modal open", "Full name", exact, "[]")
+		run(`dlg2.showModal()`)
+		check("second modal open", shared, exact, "[input#o4]")
+		run(`dlg2.close()`)
+		check("second modal closed", shared, exact, "[input#o2]")
+		run(`dlg.close()`)
+		check("modal closed", shared, exact, "[input#o1]")
+		check("modal closed", search, exact, "[input#q]")
+		run(`dlg.show()`)
+		check("dialog shown, not modal", shared, exact, "[input#o1 input#o2]")
+		run(`dlg.close()`)
+		// Form-associated custom elements.
+		full, work, phone := "Full name", "Work email", "Phone number"
+		if !exact {
+			full, work, phone = "full", "work EM", "PHONE"
+		}
+		check("custom element for", full, exact, "[vera-face#f1]")
+		check("custom element wrapped", work, exact, "[vera-face#f2]")
+		check("custom element labelledby", phone, exact, "[vera-face#f3]")
+		check("custom element, not form-associated", "Plain custom", exact, "[]")
+	}
+}
+
+// TestLabelFillCustom checks in Chromium that a fill of a form-associated
+// custom element found by its label types into its focus delegate, the
+// <input> inside its shadow root, closed or open, and that one whose
+// shadow root does not delegate focus is refused as unsupported, typing
+// nothing anywhere.
+func TestLabelFillCustom(t *testing.T) {
+	d := shared(t)
+	ctx := tctx(t, 2*time.Minute)
+	openLabelPage(t, ctx, d, labelInertBody)
+	top, _, err := d.Frame(ctx, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	value := func(e runtime.Element) string {
+		t.Helper()
+		var v string
+		el := e.(*element)
+		if _, err := d.callOn(ctx, el.sid, el.obj, `function(){ return this.value }`, true, &v); err != nil {
+			t.Fatal(err)
+		}
+		return v
+	}
+	find := func(label string) runtime.Element {
+		t.Helper()
+		els, err := d.Find(ctx, top, nil, locator.Candidate{Strategy: locator.Label, Label: label, Exact: true})
+		if err != nil || len(els) != 1 {
+			t.Fatalf("label %q: %d elements, %v", label, len(els), err)
+		}
+		return els[0]
+	}
+	for _, tc := range []struct{ label, value string }{
+		{"Full name", "Ada Lovelace"}, {"Work email", "ada@example.org"}, {"Phone number", "+44 20 7946 0000"}, {"Mobile", "07700 900000"},
+	} {
+		el := find(tc.label)
+		for _, v := range []string{tc.value, "x" + tc.value} { // a second fill replaces the first
+			if err := d.Act(ctx, el, runtime.Act{Kind: runtime.ActFill, Value: v}); err != nil {
+				t.Fatalf("fill %q: %v", tc.label, err)
+			}
+			if got := value(el); got != v {
+				t.Errorf("fill %q with %q: the field holds %q", tc.label, v, got)
+			}
+		}
+	}
+	fax := find("Fax line")
+	err = d.Act(ctx, fax, runtime.Act{Kind: runtime.ActFill, Value: "typed"})
+	if !errors.Is(err, runtime.ErrUnsupported) {
+		t.Errorf("fill of a host that does not delegate focus: %v, want ErrUnsupported", err)
+	}
+	if got := value(fax); got != "" {
+		t.Errorf("the host that does not delegate focus holds %q", got)
+	}
+}
+
+// openLabelPage opens body in the shared driver.
+func openLabelPage(t *testing.T, ctx context.Context, d *Driver, body string) {
+	t.Helper()
+	site := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "text/html; charset=utf-8")
+		w.Header().Set("Cache-Control", "no-store")
+		fmt.Fprint(w, "<!doctype html><html lang=en><title>Labels</title><body>"+body)
+	}))
+	t.Cleanup(site.Close)
+	if err := d.Navigate(ctx, site.URL+"/"); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// TestFillInertRefused checks in Chromium that a fill of a text field
+// that cannot take the focus (inside an inert subtree, or outside an open
+// modal dialog), found by a strategy that keeps inert elements (CSS),
+// types nothing: not into it, not into the field that has the focus. It
+// ends, with ctx, as not interactable (editable).
+func TestFillInertRefused(t *testing.T) {
+	d := shared(t)
+	ctx := tctx(t, 2*time.Minute)
+	openLabelPage(t, ctx, d, labelInertBody)
+	top, _, err := d.Frame(ctx, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	css := func(sel string) runtime.Element {
+		t.Helper()
+		els, err := d.Find(ctx, top, nil, locator.Candidate{Strategy: locator.CSS, CSS: sel})
+		if err != nil || len(els) != 1 {
+			t.Fatalf("%s: %d elements, %v", sel, len(els), err)
+		}
+		return els[0]
+	}
+	run := func(js string) {
+		t.Helper()
+		doc, err := d.document(ctx, d.top)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := d.callOn(ctx, d.top.sid, doc, `function(){ `+js+` }`, true, nil); err != nil {
+			t.Fatal(err)
+		}
+	}
+	values := func() string {
+		t.Helper()
+		doc, err := d.document(ctx, d.top)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var v string
+		if _, err := d.callOn(ctx, d.top.sid, doc, `function(){ return ['n1', 'n2', 'q', 'o2'].map(id => id + '=' + this.getElementById(id).value).join(' ') }`, true, &v); err != nil {
+			t.Fatal(err)
+		}
+		return v
+	}
+	for _, tc := range []struct{ name, setup, sel, focus, undo string }{
+		{"inert ancestor", "", "#n1", "n2", ""},
+		{"outside a modal dialog", "dlg.showModal()", "#q", "o2", "dlg.close()"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			run(`for (const id of ['n1', 'n2', 'q', 'o2']) document.getElementById(id).value = ''`)
+			if tc.setup != "" {
+				run(tc.setup)
+			}
+			run(`document.getElementById('` + tc.focus + `').focus()`)
+			before := values()
+			short, cancel := context.WithTimeout(ctx, 2*time.Second)
+			err := d.Act(short, css(tc.sel), runtime.Act{Kind: runtime.ActFill, Value: "typed"})
+			cancel()
+			var ni *NotInteractableError
+			if !errors.As(err, &ni) || ni.Check != CheckEditable {
+				t.Errorf("fill %s: %v, want not interactable (editable)", tc.sel, err)
+			}
+			if after := values(); after != before {
+				t.Errorf("fill %s typed somewhere: %s, before %s", tc.sel, after, before)
+			}
+			if tc.undo != "" {
+				run(tc.undo)
+			}
 		})
 	}
 }

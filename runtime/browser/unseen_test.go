@@ -244,10 +244,7 @@ func TestUnseenWizard(t *testing.T) {
 		{"display", "role", false, ""},
 		{"display", "label", false, ""},
 		{"inert", "role", false, ""},
-		{"inert", "label", false, "known fault: the label strategy returns controls inside an inert subtree " +
-			"(not focusable, not editable, not in the accessibility tree), so the contact step's label \"Name\" is " +
-			"ambiguous (2) with the inert company step's; label.go keeps every visible label.control and never asks " +
-			"whether it is inert (role lookup drops it). A safe failure (recovery_requested), but a miss on a common wizard"},
+		{"inert", "label", false, ""},
 		{"aria", "role", false, ""},
 		{"aria", "label", true, ""},
 	} {
@@ -524,11 +521,7 @@ func TestUnseenContacts(t *testing.T) {
 	s := sites(t)
 	for _, tc := range []struct{ shadow, fault string }{
 		{"open", ""},
-		{"closed", "known fault: a form-associated custom element labelled by <label for> is never a label match: " +
-			"label.go's candidate filter (input,textarea,select,button,meter,output,progress,[aria-labelledby],[aria-label]) " +
-			"drops label.control when it is a custom element, and the inner input of a closed shadow root is dropped by design, " +
-			"so both candidates miss (cause: candidate 0 role=textbox[name=\"Full name\" exact]: no match; candidate 1 " +
-			"label=\"Full name\" exact: no match); filling the host would also need the fill path to type through delegatesFocus"},
+		{"closed", ""},
 	} {
 		t.Run(tc.shadow, func(t *testing.T) {
 			skipFault(t, tc.fault)
@@ -555,7 +548,10 @@ func TestUnseenContacts(t *testing.T) {
 // (its postcondition must catch it on a loaded machine), the table's
 // second header click must act on the first click's rendered order, and
 // the wizard's Next remounts the form while an inert copy of the earlier
-// step keeps its labels. A misreport logs the iteration's driver log.
+// step keeps its labels (found by role, and by label alone), and the
+// closed-shadow contact fields are found by their <label for> and filled
+// through their focus delegate inside a modal dialog. A misreport logs
+// the iteration's driver log.
 func TestStressUnseen(t *testing.T) {
 	n := stressIterations(t)
 	s := sites(t)
@@ -595,6 +591,13 @@ func TestStressUnseen(t *testing.T) {
 				}
 				return nil
 			}},
+		{"unseen-wizard-label", wcCapabilityQuery(t, origin, "unseen-wizard-label", "/unseen/wizard", `[{"name": "hide", "value": "inert"}]`, unseenWizard("label")),
+			unseenSupplierInputs(), func(res *runtime.Result) []string {
+				if got := s.Stress.UnseenSuppliers(); len(got) == 0 || got[len(got)-1] != unseenSupplier {
+					return []string{fmt.Sprintf("server created %+v", got)}
+				}
+				return nil
+			}},
 		{"unseen-table", wcCapability(t, origin, "unseen-table", "/unseen/table", unseenTable(low, high)), nil,
 			func(res *runtime.Result) []string {
 				var p []string
@@ -613,6 +616,18 @@ func TestStressUnseen(t *testing.T) {
 					return []string{fmt.Sprintf("server saved %+v", got)}
 				}
 				return nil
+			}},
+		{"unseen-contacts-closed", wcCapabilityQuery(t, origin, "unseen-contacts-closed", "/unseen/contacts", `[{"name": "shadow", "value": "closed"}]`, unseenContacts),
+			map[string]any{"name": "Grace Hopper", "email": "grace@example.org", "role": "Admin"}, func(res *runtime.Result) []string {
+				var p []string
+				if got := res.ModelOutputs["contacts"]; got != "Grace Hopper (Admin)" {
+					p = append(p, fmt.Sprintf("contacts = %v", got))
+				}
+				want := testsite.UnseenContact{Name: "Grace Hopper", Email: "grace@example.org", Role: "Admin"}
+				if got := s.Stress.UnseenContacts(); len(got) == 0 || got[len(got)-1] != want {
+					p = append(p, fmt.Sprintf("server saved %+v", got))
+				}
+				return p
 			}},
 	} {
 		t.Run(sc.name, func(t *testing.T) {
