@@ -360,7 +360,8 @@ type Output struct {
 	Exposure    Exposure   `json:"exposure" validate:"required,oneof=artifact_only model_and_artifact model_summary"`
 	Description string     `json:"description,omitempty" validate:"max=2000"`
 	// Required non-collection outputs must be produced on every path to a
-	// completed terminal.
+	// completed terminal; a required text is produced only non-blank
+	// (FORMAT.md 3.2 "Blank values").
 	Required bool `json:"required,omitempty" validate:"-"`
 	// Fields is the exact record shape of record and record_set outputs.
 	Fields []OutputField `json:"fields,omitempty" validate:"max=100,dive"`
@@ -521,7 +522,8 @@ type Extraction struct {
 	// LimitInput optionally names a positive-integer input that lowers the
 	// number of records read at run time.
 	LimitInput string `json:"limit_input,omitempty" validate:"-"`
-	// RequiredFields must be non-empty in every record.
+	// RequiredFields must be non-empty (not null, not blank) in every
+	// record.
 	RequiredFields []string `json:"required_fields,omitempty" validate:"-"`
 	// DedupeKeys drop later records whose key fields equal an earlier one.
 	DedupeKeys []string `json:"dedupe_keys,omitempty" validate:"-"`

@@ -288,6 +288,7 @@ func buildBase(t *testing.T) *confBase {
 		t.Fatal(err)
 	}
 	b.closeRuns = buildCloseRuns(t, b.close)
+	b.addNoteBase(t)
 	decoy := decoyCapability(t, b.discovered)
 	if b.capFiles[capDecoy], err = decoy.Marshal(); err != nil {
 		t.Fatal(err)
@@ -464,6 +465,8 @@ func capabilityCases(t *testing.T, base *confBase) []capCase {
 			Note: "the second worked capability: a business outcome, a consequential action behind the approval gate, a native action"}},
 		capCase{confCase: confCase{ID: "capability.valid.teller-decoy", Kind: kindCapability, Path: capDecoy, Stage: stageExecution, Codes: []string{},
 			Note: "the worked capability with a CSS fallback after look-up's role candidate; valid, and a decoy on a page that repeats the button (finalize.decoy-candidate)"}},
+		capCase{confCase: confCase{ID: "capability.valid.teller-close-note", Kind: kindCapability, Path: capNote, Stage: stageExecution, Codes: []string{},
+			Note: "the close capability with a required text output (balance_line): a completed run never holds it blank (3.2 \"Blank values\")"}},
 		capCase{confCase: confCase{ID: "capability.valid.teller-vocabulary", Kind: kindCapability, Path: capVocabulary, Stage: stageExecution, Codes: []string{},
 			Note: "the worked capability extended to use every value of the capability enumerations (8.10) the other worked capabilities leave out"}})
 	valid, err := filepath.Glob(filepath.Join("..", "capability", "testdata", "valid", "*.json"))

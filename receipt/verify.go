@@ -12,6 +12,7 @@ import (
 	"github.com/vera-run/vera/capability"
 	"github.com/vera-run/vera/download"
 	"github.com/vera-run/vera/internal/runrule"
+	"github.com/vera-run/vera/internal/textrule"
 )
 
 // VerifyRun verifies the run directory dir against the capability c and
@@ -33,7 +34,8 @@ import (
 //     inputs (every declared input recorded, no undeclared one, required
 //     ones supplied, secret ones without a hash); outputs (every declared
 //     output recorded once, kind and exposure as declared, required
-//     outputs produced on completion,
+//     outputs produced on completion, a required text not blank
+//     (FORMAT.md 1.4: only white space and zero-width characters),
 //     records of exactly the declared fields with values of the declared
 //     types, download files with valid digests and byte lengths and the
 //     download evidence of the actions equal to the output's); origins
@@ -504,6 +506,12 @@ func checkOutputValues(o *Outputs, r *Receipt, c *capability.Capability, ps *pro
 		}
 		if decl.Required && !decl.Kind.Collection() && r != nil && r.Terminal.State == TerminalCompleted && !v.Produced {
 			ps.add(f, ErrOutputs, "%s: required output %s not produced in a completed run", p, v.Name)
+		}
+		if s, ok := v.Value.(string); ok && decl.Required && decl.Kind == capability.OutputText && v.Produced &&
+			r != nil && r.Terminal.State == TerminalCompleted && textrule.Blank(s) {
+			// FORMAT.md 4.2, 10.2: a blank text is no value of a required
+			// output (a skeleton the page showed before its data).
+			ps.add(f, ErrOutputs, "%s: required text output %s is blank in a completed run", p, v.Name)
 		}
 		switch decl.Kind {
 		case capability.OutputRecord:

@@ -459,8 +459,28 @@
 // max_records_exceeded: never a silent truncation. The limit input caps
 // how many records are kept (in page order, after dedupe). Records whose
 // dedupe key fields equal an earlier record's (across pagination visits
-// too) are dropped. A required field that is absent or empty fails with
-// required_field_empty. A field locator that matched in no record of a
+// too) are dropped. A required field that is absent, null or blank
+// (FORMAT.md 1.4: only white space and zero-width characters) fails with
+// required_field_empty.
+//
+// Blank values (FORMAT.md 3.2 "Blank values"). A blank text is no value
+// of a required output: the seed contract lets only a record_set be an
+// empty required answer, and expectations skip empty values, so a
+// skeleton read as "" would complete as a plausible wrong answer. A text
+// extraction into a required output that reads blank text, and a single
+// extraction that reads a required field blank, wait (readFilled) up to
+// one action timeout after the root was found, through waitFor (a page
+// change or the poll interval wakes each check; unknown modals and
+// business outcomes end the wait as in every wait), re-resolving the root
+// from the action's candidates on every check, because pages usually
+// replace the placeholder element, and reading again; the first
+// non-blank read is kept. Still blank then, the action fails
+// extraction_failed / required_field_empty, its detail naming the action
+// and output (never the value); the output stays unproduced, so neither
+// output_produced nor completion ever sees it. A list extraction does not
+// wait (it is read once, as above) and fails at once. A text output that
+// is not required may be blank and is produced as "". A blank read is
+// not a missing locator and never requests recovery. A field locator that matched in no record of a
 // non-empty set is a missing locator (see recovery); one that matched in
 // some records leaves the others null.
 //
@@ -587,7 +607,8 @@
 // artifact_only values and download sets never appear there; their
 // counts are in Result.ArtifactOutputs. Required non-collection outputs
 // must be produced for a run to complete (else extraction_failed /
-// required_output_missing).
+// required_output_missing), and a required text is never produced blank
+// (see Extraction and coercion).
 //
 // # Evidence
 //

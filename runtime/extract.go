@@ -9,6 +9,7 @@ import (
 
 	"github.com/vera-run/vera/capability"
 	"github.com/vera-run/vera/internal/canonjson"
+	"github.com/vera-run/vera/internal/textrule"
 	"github.com/vera-run/vera/locator"
 	"github.com/vera-run/vera/receipt"
 )
@@ -75,11 +76,26 @@ func (r *run) extractOnce(m *capability.Milestone, a *capability.Action, timeout
 		if st != nil {
 			return st, nil
 		}
-		ctx, cancel := context.WithTimeout(r.ctx, timeout)
-		txt, err := r.drv.Read(ctx, el, Read{Kind: ReadText})
-		cancel()
-		if err != nil {
-			return r.classify(err, receipt.CategoryExtractionFailed, ReasonReadFailed), nil
+		var txt string
+		read := func(ctx context.Context, el Element) (bool, *stop, *fieldMiss) {
+			t, err := r.drv.Read(ctx, el, Read{Kind: ReadText})
+			if err != nil {
+				return false, r.classify(err, receipt.CategoryExtractionFailed, ReasonReadFailed), nil
+			}
+			if o.decl.Required && textrule.Blank(t) {
+				return true, r.failed(receipt.CategoryExtractionFailed, ReasonRequiredFieldEmpty,
+					fmt.Sprintf("action %s: the text of required output %s is blank", a.ID, a.Output)), nil
+			}
+			txt = t
+			return false, nil, nil
+		}
+		if st, _ := r.readFilled(m, a, timeout, el, out, read); st != nil {
+			return st, nil
+		}
+		// A blank text (only white space and zero-width characters) of
+		// an output that is not required is produced as "".
+		if textrule.Blank(txt) {
+			txt = ""
 		}
 		o.text, o.produced = strings.TrimSpace(txt), true
 		out.Records = 1
@@ -89,7 +105,10 @@ func (r *run) extractOnce(m *capability.Milestone, a *capability.Action, timeout
 		if st != nil {
 			return st, nil
 		}
-		return r.readInto(a, timeout, []Element{el}, o, out, nil)
+		return r.readFilled(m, a, timeout, el, out, func(ctx context.Context, el Element) (bool, *stop, *fieldMiss) {
+			st, miss := r.readInto(ctx, a, []Element{el}, o, out, nil)
+			return st != nil && st.failure != nil && st.failure.Reason == string(ReasonRequiredFieldEmpty), st, miss
+		})
 	}
 	// List mode: the first candidate with at least one match gives the
 	// record containers. It is read once, without waiting: an empty set is
@@ -144,7 +163,10 @@ func (r *run) extractOnce(m *capability.Milestone, a *capability.Action, timeout
 		return st, nil
 	}
 	added := make([]bool, len(roots))
-	if st, miss := r.readInto(a, timeout, roots, o, out, added); st != nil || miss != nil {
+	rctx, cancel := context.WithTimeout(r.ctx, timeout)
+	st, miss := r.readInto(rctx, a, roots, o, out, added)
+	cancel()
+	if st != nil || miss != nil {
 		return st, miss
 	}
 	return r.checkSets(m, a, sets, added, o), nil
@@ -153,11 +175,11 @@ func (r *run) extractOnce(m *capability.Milestone, a *capability.Action, timeout
 // readInto reads one record per root, coerces, checks required fields,
 // and stores the records in the output (append with dedupe and the
 // runtime limit for record sets). added, when not nil, has one entry per
-// root and is set for the roots whose records were kept.
-func (r *run) readInto(a *capability.Action, timeout time.Duration, roots []Element, o *outState, out *ActionOutcome, added []bool) (*stop, *fieldMiss) {
+// root and is set for the roots whose records were kept. A required
+// field is empty when it is null or a blank string (FORMAT.md 1.4: only
+// white space and zero-width characters).
+func (r *run) readInto(ctx context.Context, a *capability.Action, roots []Element, o *outState, out *ActionOutcome, added []bool) (*stop, *fieldMiss) {
 	x := a.Extract
-	ctx, cancel := context.WithTimeout(r.ctx, timeout)
-	defer cancel()
 	recs := make([]map[string]any, len(roots))
 	for i := range recs {
 		recs[i] = make(map[string]any, len(x.Fields))
@@ -212,7 +234,7 @@ func (r *run) readInto(a *capability.Action, timeout time.Duration, roots []Elem
 	}
 	for ri, rec := range recs {
 		for _, name := range x.RequiredFields {
-			if v := rec[name]; v == nil || v == "" {
+			if v := rec[name]; v == nil || isBlankString(v) {
 				return r.failed(receipt.CategoryExtractionFailed, ReasonRequiredFieldEmpty,
 					fmt.Sprintf("action %s record %d: required field %s is empty", a.ID, ri, name)), nil
 			}
@@ -270,4 +292,77 @@ func (r *run) readInto(a *capability.Action, timeout time.Duration, roots []Elem
 			fmt.Sprintf("action %s: %d records exceed max_records %d", a.ID, len(o.records), max)), nil
 	}
 	return nil, nil
+}
+
+// isBlankString reports whether v is a blank string (FORMAT.md 1.4).
+func isBlankString(v any) bool {
+	s, ok := v.(string)
+	return ok && textrule.Blank(s)
+}
+
+// readFilled reads a text or single extraction from el, its uniquely
+// resolved root. When read reports the value blank (a required text, or
+// a required field of the record, is only white space and zero-width
+// characters: the skeleton a page shows before its data arrives), it
+// waits up to one action timeout more, through the runtime's wait (a
+// page change or the poll interval wakes it; unknown modals and business
+// outcomes end it as in every wait), re-resolving the root from the
+// action's candidates on every check, since a page often replaces the
+// placeholder element, and reading again until the value is not blank.
+// A root that is gone or ambiguous for a moment, a field not yet there
+// and a stale read keep the wait going. When the timeout passes, the
+// last read's answer stands: the blank failure (required_field_empty),
+// or the field locator that matched nothing (recovery). read stores the
+// value only when it is not blank.
+func (r *run) readFilled(m *capability.Milestone, a *capability.Action, timeout time.Duration, el Element, out *ActionOutcome,
+	read func(ctx context.Context, el Element) (blank bool, st *stop, miss *fieldMiss)) (*stop, *fieldMiss) {
+	ctx, cancel := context.WithTimeout(r.ctx, timeout)
+	blank, st, miss := read(ctx, el)
+	cancel()
+	if !blank {
+		return st, miss
+	}
+	r.log.Debug("extract read a blank required value; waiting for the page to fill it", "action", a.ID)
+	cands := r.actionCands(a)
+	_, wst := r.waitFor(WaitLocator, m.ID, a.ID, timeout, func(ctx context.Context) (bool, *stop) {
+		scope, ferr, fst := r.frameScope(ctx)
+		if fst != nil {
+			return false, fst
+		}
+		if ferr != nil {
+			return false, r.onMiss(ctx)
+		}
+		res, err := locator.Resolve(ctx, r.finder(scope, nil), cands)
+		if err != nil {
+			if ctx.Err() != nil {
+				return false, nil
+			}
+			if errors.Is(err, locator.ErrNotFound) || errors.Is(err, ErrStaleElement) {
+				return false, r.onMiss(ctx)
+			}
+			return false, r.classify(err, receipt.CategoryExtractionFailed, ReasonLocatorError)
+		}
+		r.lastScope = scope
+		b, rst, rmiss := read(ctx, res.Element)
+		if ctx.Err() != nil && (rst != nil || rmiss != nil || b) {
+			// The wait ended during this read: its answer is unknown, so
+			// the last complete read stays the one reported.
+			return false, nil
+		}
+		if rst != nil && rst.failure != nil && rst.failure.Reason == string(ReasonStaleElement) {
+			return false, r.onMiss(ctx)
+		}
+		if b || rmiss != nil {
+			st, miss = rst, rmiss
+			return false, r.onMiss(ctx)
+		}
+		st, miss = rst, nil
+		out.LocatorIndex, out.Tried = res.Index, candidateAttempts(res.Tried)
+		out.LocatorMatches = winnerMatches(res.Tried, res.Index, 1)
+		return true, nil
+	})
+	if wst != nil {
+		return wst, nil
+	}
+	return st, miss
 }

@@ -109,7 +109,9 @@ const (
 	// coerce to its declared type.
 	ReasonCoercionFailed Reason = "coercion_failed"
 	// ReasonRequiredFieldEmpty (extraction_failed): a required field is
-	// absent or empty.
+	// absent or blank, or a text extraction into a required output read
+	// only blank text within its timeout (FORMAT.md 1.4: white space and
+	// zero-width characters only).
 	ReasonRequiredFieldEmpty Reason = "required_field_empty"
 	// ReasonMaxRecordsExceeded (extraction_failed): more records than the
 	// extraction's max_records (or its limit input).

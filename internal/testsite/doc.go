@@ -75,6 +75,12 @@
 // [Stress.UnseenArchived], [Stress.UnseenContacts]), are listed in
 // unseen.go.
 //
+// # Skeleton page (on the Stress origin)
+//
+// /skeleton/balance shows a balance as a blank skeleton (empty, zero-width
+// or white-space text in a visible box) and, with ?fill=<ms>, fills it
+// from a fetch after a timer, replacing the element; see skeleton.go.
+//
 // # Member portal (Portal, StartPortal)
 //
 // Who is signed in, from the HttpOnly cookie "portal_session", and two

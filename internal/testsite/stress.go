@@ -62,6 +62,7 @@ func StartStress(opts ...Option) (*Stress, error) {
 	(&webcheck{st: st}).routes(mux)
 	st.unseen.routes(mux)
 	(&fields{}).routes(mux)
+	(&skeleton{st: st}).routes(mux)
 	srv, err := newServer("stress", "127.0.0.1", mux, o.Logger)
 	if err != nil {
 		return nil, err
