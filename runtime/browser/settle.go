@@ -121,6 +121,34 @@ type causal struct {
 	// chainReplies counts replies to chaining requests (for tests: a
 	// quiet-window wait must follow one).
 	chainReplies uint64
+	// wloads are the fetch and XHR loads of the page's workers
+	// (dedicated, shared and service workers) as each worker reports
+	// them on its own session (Network.requestWillBeSent), with when they
+	// were sent, until the worker has the body or the load failed. No
+	// page renderer reports them: the page's interceptor sees a dedicated
+	// worker's request, but the data goes to the worker, which handles it
+	// and posts the result to the page later.
+	wloads map[loadKey]time.Time
+	// wlanded are the worker sessions whose load ended, or whose script
+	// loaded, since their last worker check, with when the latest such
+	// load was sent (the script's: when it loaded): the worker may still
+	// be handling the data, then the page what the worker posted (see
+	// workerQuiet).
+	wlanded map[proto.TargetSessionID]wland
+	// sw are the service worker versions of the driver's context being
+	// installed or activated (ServiceWorker.workerVersionUpdated on the
+	// page's session), with when they entered that status: a page that
+	// registered one waits for it before it fetches its data.
+	sw map[string]swState
+	// swActive are the activated service worker versions of the
+	// context, with their registration.
+	swActive map[string]proto.ServiceWorkerRegistrationID
+	// swLanded is set when a version the barrier waited for was
+	// activated: the page then gets a DOM-quiet check (it is handling
+	// the new controller).
+	swLanded bool
+	// workerChecks counts the worker checks (for tests).
+	workerChecks uint64
 }
 
 // respKey names one fetch or XHR request awaiting its response.
@@ -134,6 +162,20 @@ type respKey struct {
 type loadKey struct {
 	sid proto.TargetSessionID
 	id  proto.NetworkRequestID
+}
+
+// wland is what a worker check is for: the latest load of the worker
+// that ended (when it was sent), or its script that loaded (load false,
+// at when it loaded).
+type wland struct {
+	at   time.Time
+	load bool
+}
+
+// swState is a service worker version's status and when it entered it.
+type swState struct {
+	status proto.ServiceWorkerServiceWorkerVersionStatus
+	at     time.Time
 }
 
 // loadVal is when a load began and the frame whose document started it.
@@ -170,6 +212,10 @@ func newCausal() causal {
 		committed: map[frameKey]proto.NetworkLoaderID{},
 		undecided: map[loadKey]loadVal{},
 		decided:   map[loadKey]time.Time{},
+		wloads:    map[loadKey]time.Time{},
+		wlanded:   map[proto.TargetSessionID]wland{},
+		sw:        map[string]swState{},
+		swActive:  map[string]proto.ServiceWorkerRegistrationID{},
 	}
 }
 
@@ -255,8 +301,10 @@ func imageFetch(e *proto.FetchRequestPaused) bool {
 
 // pendingLocked reports whether anything newer than since is pending. It
 // forgets awaited responses older than since: every later call passes a
-// later since.
-func (c *causal) pendingLocked(since time.Time) bool {
+// later since. follow bounds the loads of the workers that already had a
+// load checked during this Settle (see checkLanded): a load such a
+// worker sent after its bound holds nothing. It may be nil.
+func (c *causal) pendingLocked(since time.Time, follow map[proto.TargetSessionID]time.Time) bool {
 	if c.fetches > 0 {
 		return true
 	}
@@ -301,7 +349,103 @@ func (c *causal) pendingLocked(since time.Time) bool {
 			delete(c.decided, k)
 		}
 	}
+	for k, at := range c.wloads {
+		switch {
+		case !at.After(since):
+			delete(c.wloads, k)
+		case followed(follow, k.sid, at):
+			pending = true
+		}
+	}
+	for _, v := range c.sw {
+		if v.at.After(since) {
+			pending = true
+		}
+	}
 	return pending
+}
+
+// followed reports whether a worker load of session sid sent at holds
+// the barrier: always, unless the worker already had a load checked
+// during this Settle and sent this one after its follow bound.
+func followed(follow map[proto.TargetSessionID]time.Time, sid proto.TargetSessionID, at time.Time) bool {
+	until, ok := follow[sid]
+	return !ok || !at.After(until)
+}
+
+// workerLoadSent records a fetch or XHR load a worker session sid
+// started (Network.requestWillBeSent on the worker's own session; a
+// redirect keeps the first time).
+func (d *Driver) workerLoadSent(sid proto.TargetSessionID, id proto.NetworkRequestID) {
+	d.mu.Lock()
+	k := loadKey{sid, id}
+	if _, ok := d.causal.wloads[k]; !ok {
+		d.causal.wloads[k] = time.Now()
+	}
+	d.causal.noteLocked()
+	d.mu.Unlock()
+	d.log.Debug("settle: worker load sent", "request", string(id))
+}
+
+// workerLandedLocked marks worker session sid for a worker check: a load
+// of it sent at ended (load), or its script loaded (at is then now).
+func (c *causal) workerLandedLocked(sid proto.TargetSessionID, at time.Time, load bool) {
+	prev, ok := c.wlanded[sid]
+	if !ok || at.After(prev.at) {
+		prev.at = at
+	}
+	prev.load = prev.load || load
+	c.wlanded[sid] = prev
+	c.noteLocked()
+}
+
+// swVersionLocked records the status of one service worker version of
+// the driver's context. A version that is new, installing or activating
+// is pending (the page that registered it waits for it before its data
+// fetch goes out, which then goes to the new worker); so is an installed
+// one whose registration has no activated version (a first install,
+// about to activate), while one that waits behind an active version (no
+// skipWaiting) can wait as long as the old version's pages are open and
+// holds nothing. Each status holds no barrier begun more than a cap
+// after the version entered it (an install that never ends). When a
+// version the barrier waited for is activated, the page gets a DOM-quiet
+// check (swLanded): the activation hands it its new controller, and what
+// it does then (its data fetch) starts from the page's own tasks.
+func (c *causal) swVersionLocked(v *proto.ServiceWorkerServiceWorkerVersion) {
+	id := v.VersionID
+	if v.Status == proto.ServiceWorkerServiceWorkerVersionStatusActivated {
+		c.swActive[id] = v.RegistrationID
+	} else {
+		delete(c.swActive, id)
+	}
+	active := false
+	for vid, reg := range c.swActive {
+		if reg == v.RegistrationID && vid != id {
+			active = true
+		}
+	}
+	prev, was := c.sw[id]
+	switch v.Status {
+	case proto.ServiceWorkerServiceWorkerVersionStatusNew, proto.ServiceWorkerServiceWorkerVersionStatusInstalling,
+		proto.ServiceWorkerServiceWorkerVersionStatusActivating:
+	case proto.ServiceWorkerServiceWorkerVersionStatusInstalled:
+		if active {
+			delete(c.sw, id)
+			c.noteLocked()
+			return
+		}
+	default:
+		delete(c.sw, id)
+		if was && v.Status == proto.ServiceWorkerServiceWorkerVersionStatusActivated {
+			c.swLanded = true
+		}
+		c.noteLocked()
+		return
+	}
+	if !was || prev.status != v.Status {
+		c.sw[id] = swState{v.Status, time.Now()}
+	}
+	c.noteLocked()
 }
 
 // requestSent records a subresource request (not a document, fetch or
@@ -397,6 +541,11 @@ func (d *Driver) loadEnded(sid proto.TargetSessionID, id proto.NetworkRequestID)
 		d.causal.landed[frameKey{sid, l.frame}] = true
 		d.causal.noteLocked()
 		d.log.Debug("settle: load ended", "request", string(id))
+	}
+	if at, ok := d.causal.wloads[k]; ok {
+		delete(d.causal.wloads, k)
+		d.causal.workerLandedLocked(sid, at, true)
+		d.log.Debug("settle: worker load ended", "request", string(id))
 	}
 	d.mu.Unlock()
 }
@@ -555,6 +704,8 @@ func (d *Driver) forgetSessionLocked(sid proto.TargetSessionID) {
 	maps.DeleteFunc(c.committed, func(k frameKey, _ proto.NetworkLoaderID) bool { return k.sid == sid })
 	maps.DeleteFunc(c.undecided, func(k loadKey, _ loadVal) bool { return k.sid == sid })
 	maps.DeleteFunc(c.decided, func(k loadKey, _ time.Time) bool { return k.sid == sid })
+	maps.DeleteFunc(c.wloads, func(k loadKey, _ time.Time) bool { return k.sid == sid })
+	delete(c.wlanded, sid)
 	d.causal.noteLocked()
 }
 
@@ -636,6 +787,9 @@ func (d *Driver) Settle(ctx context.Context) error {
 	// Pending work older than one cap (a frame that never stops loading)
 	// does not hold this barrier.
 	stale := start.Add(-settleCap)
+	// follow bounds, per worker, the loads this Settle follows once one
+	// of that worker's loads was checked (see checkLanded).
+	follow := map[proto.TargetSessionID]time.Time{}
 	timer := time.NewTimer(settleCap)
 	defer timer.Stop()
 	wait := func(changed <-chan struct{}, d time.Duration) error {
@@ -656,7 +810,7 @@ func (d *Driver) Settle(ctx context.Context) error {
 	}
 	for {
 		d.mu.Lock()
-		pending := d.causal.pendingLocked(stale)
+		pending := d.causal.pendingLocked(stale, follow)
 		seq, changed, chainUntil := d.causal.seq, d.causal.changed, d.causal.chainUntil
 		d.mu.Unlock()
 		now := time.Now()
@@ -682,20 +836,11 @@ func (d *Driver) Settle(ctx context.Context) error {
 			}
 			continue
 		}
-		// Data a fetch or XHR brought has reached the renderer: wait
-		// until the page has handled it (its document stopped
-		// mutating), then look again (the handling may have started
-		// more work).
-		d.mu.Lock()
-		landed := d.causal.landed
-		if len(landed) > 0 {
-			d.causal.landed = map[frameKey]bool{}
-		}
-		d.mu.Unlock()
-		if len(landed) > 0 {
-			for k := range landed {
-				d.domQuiet(rctx, k)
-			}
+		// Data a fetch or XHR brought has reached the renderer, or a
+		// worker's: wait until the worker has handled it and the page
+		// has handled what it got (its document stopped mutating), then
+		// look again (the handling may have started more work).
+		if d.checkLanded(rctx, follow) {
 			if c := interruption(cctx); c != nil {
 				return d.fail(cctx, "settle", c)
 			}
@@ -718,7 +863,7 @@ func (d *Driver) Settle(ctx context.Context) error {
 			return d.fail(cctx, "settle", cctx.Err())
 		}
 		d.mu.Lock()
-		again := d.causal.seq != seq || d.causal.pendingLocked(stale)
+		again := d.causal.seq != seq || d.causal.pendingLocked(stale, follow)
 		d.mu.Unlock()
 		if !again {
 			d.log.Debug("settle: done", "elapsed", time.Since(start))
@@ -731,6 +876,113 @@ func (d *Driver) Settle(ctx context.Context) error {
 			return nil // the cap
 		}
 	}
+}
+
+// checkLanded runs the checks of what landed since the last look: a
+// worker check (workerQuiet) of every worker with a load ended or a
+// script loaded, then a DOM-quiet check of every frame whose fetch or
+// XHR load ended, of the document each such worker serves and, after a
+// service worker the barrier waited for was activated, of the page. It
+// reports whether it checked anything.
+//
+// follow is the Settle's bound per worker: the first load
+// of a worker checked during a Settle sets it to settleDOMBound after
+// that check; a load the worker sent later holds nothing and is not
+// checked, so a worker that polls back to back holds one Settle for its
+// first poll and that bound, never to the cap.
+func (d *Driver) checkLanded(ctx context.Context, follow map[proto.TargetSessionID]time.Time) bool {
+	d.mu.Lock()
+	frames := d.causal.landed
+	if len(frames) > 0 {
+		d.causal.landed = map[frameKey]bool{}
+	}
+	workers := d.causal.wlanded
+	if len(workers) > 0 {
+		d.causal.wlanded = map[proto.TargetSessionID]wland{}
+	}
+	sw := d.causal.swLanded
+	d.causal.swLanded = false
+	// A service worker attached twice (browser-wide and to the page)
+	// is checked once.
+	seen := map[proto.TargetTargetID]bool{}
+	var check []proto.TargetSessionID
+	docs := maps.Clone(frames)
+	for sid, w := range workers {
+		t := d.targets[sid]
+		if t == nil || !followed(follow, sid, w.at) {
+			continue
+		}
+		if w.load {
+			if _, ok := follow[sid]; !ok {
+				follow[sid] = time.Now().Add(settleDOMBound)
+			}
+		}
+		if !seen[t.id] {
+			seen[t.id] = true
+			check = append(check, sid)
+		}
+		if k, ok := d.ownerLocked(t); ok {
+			docs[k] = true
+		}
+	}
+	if sw {
+		if k, ok := d.ownerLocked(nil); ok {
+			docs[k] = true
+		}
+	}
+	d.mu.Unlock()
+	if len(check) == 0 && len(docs) == 0 {
+		return false
+	}
+	for _, sid := range check {
+		d.workerQuiet(ctx, sid)
+	}
+	for k := range docs {
+		d.domQuiet(ctx, k)
+	}
+	return true
+}
+
+// ownerLocked names the document a worker target serves: a dedicated
+// worker's, the frame that created it (its parent session and frame, or
+// for a worker of a worker, that worker's); a shared or service worker,
+// or nil, the driver's page.
+func (d *Driver) ownerLocked(t *target) (frameKey, bool) {
+	if t != nil && t.owner.sid != "" {
+		return t.owner, true
+	}
+	if d.pageSID == "" || d.pageTarget == "" {
+		return frameKey{}, false
+	}
+	return frameKey{d.pageSID, proto.PageFrameID(d.pageTarget)}, true
+}
+
+// workerQuietScript resolves after settleDOMQuiet of the worker's own
+// time: its tasks run in order, so the handling of data it already has
+// (parsing, aggregating, posting the result to the page) runs before this
+// timer fires, however long that takes.
+var workerQuietScript = `new Promise(r => setTimeout(r, ` + strconv.Itoa(int(settleDOMQuiet/time.Millisecond)) + `))`
+
+// workerQuiet is the worker check: a timer through worker session sid
+// (workerQuietScript), bounded by settleDOMBound. A fetch the worker
+// started meanwhile was reported on the same session before the answer,
+// so the barrier waits for it; what the worker posted to the page was
+// posted before the answer, so the page's DOM-quiet check that follows
+// sees it handled. It is best effort: a worker gone meanwhile has nothing
+// left to post.
+func (d *Driver) workerQuiet(ctx context.Context, sid proto.TargetSessionID) {
+	wctx, cancel := context.WithTimeout(ctx, settleDOMBound)
+	defer cancel()
+	var res proto.RuntimeEvaluateResult
+	err := d.call(wctx, sid, proto.RuntimeEvaluate{
+		Expression:   workerQuietScript,
+		AwaitPromise: true,
+		Silent:       true,
+	}, &res)
+	d.mu.Lock()
+	d.causal.workerChecks++
+	d.mu.Unlock()
+	d.log.Debug("settle: worker check", "err", err)
 }
 
 // domQuietScript resolves once the document has gone settleDOMQuiet

@@ -1,0 +1,217 @@
+package browser
+
+import (
+	"fmt"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/vera-run/vera/runtime"
+)
+
+// workerSite serves a page whose data a worker fetches: /data answers
+// "data-<n>" after 300 ms, and the worker aggregates for 150 ms before it
+// posts the text to the page, which shows it in p#out. kind is
+// "dedicated", "shared" or "service":
+//
+//   - dedicated and shared: the button "Load" sends the worker a message;
+//     the worker fetches /data, aggregates and posts the answer back.
+//   - service: the page registers /sw.js (its install takes 300 ms) when
+//     it loads, waits until the worker controls it, then fetches
+//     /sw/data, which the service worker answers by fetching /data and
+//     aggregating.
+//
+// /poll answers after 30 ms; a page loaded with ?poll=1 has a dedicated
+// worker that fetches it back to back forever and counts the answers in
+// p#polls, and a button "Nothing" that does nothing.
+func workerSite(t *testing.T) *httptest.Server {
+	t.Helper()
+	n := 0
+	const busy = `var until = Date.now() + 150; while (Date.now() < until) {}`
+	site := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		wait := func(d time.Duration) bool {
+			select {
+			case <-time.After(d):
+				return true
+			case <-r.Context().Done():
+				return false
+			}
+		}
+		switch r.URL.Path {
+		case "/":
+			w.Header().Set("Content-Type", "text/html; charset=utf-8")
+			fmt.Fprint(w, `<!doctype html><title>Workers</title><button>Load</button><button>Nothing</button><p id=out></p><p id=polls>0</p>
+<script>
+const kind = new URLSearchParams(location.search).get("kind");
+const out = document.getElementById("out");
+const show = (s) => { out.textContent = s; };
+if (new URLSearchParams(location.search).get("poll")) {
+  const p = new Worker("/poll.js");
+  p.onmessage = (e) => { document.getElementById("polls").textContent = e.data; };
+}
+if (kind === "dedicated") {
+  const w = new Worker("/worker.js");
+  w.onmessage = (e) => show(e.data);
+  document.querySelector("button").onclick = () => w.postMessage("go");
+} else if (kind === "shared") {
+  const w = new SharedWorker("/shared.js");
+  w.port.onmessage = (e) => show(e.data);
+  document.querySelector("button").onclick = () => w.port.postMessage("go");
+} else if (kind === "service") {
+  navigator.serviceWorker.register("/sw.js").then(() => navigator.serviceWorker.ready).then(() => {
+    if (navigator.serviceWorker.controller) return;
+    return new Promise((res) => navigator.serviceWorker.addEventListener("controllerchange", res, { once: true }));
+  }).then(() => fetch("/sw/data")).then((r) => r.text()).then(show);
+}
+</script>`)
+		case "/worker.js":
+			w.Header().Set("Content-Type", "text/javascript")
+			fmt.Fprint(w, `onmessage = () => fetch("/data").then((r) => r.text()).then((s) => { `+busy+` postMessage(s); });`)
+		case "/shared.js":
+			w.Header().Set("Content-Type", "text/javascript")
+			fmt.Fprint(w, `onconnect = (c) => { const port = c.ports[0]; port.onmessage = () => fetch("/data").then((r) => r.text()).then((s) => { `+busy+` port.postMessage(s); }); };`)
+		case "/sw.js":
+			w.Header().Set("Content-Type", "text/javascript")
+			w.Header().Set("Cache-Control", "no-store")
+			fmt.Fprint(w, `self.addEventListener("install", (e) => { self.skipWaiting(); e.waitUntil(new Promise((r) => setTimeout(r, 300))); });
+self.addEventListener("activate", (e) => e.waitUntil(self.clients.claim()));
+self.addEventListener("fetch", (e) => {
+  if (new URL(e.request.url).pathname !== "/sw/data") return;
+  e.respondWith(fetch("/data").then((r) => r.text()).then((s) => { `+busy+` return new Response(s); }));
+});`)
+		case "/poll.js":
+			w.Header().Set("Content-Type", "text/javascript")
+			fmt.Fprint(w, `let n = 0; const poll = () => fetch("/poll").then((r) => r.text()).then(() => { n++; postMessage(n); poll(); }); poll();`)
+		case "/data":
+			if !wait(300 * time.Millisecond) {
+				return
+			}
+			n++
+			w.Header().Set("Cache-Control", "no-store")
+			fmt.Fprintf(w, "data-%d", n)
+		case "/poll":
+			if !wait(30 * time.Millisecond) {
+				return
+			}
+			w.Header().Set("Cache-Control", "no-store")
+			fmt.Fprint(w, "ok")
+		default:
+			http.NotFound(w, r)
+		}
+	}))
+	t.Cleanup(site.Close)
+	return site
+}
+
+// TestSettleFollowsWorkers: the data a worker fetches, aggregates and
+// posts to the page is on the page when Settle returns, for a dedicated
+// worker and a shared worker (after the click that asks for it) and for a
+// service worker the page registers and waits for (after the start
+// navigation). Before, the barrier let go right after the worker's
+// response arrived (dedicated: the page's interceptor saw the request and
+// its response, no renderer load followed it), 60 ms after it (shared:
+// the quiet window after an unfollowed reply), or while the service
+// worker was still installing (nothing pending), and the page still
+// showed nothing.
+func TestSettleFollowsWorkers(t *testing.T) {
+	d := shared(t)
+	ctx := tctx(t, 180*time.Second)
+	for _, kind := range []string{"dedicated", "shared", "service"} {
+		t.Run(kind, func(t *testing.T) {
+			n := barrierRepeat(t) / 4
+			for i := range n {
+				// A new origin per run: a service worker registered
+				// by an earlier run would already control the page.
+				site := workerSite(t)
+				if err := d.RestrictOrigins(ctx, runtime.OriginScope{Allowed: []string{site.URL}}); err != nil {
+					t.Fatal(err)
+				}
+				if err := d.Navigate(ctx, site.URL+"/?kind="+kind); err != nil {
+					t.Fatal(err)
+				}
+				if err := d.Settle(ctx); err != nil {
+					t.Fatal(err)
+				}
+				if kind != "service" {
+					top, _, err := d.Frame(ctx, nil)
+					if err != nil {
+						t.Fatal(err)
+					}
+					els, err := d.Find(ctx, top, nil, role("button", "Load"))
+					if err != nil || len(els) != 1 {
+						t.Fatalf("run %d: Find = %d, %v", i, len(els), err)
+					}
+					if err := d.Act(ctx, els[0], runtime.Act{Kind: runtime.ActClick}); err != nil {
+						t.Fatalf("run %d: click: %v", i, err)
+					}
+					if err := d.Settle(ctx); err != nil {
+						t.Fatal(err)
+					}
+				}
+				var got string
+				obsEval(t, ctx, d, `document.getElementById("out").textContent`, &got)
+				if !strings.HasPrefix(got, "data-") {
+					t.Fatalf("run %d: the page shows %q when Settle returned, want the worker's data", i, got)
+				}
+			}
+		})
+	}
+}
+
+// TestSettleWorkerPollBound: a worker that fetches back to back forever
+// holds no Settle to the cap: each worker is followed, per Settle, for
+// settleDOMBound after its first checked load.
+func TestSettleWorkerPollBound(t *testing.T) {
+	d := shared(t)
+	ctx := tctx(t, 120*time.Second)
+	site := workerSite(t)
+	if err := d.RestrictOrigins(ctx, runtime.OriginScope{Allowed: []string{site.URL}}); err != nil {
+		t.Fatal(err)
+	}
+	if err := d.Navigate(ctx, site.URL+"/?poll=1"); err != nil {
+		t.Fatal(err)
+	}
+	capped := func() uint64 {
+		d.mu.Lock()
+		defer d.mu.Unlock()
+		return d.causal.capped
+	}
+	checks := func() uint64 {
+		d.mu.Lock()
+		defer d.mu.Unlock()
+		return d.causal.workerChecks
+	}
+	capped0, checks0 := capped(), checks()
+	if err := d.Settle(ctx); err != nil {
+		t.Fatal(err)
+	}
+	top, _, err := d.Frame(ctx, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := 0; i < 5; i++ {
+		els, err := d.Find(ctx, top, nil, role("button", "Nothing"))
+		if err != nil || len(els) != 1 {
+			t.Fatalf("Find = %d, %v", len(els), err)
+		}
+		if err := d.Act(ctx, els[0], runtime.Act{Kind: runtime.ActClick}); err != nil {
+			t.Fatal(err)
+		}
+		if err := d.Settle(ctx); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if n := capped() - capped0; n != 0 {
+		t.Errorf("%d of 6 Settle calls reached the cap with a worker polling", n)
+	}
+	if checks() == checks0 {
+		t.Error("no worker check ran: the polling worker's loads were not followed")
+	}
+	var polls string
+	obsEval(t, ctx, d, `document.getElementById("polls").textContent`, &polls)
+	if polls == "0" {
+		t.Error("the worker never polled")
+	}
+}
