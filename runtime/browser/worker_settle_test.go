@@ -1,6 +1,8 @@
 package browser
 
 import (
+	"context"
+	"encoding/json"
 	"fmt"
 	"net/http"
 	"net/http/httptest"
@@ -8,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/go-rod/rod/lib/proto"
 	"github.com/vera-run/vera/runtime"
 )
 
@@ -117,47 +120,63 @@ self.addEventListener("fetch", (e) => {
 // showed nothing.
 func TestSettleFollowsWorkers(t *testing.T) {
 	d := shared(t)
-	ctx := tctx(t, 180*time.Second)
 	for _, kind := range []string{"dedicated", "shared", "service"} {
 		t.Run(kind, func(t *testing.T) {
-			n := barrierRepeat(t) / 4
-			for i := range n {
-				// A new origin per run: a service worker registered
-				// by an earlier run would already control the page.
-				site := workerSite(t)
-				if err := d.RestrictOrigins(ctx, runtime.OriginScope{Allowed: []string{site.URL}}); err != nil {
-					t.Fatal(err)
-				}
-				if err := d.Navigate(ctx, site.URL+"/?kind="+kind); err != nil {
-					t.Fatal(err)
-				}
-				if err := d.Settle(ctx); err != nil {
-					t.Fatal(err)
-				}
-				if kind != "service" {
-					top, _, err := d.Frame(ctx, nil)
-					if err != nil {
-						t.Fatal(err)
-					}
-					els, err := d.Find(ctx, top, nil, role("button", "Load"))
-					if err != nil || len(els) != 1 {
-						t.Fatalf("run %d: Find = %d, %v", i, len(els), err)
-					}
-					if err := d.Act(ctx, els[0], runtime.Act{Kind: runtime.ActClick}); err != nil {
-						t.Fatalf("run %d: click: %v", i, err)
-					}
-					if err := d.Settle(ctx); err != nil {
-						t.Fatal(err)
-					}
-				}
-				var got string
-				obsEval(t, ctx, d, `document.getElementById("out").textContent`, &got)
-				if !strings.HasPrefix(got, "data-") {
-					t.Fatalf("run %d: the page shows %q when Settle returned, want the worker's data", i, got)
+			for i := range barrierRepeat(t) / 4 {
+				if p := workerSettleRun(t, d, kind); len(p) > 0 {
+					t.Fatalf("run %d: %s", i, strings.Join(p, "; "))
 				}
 			}
 		})
 	}
+}
+
+// workerSettleRun is one run of TestSettleFollowsWorkers on driver d:
+// the problems it saw.
+func workerSettleRun(t *testing.T, d *Driver, kind string) []string {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	// A new origin per run: a service worker registered by an earlier
+	// run would already control the page.
+	site := workerSite(t)
+	defer site.Close()
+	if err := d.RestrictOrigins(ctx, runtime.OriginScope{Allowed: []string{site.URL}}); err != nil {
+		return []string{"RestrictOrigins: " + err.Error()}
+	}
+	if err := d.Navigate(ctx, site.URL+"/?kind="+kind); err != nil {
+		return []string{"Navigate: " + err.Error()}
+	}
+	if err := d.Settle(ctx); err != nil {
+		return []string{"Settle: " + err.Error()}
+	}
+	if kind != "service" {
+		top, _, err := d.Frame(ctx, nil)
+		if err != nil {
+			return []string{"Frame: " + err.Error()}
+		}
+		els, err := d.Find(ctx, top, nil, role("button", "Load"))
+		if err != nil || len(els) != 1 {
+			return []string{fmt.Sprintf("Find = %d, %v", len(els), err)}
+		}
+		if err := d.Act(ctx, els[0], runtime.Act{Kind: runtime.ActClick}); err != nil {
+			return []string{"click: " + err.Error()}
+		}
+		if err := d.Settle(ctx); err != nil {
+			return []string{"Settle: " + err.Error()}
+		}
+	}
+	var res struct {
+		Result remoteObject `json:"result"`
+	}
+	if err := d.call(ctx, d.pageSID, proto.RuntimeEvaluate{Expression: `document.getElementById("out").textContent`, ReturnByValue: true}, &res); err != nil {
+		return []string{"read: " + err.Error()}
+	}
+	var got string
+	if err := json.Unmarshal(res.Result.Value, &got); err != nil || !strings.HasPrefix(got, "data-") {
+		return []string{fmt.Sprintf("the page shows %s when Settle returned, want the worker's data", res.Result.Value)}
+	}
+	return nil
 }
 
 // TestSettleWorkerPollBound: a worker that fetches back to back forever
