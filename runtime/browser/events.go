@@ -614,10 +614,16 @@ func (d *Driver) onRequest(sid proto.TargetSessionID, e *proto.FetchRequestPause
 			d.violations = append(d.violations, v)
 		}
 	}
+	// A worker's request the barrier follows through the worker's own
+	// session (causal.wloads): the page's view of it is not awaited,
+	// and past the worker's follow bound it holds nothing at all.
+	wsid, wat, worker := d.causal.workerNetLocked(e.NetworkID)
+	unfollowed := worker && !d.causal.followedLocked(wsid, wat)
 	// The barrier waits for the reply; a document request is a causal
 	// event of its own.
 	d.causal.requestDecidedLocked(sid, e.NetworkID)
-	if !icon {
+	counted := !icon && !unfollowed
+	if counted {
 		d.causal.fetches++
 	}
 	if document {
@@ -626,7 +632,7 @@ func (d *Driver) onRequest(sid proto.TargetSessionID, e *proto.FetchRequestPause
 	d.mu.Unlock()
 	chains := chainingResource(e.ResourceType) && !icon && !tracked
 	replied := func() {
-		if icon {
+		if !counted {
 			return
 		}
 		d.mu.Lock()
@@ -648,9 +654,9 @@ func (d *Driver) onRequest(sid proto.TargetSessionID, e *proto.FetchRequestPause
 		return
 	}
 	if allowed {
-		if e.ResourceType == proto.NetworkResourceTypeFetch || e.ResourceType == proto.NetworkResourceTypeXHR {
+		if (e.ResourceType == proto.NetworkResourceTypeFetch || e.ResourceType == proto.NetworkResourceTypeXHR) && !worker {
 			d.mu.Lock()
-			d.causal.responses[respKey{sid, id}] = loadVal{time.Now(), e.FrameID}
+			d.causal.responses[respKey{sid, id}] = respVal{loadVal{time.Now(), e.FrameID}, e.NetworkID}
 			d.mu.Unlock()
 			d.log.Debug("settle: request let through", "type", string(e.ResourceType), "url", e.Request.URL)
 		}
@@ -687,9 +693,15 @@ func (d *Driver) onRequest(sid proto.TargetSessionID, e *proto.FetchRequestPause
 func (d *Driver) onResponse(sid proto.TargetSessionID, e *proto.FetchRequestPaused) {
 	id := e.RequestID
 	d.mu.Lock()
-	d.causal.fetches++
+	// A worker's response past the worker's follow bound holds nothing
+	// (see onRequest).
+	wsid, wat, worker := d.causal.workerNetLocked(e.NetworkID)
+	counted := !worker || d.causal.followedLocked(wsid, wat)
+	if counted {
+		d.causal.fetches++
+	}
 	t := d.targets[sid]
-	chains := t == nil || !t.loads
+	chains := (t == nil || !t.loads) && !worker
 	d.mu.Unlock()
 	var reply proto.Request = proto.FetchContinueResponse{RequestID: id}
 	if e.ResponseErrorReason != "" {
@@ -704,8 +716,10 @@ func (d *Driver) onResponse(sid proto.TargetSessionID, e *proto.FetchRequestPaus
 		if chains {
 			d.causal.repliedLocked(e.ResourceType, e.FrameID)
 		}
-		d.causal.fetches--
-		d.causal.noteLocked()
+		if counted {
+			d.causal.fetches--
+			d.causal.noteLocked()
+		}
 		d.mu.Unlock()
 	})
 }

@@ -60,7 +60,7 @@ type causal struct {
 	// way, and the page will re-render when it comes (a single-page app
 	// that changed its URL with pushState keeps showing the old view
 	// until then).
-	responses map[respKey]loadVal
+	responses map[respKey]respVal
 	// loads are the page's fetch and XHR requests as the renderer reports
 	// them (Network.requestWillBeSent on a page or frame session, which
 	// the renderer sends on the session's own channel when the page
@@ -147,14 +147,37 @@ type causal struct {
 	// activated: the page then gets a DOM-quiet check (it is handling
 	// the new controller).
 	swLanded bool
+	// follow bounds, per worker, the loads the current Settle follows
+	// once one of that worker's loads was checked (see checkLanded);
+	// empty outside a Settle.
+	follow map[proto.TargetSessionID]time.Time
 	// workerChecks counts the worker checks (for tests).
 	workerChecks uint64
+	// swAsk is set when the page's top document fired its load event:
+	// the next confirming round trip through the page also asks it
+	// whether a service worker registration of its origin is still
+	// being installed (roundTripSW). No event reports a registration
+	// the page has just started until the browser has looked it up in
+	// its storage, which on a loaded machine came after every round trip
+	// of the Settle after the load (TestStressUnseenWorkers).
+	swAsk bool
+	// swHint is when the page answered that a registration is being
+	// installed: pending until the browser reports a service worker
+	// version (causal.sw then holds), bounded by the cap.
+	swHint time.Time
 }
 
 // respKey names one fetch or XHR request awaiting its response.
 type respKey struct {
 	sid proto.TargetSessionID
 	id  proto.FetchRequestID
+}
+
+// respVal is when an awaited request was let through, the frame whose
+// document sent it and its network id.
+type respVal struct {
+	loadVal
+	net proto.NetworkRequestID
 }
 
 // loadKey names one fetch or XHR load as the renderer of a session
@@ -206,7 +229,7 @@ func newCausal() causal {
 		changed:   make(chan struct{}),
 		navs:      map[navKey]time.Time{},
 		targets:   map[proto.TargetSessionID]time.Time{},
-		responses: map[respKey]loadVal{},
+		responses: map[respKey]respVal{},
 		loads:     map[loadKey]loadVal{},
 		landed:    map[frameKey]bool{},
 		committed: map[frameKey]proto.NetworkLoaderID{},
@@ -216,6 +239,7 @@ func newCausal() causal {
 		wlanded:   map[proto.TargetSessionID]wland{},
 		sw:        map[string]swState{},
 		swActive:  map[string]proto.ServiceWorkerRegistrationID{},
+		follow:    map[proto.TargetSessionID]time.Time{},
 	}
 }
 
@@ -301,10 +325,9 @@ func imageFetch(e *proto.FetchRequestPaused) bool {
 
 // pendingLocked reports whether anything newer than since is pending. It
 // forgets awaited responses older than since: every later call passes a
-// later since. follow bounds the loads of the workers that already had a
-// load checked during this Settle (see checkLanded): a load such a
-// worker sent after its bound holds nothing. It may be nil.
-func (c *causal) pendingLocked(since time.Time, follow map[proto.TargetSessionID]time.Time) bool {
+// later since. A load of a worker sent after the worker's follow bound
+// holds nothing (see checkLanded).
+func (c *causal) pendingLocked(since time.Time) bool {
 	if c.fetches > 0 {
 		return true
 	}
@@ -353,7 +376,7 @@ func (c *causal) pendingLocked(since time.Time, follow map[proto.TargetSessionID
 		switch {
 		case !at.After(since):
 			delete(c.wloads, k)
-		case followed(follow, k.sid, at):
+		case c.followedLocked(k.sid, at):
 			pending = true
 		}
 	}
@@ -362,15 +385,33 @@ func (c *causal) pendingLocked(since time.Time, follow map[proto.TargetSessionID
 			pending = true
 		}
 	}
+	if c.swHint.After(since) {
+		pending = true
+	}
 	return pending
 }
 
-// followed reports whether a worker load of session sid sent at holds
-// the barrier: always, unless the worker already had a load checked
-// during this Settle and sent this one after its follow bound.
-func followed(follow map[proto.TargetSessionID]time.Time, sid proto.TargetSessionID, at time.Time) bool {
-	until, ok := follow[sid]
+// followedLocked reports whether a worker load of session sid sent at
+// holds the barrier: always, unless the worker already had a load
+// checked during this Settle and sent this one after its follow bound.
+func (c *causal) followedLocked(sid proto.TargetSessionID, at time.Time) bool {
+	until, ok := c.follow[sid]
 	return !ok || !at.After(until)
+}
+
+// workerNetLocked finds the worker load with network id id: the page's
+// interceptor pauses a dedicated worker's requests on the page's session
+// with the worker's network id.
+func (c *causal) workerNetLocked(id proto.NetworkRequestID) (sid proto.TargetSessionID, at time.Time, ok bool) {
+	if id == "" {
+		return "", time.Time{}, false
+	}
+	for k, t := range c.wloads {
+		if k.id == id {
+			return k.sid, t, true
+		}
+	}
+	return "", time.Time{}, false
 }
 
 // workerLoadSent records a fetch or XHR load a worker session sid
@@ -379,17 +420,32 @@ func followed(follow map[proto.TargetSessionID]time.Time, sid proto.TargetSessio
 func (d *Driver) workerLoadSent(sid proto.TargetSessionID, id proto.NetworkRequestID) {
 	d.mu.Lock()
 	k := loadKey{sid, id}
-	if _, ok := d.causal.wloads[k]; !ok {
-		d.causal.wloads[k] = time.Now()
+	at, ok := d.causal.wloads[k]
+	if !ok {
+		at = time.Now()
+		d.causal.wloads[k] = at
 	}
-	d.causal.noteLocked()
+	// A dedicated worker's request is paused on its page's session,
+	// sometimes before the worker reports it: the worker's load covers
+	// it (and its follow bound applies).
+	maps.DeleteFunc(d.causal.responses, func(_ respKey, r respVal) bool { return r.net == id })
+	// A load past the worker's follow bound is no causal event: a
+	// worker that polls back to back would send the confirming round
+	// trips round again forever.
+	followed := d.causal.followedLocked(sid, at)
+	if followed {
+		d.causal.noteLocked()
+	}
 	d.mu.Unlock()
-	d.log.Debug("settle: worker load sent", "request", string(id))
+	d.log.Debug("settle: worker load sent", "request", string(id), "followed", followed)
 }
 
 // workerLandedLocked marks worker session sid for a worker check: a load
 // of it sent at ended (load), or its script loaded (at is then now).
 func (c *causal) workerLandedLocked(sid proto.TargetSessionID, at time.Time, load bool) {
+	if !c.followedLocked(sid, at) {
+		return
+	}
 	prev, ok := c.wlanded[sid]
 	if !ok || at.After(prev.at) {
 		prev.at = at
@@ -412,6 +468,7 @@ func (c *causal) workerLandedLocked(sid proto.TargetSessionID, at time.Time, loa
 // check (swLanded): the activation hands it its new controller, and what
 // it does then (its data fetch) starts from the page's own tasks.
 func (c *causal) swVersionLocked(v *proto.ServiceWorkerServiceWorkerVersion) {
+	c.swHint = time.Time{}
 	id := v.VersionID
 	if v.Status == proto.ServiceWorkerServiceWorkerVersionStatusActivated {
 		c.swActive[id] = v.RegistrationID
@@ -668,6 +725,12 @@ func (d *Driver) loadFired(sid proto.TargetSessionID, frame proto.PageFrameID, l
 		delete(d.causal.committed, k)
 		delete(d.causal.navs, navKey{sid, frame, true})
 		d.causal.loadEnds++
+		if sid == d.pageSID && frame == proto.PageFrameID(d.pageTarget) {
+			// The page's new document has run its load-time scripts:
+			// the next confirming round trip asks it about service
+			// worker registrations (swAsk).
+			d.causal.swAsk = true
+		}
 		d.causal.noteLocked()
 	}
 	d.mu.Unlock()
@@ -698,7 +761,7 @@ func (d *Driver) forgetSessionLocked(sid proto.TargetSessionID) {
 	c := &d.causal
 	maps.DeleteFunc(c.navs, func(k navKey, _ time.Time) bool { return k.sid == sid })
 	delete(c.targets, sid)
-	maps.DeleteFunc(c.responses, func(k respKey, _ loadVal) bool { return k.sid == sid })
+	maps.DeleteFunc(c.responses, func(k respKey, _ respVal) bool { return k.sid == sid })
 	maps.DeleteFunc(c.loads, func(k loadKey, _ loadVal) bool { return k.sid == sid })
 	maps.DeleteFunc(c.landed, func(k frameKey, _ bool) bool { return k.sid == sid })
 	maps.DeleteFunc(c.committed, func(k frameKey, _ proto.NetworkLoaderID) bool { return k.sid == sid })
@@ -770,6 +833,16 @@ func (d *Driver) Settle(ctx context.Context) error {
 	}
 	defer done()
 	start := time.Now()
+	// The follow bounds are this Settle's only: between two Settles
+	// (an act's own message to a worker) every worker load is followed.
+	d.mu.Lock()
+	clear(d.causal.follow)
+	d.mu.Unlock()
+	defer func() {
+		d.mu.Lock()
+		clear(d.causal.follow)
+		d.mu.Unlock()
+	}()
 	deadline := start.Add(settleCap)
 	rctx, cancel := context.WithDeadline(cctx, deadline)
 	defer cancel()
@@ -787,9 +860,6 @@ func (d *Driver) Settle(ctx context.Context) error {
 	// Pending work older than one cap (a frame that never stops loading)
 	// does not hold this barrier.
 	stale := start.Add(-settleCap)
-	// follow bounds, per worker, the loads this Settle follows once one
-	// of that worker's loads was checked (see checkLanded).
-	follow := map[proto.TargetSessionID]time.Time{}
 	timer := time.NewTimer(settleCap)
 	defer timer.Stop()
 	wait := func(changed <-chan struct{}, d time.Duration) error {
@@ -810,7 +880,7 @@ func (d *Driver) Settle(ctx context.Context) error {
 	}
 	for {
 		d.mu.Lock()
-		pending := d.causal.pendingLocked(stale, follow)
+		pending := d.causal.pendingLocked(stale)
 		seq, changed, chainUntil := d.causal.seq, d.causal.changed, d.causal.chainUntil
 		d.mu.Unlock()
 		now := time.Now()
@@ -840,7 +910,7 @@ func (d *Driver) Settle(ctx context.Context) error {
 		// worker's: wait until the worker has handled it and the page
 		// has handled what it got (its document stopped mutating), then
 		// look again (the handling may have started more work).
-		if d.checkLanded(rctx, follow) {
+		if d.checkLanded(rctx) {
 			if c := interruption(cctx); c != nil {
 				return d.fail(cctx, "settle", c)
 			}
@@ -850,10 +920,21 @@ func (d *Driver) Settle(ctx context.Context) error {
 			continue
 		}
 		// Nothing pending: confirm that nothing arrived meanwhile, through
-		// the page (its queued tasks ran) and the browser (it sent every
+		// the page (its queued tasks ran), its workers (they handled
+		// what the page posted them) and the browser (it sent every
 		// event it had before answering).
-		err := d.roundTrip(rctx)
+		d.mu.Lock()
+		ask := d.causal.swAsk
+		d.causal.swAsk = false
+		d.mu.Unlock()
+		var err error
+		if ask {
+			err = d.roundTripSW(rctx)
+		} else {
+			err = d.roundTrip(rctx)
+		}
 		if err == nil {
+			d.workersRoundTrip(rctx)
 			err = d.browserRoundTrip(rctx)
 		}
 		if c := interruption(cctx); c != nil {
@@ -863,7 +944,7 @@ func (d *Driver) Settle(ctx context.Context) error {
 			return d.fail(cctx, "settle", cctx.Err())
 		}
 		d.mu.Lock()
-		again := d.causal.seq != seq || d.causal.pendingLocked(stale, follow)
+		again := d.causal.seq != seq || d.causal.pendingLocked(stale)
 		d.mu.Unlock()
 		if !again {
 			d.log.Debug("settle: done", "elapsed", time.Since(start))
@@ -885,12 +966,12 @@ func (d *Driver) Settle(ctx context.Context) error {
 // service worker the barrier waited for was activated, of the page. It
 // reports whether it checked anything.
 //
-// follow is the Settle's bound per worker: the first load
-// of a worker checked during a Settle sets it to settleDOMBound after
-// that check; a load the worker sent later holds nothing and is not
-// checked, so a worker that polls back to back holds one Settle for its
-// first poll and that bound, never to the cap.
-func (d *Driver) checkLanded(ctx context.Context, follow map[proto.TargetSessionID]time.Time) bool {
+// causal.follow is the Settle's bound per worker: the first load of a
+// worker checked during a Settle sets it to settleDOMBound after that
+// check; a load the worker sent later holds nothing, is no causal event
+// and is not checked, so a worker that polls back to back holds one
+// Settle for its first poll and that bound, never to the cap.
+func (d *Driver) checkLanded(ctx context.Context) bool {
 	d.mu.Lock()
 	frames := d.causal.landed
 	if len(frames) > 0 {
@@ -909,12 +990,12 @@ func (d *Driver) checkLanded(ctx context.Context, follow map[proto.TargetSession
 	docs := maps.Clone(frames)
 	for sid, w := range workers {
 		t := d.targets[sid]
-		if t == nil || !followed(follow, sid, w.at) {
+		if t == nil || !d.causal.followedLocked(sid, w.at) {
 			continue
 		}
 		if w.load {
-			if _, ok := follow[sid]; !ok {
-				follow[sid] = time.Now().Add(settleDOMBound)
+			if _, ok := d.causal.follow[sid]; !ok {
+				d.causal.follow[sid] = time.Now().Add(settleDOMBound)
 			}
 		}
 		if !seen[t.id] {
@@ -1033,6 +1114,87 @@ func (d *Driver) domQuiet(ctx context.Context, k frameKey) {
 	}
 	d.mu.Unlock()
 	d.log.Debug("settle: DOM-quiet check", "frame", string(k.frame), "quiet", quiet, "err", err)
+}
+
+// swInstallingScript is the round trip's timer, then the page's answer
+// whether a service worker registration of its origin has no active
+// worker yet or is activating it (a first install in progress: the page
+// typically waits for it before it fetches its data). getRegistrations
+// goes to the browser on the same channel as the page's own register
+// call, so a registration the page has started is known by then.
+const swInstallingScript = `new Promise(r => setTimeout(r, 0)).then(() => {
+  const c = navigator.serviceWorker;
+  if (!c || !c.getRegistrations) return false;
+  return c.getRegistrations().then(rs => rs.some(r => !r.active || r.active.state === "activating"), () => false);
+})`
+
+// roundTripSW is roundTrip, once after the page's top document loaded,
+// with the service worker question (swInstallingScript): a registration
+// being installed holds the barrier (causal.swHint) until the browser
+// reports its version. It runs in the page's main world like roundTrip;
+// a page that replaced getRegistrations only answers for itself.
+func (d *Driver) roundTripSW(ctx context.Context) error {
+	var res proto.RuntimeEvaluateResult
+	err := d.call(ctx, d.pageSID, proto.RuntimeEvaluate{
+		Expression:    swInstallingScript,
+		AwaitPromise:  true,
+		ReturnByValue: true,
+		Silent:        true,
+	}, &res)
+	if err != nil && isStaleError(err) {
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	if res.ExceptionDetails != nil {
+		return errors.New(exceptionText(res.ExceptionDetails))
+	}
+	if res.Result != nil && res.Result.Value.Bool() {
+		d.mu.Lock()
+		d.causal.swHint = time.Now()
+		d.causal.noteLocked()
+		d.mu.Unlock()
+		d.log.Debug("settle: service worker installing")
+	}
+	return nil
+}
+
+// workersRoundTrip runs a zero-delay timer through every running
+// dedicated and shared worker of the driver's context, in parallel, each
+// bounded by settleDOMBound: a message the page posted to a worker (a
+// click that asks the worker for data) was queued before the timer, so a
+// fetch the worker started handling it was reported on the worker's
+// session before the answer. A page without workers pays nothing.
+// Service workers are left out: the page reaches them through its own
+// fetches, which the barrier follows, and a timer would keep an idle one
+// running.
+func (d *Driver) workersRoundTrip(ctx context.Context) {
+	d.mu.Lock()
+	seen := map[proto.TargetTargetID]bool{}
+	var sids []proto.TargetSessionID
+	for sid, t := range d.targets {
+		if t.kind == kindWorker && (t.typ == targetTypeWorker || t.typ == targetTypeSharedWorker) && t.setUp && t.scriptLoaded && !seen[t.id] {
+			seen[t.id] = true
+			sids = append(sids, sid)
+		}
+	}
+	d.mu.Unlock()
+	if len(sids) == 0 {
+		return
+	}
+	wctx, cancel := context.WithTimeout(ctx, settleDOMBound)
+	defer cancel()
+	done := make(chan struct{}, len(sids))
+	for _, sid := range sids {
+		go func() {
+			_ = d.call(wctx, sid, proto.RuntimeEvaluate{Expression: `new Promise(r => setTimeout(r, 0))`, AwaitPromise: true, Silent: true}, nil)
+			done <- struct{}{}
+		}()
+	}
+	for range sids {
+		<-done
+	}
 }
 
 // roundTrip runs a zero-delay timer in the page's main world and waits
