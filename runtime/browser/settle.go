@@ -804,6 +804,15 @@ func (d *Driver) forgetSessionLocked(sid proto.TargetSessionID) {
 // trip orders: the page gets the response on its own channel), except a
 // document reply for a loading frame, whose load holds the barrier
 // instead (repliedLocked).
+// The page's workers are followed as its own loads are: a dedicated,
+// shared or service worker until it is set up and its script loaded; a
+// fetch or XHR it reports on its own session (causal.wloads) until it
+// ended, then a worker check (workerQuiet) and a DOM-quiet check of the
+// document it serves; a service worker version being installed or
+// activated (causal.sw, and causal.swHint from the page's answer after
+// its load); each worker's follow-up bounded per Settle (checkLanded).
+// The confirming round trips also go through every running dedicated and
+// shared worker (workersRoundTrip).
 // Causal events also include a download beginning, a frame committing
 // and a native dialog opening.
 //
