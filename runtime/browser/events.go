@@ -530,9 +530,9 @@ func (d *Driver) workerScriptLoaded(sid proto.TargetSessionID) {
 }
 
 // workerDecidedLocked ends the barrier's wait for worker t once it is set
-// up and its script loaded, and asks for a worker check (checkLanded):
-// what the script does first (a fetch, a message to the page) is then
-// reported before the check answers.
+// up and its script loaded, and asks for a worker check of a dedicated or
+// shared worker (checkLanded): what the script does first (a fetch, a
+// message to the page) is then reported before the check answers.
 func (d *Driver) workerDecidedLocked(t *target) {
 	if !t.setUp || !t.scriptLoaded {
 		return
@@ -541,7 +541,12 @@ func (d *Driver) workerDecidedLocked(t *target) {
 		return
 	}
 	d.targetDecidedLocked(t.sid)
-	d.causal.workerLandedLocked(t.sid, time.Now(), false)
+	if t.typ != targetTypeServiceWorker {
+		// A service worker's start is the install the barrier follows
+		// through its versions (causal.sw), and the page reaches it
+		// through fetches it follows: no check.
+		d.causal.workerLandedLocked(t.sid, time.Now(), false)
+	}
 }
 
 func (d *Driver) onDetached(sid proto.TargetSessionID) {

@@ -894,9 +894,12 @@ func (d *Driver) Settle(ctx context.Context) error {
 		d.mu.Unlock()
 		now := time.Now()
 		if !now.Before(deadline) {
-			d.log.Debug("settle cap reached", "pending", pending)
 			d.mu.Lock()
-			d.causal.capped++
+			c := &d.causal
+			c.capped++
+			d.log.Debug("settle cap reached", "pending", pending, "fetches", c.fetches, "navs", len(c.navs), "targets", len(c.targets),
+				"responses", len(c.responses), "loads", len(c.loads), "undecided", len(c.undecided), "worker_loads", len(c.wloads),
+				"sw", len(c.sw), "sw_hint", !c.swHint.IsZero())
 			d.mu.Unlock()
 			return nil
 		}
@@ -1132,7 +1135,8 @@ func (d *Driver) domQuiet(ctx context.Context, k frameKey) {
 // goes to the browser on the same channel as the page's own register
 // call, so a registration the page has started is known by then.
 const swInstallingScript = `new Promise(r => setTimeout(r, 0)).then(() => {
-  const c = navigator.serviceWorker;
+  let c;
+  try { c = navigator.serviceWorker; } catch (e) { return false; } // an opaque origin
   if (!c || !c.getRegistrations) return false;
   return c.getRegistrations().then(rs => rs.some(r => !r.active || r.active.state === "activating"), () => false);
 })`
