@@ -241,8 +241,66 @@
 //     heading or field of the record it opens), which no timing can
 //     satisfy early. A fetch aborted or failed before its response holds
 //     no barrier for more than the cap after it was sent, nor does a
-//     streamed response that never ends. Every such event, a
-//     committed frame, Browser.downloadWillBegin and
+//     streamed response that never ends. The page's workers are
+//     followed the same way. A dedicated, shared or service worker
+//     (Network enabled on its session, before it runs except for a
+//     service worker, which already runs) holds the barrier from its
+//     attach until it is set up and its script has loaded
+//     (Inspector.workerScriptLoaded); a fetch or XHR it reports on its
+//     own session (Network.requestWillBeSent) holds it until its
+//     loadingFinished or loadingFailed. Then a worker check runs a
+//     settleDOMQuiet (40 ms) timer through the worker (its tasks run in
+//     order: handling the data it has, aggregating, posting the result,
+//     all run before the timer fires, and a fetch it starts meanwhile is
+//     reported before the answer; bounded at 400 ms), then a DOM-quiet
+//     check of the document it serves: a dedicated worker's creating
+//     frame (the attach's parent session and parentFrameId, or its
+//     parent worker's), a shared or service worker's the driver's page.
+//     The page's interceptor pauses a dedicated worker's requests on the
+//     page's session (its Fetch has no domain of its own): those are
+//     known by their network id and are the worker's load, not an
+//     awaited response of the page. Before, the barrier let go right
+//     after such a reply, before the worker posted the data, and a
+//     dashboard fed by a worker read its skeleton (open_total "", a
+//     completed run: TestUnseenWorker). An act's message to a worker is
+//     ordered by a zero-delay timer through every running dedicated and
+//     shared worker in each confirming round (after the page's, before
+//     the browser's; parallel, each bounded at 400 ms): the message was
+//     queued before it, so the fetch that handles it is reported first.
+//     A page without workers makes no such call. Service workers: the
+//     page's session reports the context's versions
+//     (ServiceWorker.enable at set-up, workerVersionUpdated); a version
+//     new, installing or activating, or installed with no active
+//     version in its registration, holds the barrier (a page that
+//     registered one waits for it before its data fetch), each status
+//     no longer than the cap; a version that waits behind an active one
+//     holds nothing. When one the barrier waited for is activated, the
+//     page gets a DOM-quiet check (it then handles its new controller
+//     and sends its fetch, which the barrier then follows). No event
+//     reports a registration the page has just started until the
+//     browser looked it up in its storage, which on a loaded machine
+//     came after every round trip of the Settle after the load, so the
+//     first confirming round trip after the page's top document fired
+//     its load event also asks the page (main world, after the timer)
+//     whether a registration of its origin has no active worker yet or
+//     is activating it (navigator.serviceWorker.getRegistrations, sent
+//     on the same channel as its register call); yes holds the barrier
+//     until the browser reports a version, at most the cap. One page
+//     call per document load, none per other action. Bounds: a worker's
+//     follow-up is bounded per Settle: once one of its loads was
+//     checked, its loads sent more than settleDOMBound (400 ms) after
+//     that check hold nothing, are no causal event and get no check
+//     (nor do their pauses on the page's session), so a worker that
+//     polls back to back holds one Settle for its first poll and that
+//     bound, never to the cap (TestSettleWorkerPollBound); every
+//     Settle starts with no bound. Not covered: a worker that handles
+//     its data later than 40 ms of its own time after it arrived (a
+//     debounce, a wait on IndexedDB), a chain of worker requests whose
+//     next one starts more than 400 ms after the first was checked, a
+//     register call later than the load event (a timer, an
+//     interaction), and a message a page posts to a service worker;
+//     author such a step with a postcondition on the data.
+//     Every such event, a committed frame, Browser.downloadWillBegin and
 //     Page.javascriptDialogOpening also count as causal events. Settle
 //     first makes a round trip through the page (a zero-delay timer in
 //     the main world, awaited), so the renderer has run the handlers of
@@ -258,8 +316,9 @@
 //     CSS transition) is not causal work, so an act on it that fetched
 //     nothing pays two round trips, not a window (issue 22.7: a fixed 60 ms window was half of
 //     the teller flow's action time). The one exception is the reply to a
-//     paused document or script request (or a fetch or XHR of a worker,
-//     whose loads the renderer does not report): the page receives
+//     paused document or script request (or a fetch or XHR of a worker
+//     whose loads are not reported, where its Network domain is not
+//     available): the page receives
 //     the response on its own channel, so no round trip orders the
 //     request, popup or navigation the response may cause, and the
 //     barrier stays up for 60 ms after such a reply (a stylesheet, image,

@@ -34,8 +34,27 @@ type target struct {
 	// loads is set once the renderer reports the target's fetch and XHR
 	// loads (Network enabled; guarded by Driver.mu): Settle follows them
 	// to the end of their body (causal.loads), not only to the
-	// interceptor's response.
+	// interceptor's response. On a worker it means the worker's own
+	// fetch and XHR loads are followed (causal.wloads).
 	loads bool
+	// owner is the document a dedicated worker serves (the frame that
+	// created it; see ownerLocked); zero for every other target.
+	owner frameKey
+	// scriptLoaded and setUp (guarded by Driver.mu) decide a worker for
+	// the barrier: its interception is installed and it runs (setUp),
+	// and its script has loaded (Inspector.workerScriptLoaded), so a
+	// worker check can run in it and what its script starts is reported.
+	scriptLoaded, setUp bool
+}
+
+// workerType reports whether a target type is a worker that runs
+// script: a dedicated, shared or service worker.
+func workerType(typ proto.TargetTargetInfoType) bool {
+	switch typ {
+	case targetTypeWorker, targetTypeSharedWorker, targetTypeServiceWorker:
+		return true
+	}
+	return false
 }
 
 // eventLoop reads every CDP event. It never makes a CDP call itself: the
@@ -72,7 +91,15 @@ func (d *Driver) dispatch(ev *cdp.Event) {
 	case "Target.attachedToTarget":
 		var e proto.TargetAttachedToTarget
 		if decode(ev, &e) && e.TargetInfo != nil {
-			d.onAttached(sid, &e)
+			// go-rod's TargetInfo lacks parentFrameId: the frame that
+			// created a dedicated worker.
+			var p struct {
+				TargetInfo struct {
+					ParentFrameID proto.PageFrameID `json:"parentFrameId"`
+				} `json:"targetInfo"`
+			}
+			_ = json.Unmarshal(ev.Params, &p)
+			d.onAttached(sid, &e, p.TargetInfo.ParentFrameID)
 		}
 	case "Target.detachedFromTarget":
 		var e proto.TargetDetachedFromTarget
@@ -196,7 +223,12 @@ func (d *Driver) dispatch(ev *cdp.Event) {
 			FrameID          proto.PageFrameID         `json:"frameId"`
 			RedirectResponse json.RawMessage           `json:"redirectResponse"`
 		}
-		if t := d.targetOf(sid); t != nil && t.kind != kindWorker && decode(ev, &e) && e.FrameID != "" {
+		t := d.targetOf(sid)
+		if t != nil && t.kind == kindWorker && workerType(t.typ) && decode(ev, &e) {
+			if e.Type == proto.NetworkResourceTypeFetch || e.Type == proto.NetworkResourceTypeXHR {
+				d.workerLoadSent(sid, e.RequestID)
+			}
+		} else if t != nil && t.kind != kindWorker && decode(ev, &e) && e.FrameID != "" {
 			switch e.Type {
 			case proto.NetworkResourceTypeFetch, proto.NetworkResourceTypeXHR:
 				d.loadSent(sid, e.RequestID, e.FrameID)
@@ -214,6 +246,19 @@ func (d *Driver) dispatch(ev *cdp.Event) {
 		}
 		if sid != "" && decode(ev, &e) {
 			d.loadEnded(sid, e.RequestID)
+		}
+	case "Inspector.workerScriptLoaded":
+		d.workerScriptLoaded(sid)
+	case "ServiceWorker.workerVersionUpdated":
+		var e proto.ServiceWorkerWorkerVersionUpdated
+		if t := d.targetOf(sid); t != nil && t.kind == kindPage && decode(ev, &e) {
+			d.mu.Lock()
+			for _, v := range e.Versions {
+				if v != nil {
+					d.causal.swVersionLocked(v)
+				}
+			}
+			d.mu.Unlock()
 		}
 	case "Audits.issueAdded":
 		var e proto.AuditsIssueAdded
@@ -277,7 +322,10 @@ func (d *Driver) addWaiter(fn func(*cdp.Event)) func() {
 // contexts (an operator's own tabs, in connect mode) are resumed and
 // detached at once. Targets of the driver's context get request
 // interception, then nested auto-attach, then run.
-func (d *Driver) onAttached(parent proto.TargetSessionID, e *proto.TargetAttachedToTarget) {
+//
+// A dedicated worker's owner is parentFrame of the parent session (the
+// frame that created it), or its parent worker's owner.
+func (d *Driver) onAttached(parent proto.TargetSessionID, e *proto.TargetAttachedToTarget, parentFrame proto.PageFrameID) {
 	info := e.TargetInfo
 	d.mu.Lock()
 	ours := d.browserCtxID != "" && info.BrowserContextID == d.browserCtxID
@@ -312,6 +360,16 @@ func (d *Driver) onAttached(parent proto.TargetSessionID, e *proto.TargetAttache
 			kind = kindWorker
 		}
 		t := &target{sid: e.SessionID, id: info.TargetID, typ: info.Type, kind: kind}
+		if pt := d.targets[parent]; pt != nil && info.Type == targetTypeWorker {
+			switch {
+			case pt.kind == kindWorker:
+				t.owner = pt.owner
+			case parentFrame != "":
+				t.owner = frameKey{parent, parentFrame}
+			default:
+				t.owner = frameKey{parent, proto.PageFrameID(pt.id)}
+			}
+		}
 		d.targets[e.SessionID] = t
 		d.byTarget[info.TargetID] = t
 		if kind == kindFrame {
@@ -365,8 +423,26 @@ func (d *Driver) onAttached(parent proto.TargetSessionID, e *proto.TargetAttache
 				d.log.Debug("issue reports not available", "target_type", string(info.Type), "err", err)
 			}
 		}
+		// A worker's own fetch and XHR loads are followed by the barrier
+		// (causal.wloads): enabled before it runs, except for a service
+		// worker, which is already running (see above).
+		followLoads := func() {
+			if err := d.call(ctx, sid, proto.NetworkEnable{}, nil); err != nil {
+				d.log.Debug("worker load events not available", "target_type", string(info.Type), "err", err)
+				return
+			}
+			d.mu.Lock()
+			if t := d.targets[sid]; t != nil {
+				t.loads = true
+			}
+			d.mu.Unlock()
+		}
+		script := kind == kindWorker && workerType(info.Type)
 		if info.Type == targetTypeServiceWorker {
 			resume()
+		}
+		if script {
+			followLoads()
 		}
 		audits()
 		if info.Type == proto.TargetTargetInfoTypePage || info.Type == targetTypeIframe {
@@ -394,6 +470,11 @@ func (d *Driver) onAttached(parent proto.TargetSessionID, e *proto.TargetAttache
 				}
 			}
 			if kind == kindPage {
+				// The context's service worker versions, for Settle
+				// (causal.sw): one call at set-up, none per action.
+				if err := d.call(ctx, sid, proto.ServiceWorkerEnable{}, nil); err != nil {
+					d.log.Debug("service worker events not available", "err", err)
+				}
 				_ = d.call(ctx, sid, proto.PageSetLifecycleEventsEnabled{Enabled: true}, nil)
 				_ = d.call(ctx, sid, proto.EmulationSetFocusEmulationEnabled{Enabled: true}, nil)
 			}
@@ -414,7 +495,15 @@ func (d *Driver) onAttached(parent proto.TargetSessionID, e *proto.TargetAttache
 		}
 		d.captureAttached(ctx, sid, info.URL)
 		resume()
-		if kind != kindPopup {
+		switch {
+		case script:
+			d.mu.Lock()
+			if t := d.targets[sid]; t != nil {
+				t.setUp = true
+				d.workerDecidedLocked(t)
+			}
+			d.mu.Unlock()
+		case kind != kindPopup:
 			d.mu.Lock()
 			d.targetDecidedLocked(sid)
 			d.mu.Unlock()
@@ -427,6 +516,37 @@ func (d *Driver) onAttached(parent proto.TargetSessionID, e *proto.TargetAttache
 			}
 		}
 	})
+}
+
+// workerScriptLoaded records that the script of worker session sid
+// loaded (Inspector.workerScriptLoaded).
+func (d *Driver) workerScriptLoaded(sid proto.TargetSessionID) {
+	d.mu.Lock()
+	if t := d.targets[sid]; t != nil && t.kind == kindWorker && workerType(t.typ) {
+		t.scriptLoaded = true
+		d.workerDecidedLocked(t)
+	}
+	d.mu.Unlock()
+}
+
+// workerDecidedLocked ends the barrier's wait for worker t once it is set
+// up and its script loaded, and asks for a worker check of a dedicated or
+// shared worker (checkLanded): what the script does first (a fetch, a
+// message to the page) is then reported before the check answers.
+func (d *Driver) workerDecidedLocked(t *target) {
+	if !t.setUp || !t.scriptLoaded {
+		return
+	}
+	if _, ok := d.causal.targets[t.sid]; !ok {
+		return
+	}
+	d.targetDecidedLocked(t.sid)
+	if t.typ != targetTypeServiceWorker {
+		// A service worker's start is the install the barrier follows
+		// through its versions (causal.sw), and the page reaches it
+		// through fetches it follows: no check.
+		d.causal.workerLandedLocked(t.sid, time.Now(), false)
+	}
 }
 
 func (d *Driver) onDetached(sid proto.TargetSessionID) {
@@ -499,10 +619,16 @@ func (d *Driver) onRequest(sid proto.TargetSessionID, e *proto.FetchRequestPause
 			d.violations = append(d.violations, v)
 		}
 	}
+	// A worker's request the barrier follows through the worker's own
+	// session (causal.wloads): the page's view of it is not awaited,
+	// and past the worker's follow bound it holds nothing at all.
+	wsid, wat, worker := d.causal.workerNetLocked(e.NetworkID)
+	unfollowed := worker && !d.causal.followedLocked(wsid, wat)
 	// The barrier waits for the reply; a document request is a causal
 	// event of its own.
 	d.causal.requestDecidedLocked(sid, e.NetworkID)
-	if !icon {
+	counted := !icon && !unfollowed
+	if counted {
 		d.causal.fetches++
 	}
 	if document {
@@ -511,7 +637,7 @@ func (d *Driver) onRequest(sid proto.TargetSessionID, e *proto.FetchRequestPause
 	d.mu.Unlock()
 	chains := chainingResource(e.ResourceType) && !icon && !tracked
 	replied := func() {
-		if icon {
+		if !counted {
 			return
 		}
 		d.mu.Lock()
@@ -533,9 +659,9 @@ func (d *Driver) onRequest(sid proto.TargetSessionID, e *proto.FetchRequestPause
 		return
 	}
 	if allowed {
-		if e.ResourceType == proto.NetworkResourceTypeFetch || e.ResourceType == proto.NetworkResourceTypeXHR {
+		if (e.ResourceType == proto.NetworkResourceTypeFetch || e.ResourceType == proto.NetworkResourceTypeXHR) && !worker {
 			d.mu.Lock()
-			d.causal.responses[respKey{sid, id}] = loadVal{time.Now(), e.FrameID}
+			d.causal.responses[respKey{sid, id}] = respVal{loadVal{time.Now(), e.FrameID}, e.NetworkID}
 			d.mu.Unlock()
 			d.log.Debug("settle: request let through", "type", string(e.ResourceType), "url", e.Request.URL)
 		}
@@ -572,9 +698,15 @@ func (d *Driver) onRequest(sid proto.TargetSessionID, e *proto.FetchRequestPause
 func (d *Driver) onResponse(sid proto.TargetSessionID, e *proto.FetchRequestPaused) {
 	id := e.RequestID
 	d.mu.Lock()
-	d.causal.fetches++
+	// A worker's response past the worker's follow bound holds nothing
+	// (see onRequest).
+	wsid, wat, worker := d.causal.workerNetLocked(e.NetworkID)
+	counted := !worker || d.causal.followedLocked(wsid, wat)
+	if counted {
+		d.causal.fetches++
+	}
 	t := d.targets[sid]
-	chains := t == nil || !t.loads
+	chains := (t == nil || !t.loads) && !worker
 	d.mu.Unlock()
 	var reply proto.Request = proto.FetchContinueResponse{RequestID: id}
 	if e.ResponseErrorReason != "" {
@@ -589,8 +721,10 @@ func (d *Driver) onResponse(sid proto.TargetSessionID, e *proto.FetchRequestPaus
 		if chains {
 			d.causal.repliedLocked(e.ResourceType, e.FrameID)
 		}
-		d.causal.fetches--
-		d.causal.noteLocked()
+		if counted {
+			d.causal.fetches--
+			d.causal.noteLocked()
+		}
 		d.mu.Unlock()
 	})
 }
@@ -661,5 +795,9 @@ func (d *Driver) invalidateSessionLocked(sid proto.TargetSessionID) {
 // (go-rod's proto package lists no constant for it).
 const targetTypeIframe proto.TargetTargetInfoType = "iframe"
 
-// targetTypeServiceWorker is the CDP target type of a service worker.
-const targetTypeServiceWorker proto.TargetTargetInfoType = "service_worker"
+// The CDP target types of workers.
+const (
+	targetTypeWorker        proto.TargetTargetInfoType = "worker"
+	targetTypeSharedWorker  proto.TargetTargetInfoType = "shared_worker"
+	targetTypeServiceWorker proto.TargetTargetInfoType = "service_worker"
+)

@@ -60,7 +60,7 @@ type causal struct {
 	// way, and the page will re-render when it comes (a single-page app
 	// that changed its URL with pushState keeps showing the old view
 	// until then).
-	responses map[respKey]loadVal
+	responses map[respKey]respVal
 	// loads are the page's fetch and XHR requests as the renderer reports
 	// them (Network.requestWillBeSent on a page or frame session, which
 	// the renderer sends on the session's own channel when the page
@@ -121,6 +121,50 @@ type causal struct {
 	// chainReplies counts replies to chaining requests (for tests: a
 	// quiet-window wait must follow one).
 	chainReplies uint64
+	// wloads are the fetch and XHR loads of the page's workers
+	// (dedicated, shared and service workers) as each worker reports
+	// them on its own session (Network.requestWillBeSent), with when they
+	// were sent, until the worker has the body or the load failed. No
+	// page renderer reports them: the page's interceptor sees a dedicated
+	// worker's request, but the data goes to the worker, which handles it
+	// and posts the result to the page later.
+	wloads map[loadKey]time.Time
+	// wlanded are the worker sessions whose load ended, or whose script
+	// loaded, since their last worker check, with when the latest such
+	// load was sent (the script's: when it loaded): the worker may still
+	// be handling the data, then the page what the worker posted (see
+	// workerQuiet).
+	wlanded map[proto.TargetSessionID]wland
+	// sw are the service worker versions of the driver's context being
+	// installed or activated (ServiceWorker.workerVersionUpdated on the
+	// page's session), with when they entered that status: a page that
+	// registered one waits for it before it fetches its data.
+	sw map[string]swState
+	// swActive are the activated service worker versions of the
+	// context, with their registration.
+	swActive map[string]proto.ServiceWorkerRegistrationID
+	// swLanded is set when a version the barrier waited for was
+	// activated: the page then gets a DOM-quiet check (it is handling
+	// the new controller).
+	swLanded bool
+	// follow bounds, per worker, the loads the current Settle follows
+	// once one of that worker's loads was checked (see checkLanded);
+	// empty outside a Settle.
+	follow map[proto.TargetSessionID]time.Time
+	// workerChecks counts the worker checks (for tests).
+	workerChecks uint64
+	// swAsk is set when the page's top document fired its load event:
+	// the next confirming round trip through the page also asks it
+	// whether a service worker registration of its origin is still
+	// being installed (roundTripSW). No event reports a registration
+	// the page has just started until the browser has looked it up in
+	// its storage, which on a loaded machine came after every round trip
+	// of the Settle after the load (TestStressUnseenWorkers).
+	swAsk bool
+	// swHint is when the page answered that a registration is being
+	// installed: pending until the browser reports a service worker
+	// version (causal.sw then holds), bounded by the cap.
+	swHint time.Time
 }
 
 // respKey names one fetch or XHR request awaiting its response.
@@ -129,11 +173,32 @@ type respKey struct {
 	id  proto.FetchRequestID
 }
 
+// respVal is when an awaited request was let through, the frame whose
+// document sent it and its network id.
+type respVal struct {
+	loadVal
+	net proto.NetworkRequestID
+}
+
 // loadKey names one fetch or XHR load as the renderer of a session
 // reports it.
 type loadKey struct {
 	sid proto.TargetSessionID
 	id  proto.NetworkRequestID
+}
+
+// wland is what a worker check is for: the latest load of the worker
+// that ended (when it was sent), or its script that loaded (load false,
+// at when it loaded).
+type wland struct {
+	at   time.Time
+	load bool
+}
+
+// swState is a service worker version's status and when it entered it.
+type swState struct {
+	status proto.ServiceWorkerServiceWorkerVersionStatus
+	at     time.Time
 }
 
 // loadVal is when a load began and the frame whose document started it.
@@ -164,12 +229,17 @@ func newCausal() causal {
 		changed:   make(chan struct{}),
 		navs:      map[navKey]time.Time{},
 		targets:   map[proto.TargetSessionID]time.Time{},
-		responses: map[respKey]loadVal{},
+		responses: map[respKey]respVal{},
 		loads:     map[loadKey]loadVal{},
 		landed:    map[frameKey]bool{},
 		committed: map[frameKey]proto.NetworkLoaderID{},
 		undecided: map[loadKey]loadVal{},
 		decided:   map[loadKey]time.Time{},
+		wloads:    map[loadKey]time.Time{},
+		wlanded:   map[proto.TargetSessionID]wland{},
+		sw:        map[string]swState{},
+		swActive:  map[string]proto.ServiceWorkerRegistrationID{},
+		follow:    map[proto.TargetSessionID]time.Time{},
 	}
 }
 
@@ -255,7 +325,8 @@ func imageFetch(e *proto.FetchRequestPaused) bool {
 
 // pendingLocked reports whether anything newer than since is pending. It
 // forgets awaited responses older than since: every later call passes a
-// later since.
+// later since. A load of a worker sent after the worker's follow bound
+// holds nothing (see checkLanded).
 func (c *causal) pendingLocked(since time.Time) bool {
 	if c.fetches > 0 {
 		return true
@@ -301,7 +372,137 @@ func (c *causal) pendingLocked(since time.Time) bool {
 			delete(c.decided, k)
 		}
 	}
+	for k, at := range c.wloads {
+		switch {
+		case !at.After(since):
+			delete(c.wloads, k)
+		case c.followedLocked(k.sid, at):
+			pending = true
+		}
+	}
+	for _, v := range c.sw {
+		if v.at.After(since) {
+			pending = true
+		}
+	}
+	if c.swHint.After(since) {
+		pending = true
+	}
 	return pending
+}
+
+// followedLocked reports whether a worker load of session sid sent at
+// holds the barrier: always, unless the worker already had a load
+// checked during this Settle and sent this one after its follow bound.
+func (c *causal) followedLocked(sid proto.TargetSessionID, at time.Time) bool {
+	until, ok := c.follow[sid]
+	return !ok || !at.After(until)
+}
+
+// workerNetLocked finds the worker load with network id id: the page's
+// interceptor pauses a dedicated worker's requests on the page's session
+// with the worker's network id.
+func (c *causal) workerNetLocked(id proto.NetworkRequestID) (sid proto.TargetSessionID, at time.Time, ok bool) {
+	if id == "" {
+		return "", time.Time{}, false
+	}
+	for k, t := range c.wloads {
+		if k.id == id {
+			return k.sid, t, true
+		}
+	}
+	return "", time.Time{}, false
+}
+
+// workerLoadSent records a fetch or XHR load a worker session sid
+// started (Network.requestWillBeSent on the worker's own session; a
+// redirect keeps the first time).
+func (d *Driver) workerLoadSent(sid proto.TargetSessionID, id proto.NetworkRequestID) {
+	d.mu.Lock()
+	k := loadKey{sid, id}
+	at, ok := d.causal.wloads[k]
+	if !ok {
+		at = time.Now()
+		d.causal.wloads[k] = at
+	}
+	// A dedicated worker's request is paused on its page's session,
+	// sometimes before the worker reports it: the worker's load covers
+	// it (and its follow bound applies).
+	maps.DeleteFunc(d.causal.responses, func(_ respKey, r respVal) bool { return r.net == id })
+	// A load past the worker's follow bound is no causal event: a
+	// worker that polls back to back would send the confirming round
+	// trips round again forever.
+	followed := d.causal.followedLocked(sid, at)
+	if followed {
+		d.causal.noteLocked()
+	}
+	d.mu.Unlock()
+	d.log.Debug("settle: worker load sent", "request", string(id), "followed", followed)
+}
+
+// workerLandedLocked marks worker session sid for a worker check: a load
+// of it sent at ended (load), or its script loaded (at is then now).
+func (c *causal) workerLandedLocked(sid proto.TargetSessionID, at time.Time, load bool) {
+	if !c.followedLocked(sid, at) {
+		return
+	}
+	prev, ok := c.wlanded[sid]
+	if !ok || at.After(prev.at) {
+		prev.at = at
+	}
+	prev.load = prev.load || load
+	c.wlanded[sid] = prev
+	c.noteLocked()
+}
+
+// swVersionLocked records the status of one service worker version of
+// the driver's context. A version that is new, installing or activating
+// is pending (the page that registered it waits for it before its data
+// fetch goes out, which then goes to the new worker); so is an installed
+// one whose registration has no activated version (a first install,
+// about to activate), while one that waits behind an active version (no
+// skipWaiting) can wait as long as the old version's pages are open and
+// holds nothing. Each status holds no barrier begun more than a cap
+// after the version entered it (an install that never ends). When a
+// version the barrier waited for is activated, the page gets a DOM-quiet
+// check (swLanded): the activation hands it its new controller, and what
+// it does then (its data fetch) starts from the page's own tasks.
+func (c *causal) swVersionLocked(v *proto.ServiceWorkerServiceWorkerVersion) {
+	c.swHint = time.Time{}
+	id := v.VersionID
+	if v.Status == proto.ServiceWorkerServiceWorkerVersionStatusActivated {
+		c.swActive[id] = v.RegistrationID
+	} else {
+		delete(c.swActive, id)
+	}
+	active := false
+	for vid, reg := range c.swActive {
+		if reg == v.RegistrationID && vid != id {
+			active = true
+		}
+	}
+	prev, was := c.sw[id]
+	switch v.Status {
+	case proto.ServiceWorkerServiceWorkerVersionStatusNew, proto.ServiceWorkerServiceWorkerVersionStatusInstalling,
+		proto.ServiceWorkerServiceWorkerVersionStatusActivating:
+	case proto.ServiceWorkerServiceWorkerVersionStatusInstalled:
+		if active {
+			delete(c.sw, id)
+			c.noteLocked()
+			return
+		}
+	default:
+		delete(c.sw, id)
+		if was && v.Status == proto.ServiceWorkerServiceWorkerVersionStatusActivated {
+			c.swLanded = true
+		}
+		c.noteLocked()
+		return
+	}
+	if !was || prev.status != v.Status {
+		c.sw[id] = swState{v.Status, time.Now()}
+	}
+	c.noteLocked()
 }
 
 // requestSent records a subresource request (not a document, fetch or
@@ -397,6 +598,11 @@ func (d *Driver) loadEnded(sid proto.TargetSessionID, id proto.NetworkRequestID)
 		d.causal.landed[frameKey{sid, l.frame}] = true
 		d.causal.noteLocked()
 		d.log.Debug("settle: load ended", "request", string(id))
+	}
+	if at, ok := d.causal.wloads[k]; ok {
+		delete(d.causal.wloads, k)
+		d.causal.workerLandedLocked(sid, at, true)
+		d.log.Debug("settle: worker load ended", "request", string(id))
 	}
 	d.mu.Unlock()
 }
@@ -519,6 +725,12 @@ func (d *Driver) loadFired(sid proto.TargetSessionID, frame proto.PageFrameID, l
 		delete(d.causal.committed, k)
 		delete(d.causal.navs, navKey{sid, frame, true})
 		d.causal.loadEnds++
+		if sid == d.pageSID && frame == proto.PageFrameID(d.pageTarget) {
+			// The page's new document has run its load-time scripts:
+			// the next confirming round trip asks it about service
+			// worker registrations (swAsk).
+			d.causal.swAsk = true
+		}
 		d.causal.noteLocked()
 	}
 	d.mu.Unlock()
@@ -549,12 +761,14 @@ func (d *Driver) forgetSessionLocked(sid proto.TargetSessionID) {
 	c := &d.causal
 	maps.DeleteFunc(c.navs, func(k navKey, _ time.Time) bool { return k.sid == sid })
 	delete(c.targets, sid)
-	maps.DeleteFunc(c.responses, func(k respKey, _ loadVal) bool { return k.sid == sid })
+	maps.DeleteFunc(c.responses, func(k respKey, _ respVal) bool { return k.sid == sid })
 	maps.DeleteFunc(c.loads, func(k loadKey, _ loadVal) bool { return k.sid == sid })
 	maps.DeleteFunc(c.landed, func(k frameKey, _ bool) bool { return k.sid == sid })
 	maps.DeleteFunc(c.committed, func(k frameKey, _ proto.NetworkLoaderID) bool { return k.sid == sid })
 	maps.DeleteFunc(c.undecided, func(k loadKey, _ loadVal) bool { return k.sid == sid })
 	maps.DeleteFunc(c.decided, func(k loadKey, _ time.Time) bool { return k.sid == sid })
+	maps.DeleteFunc(c.wloads, func(k loadKey, _ time.Time) bool { return k.sid == sid })
+	delete(c.wlanded, sid)
 	d.causal.noteLocked()
 }
 
@@ -590,6 +804,15 @@ func (d *Driver) forgetSessionLocked(sid proto.TargetSessionID) {
 // trip orders: the page gets the response on its own channel), except a
 // document reply for a loading frame, whose load holds the barrier
 // instead (repliedLocked).
+// The page's workers are followed as its own loads are: a dedicated,
+// shared or service worker until it is set up and its script loaded; a
+// fetch or XHR it reports on its own session (causal.wloads) until it
+// ended, then a worker check (workerQuiet) and a DOM-quiet check of the
+// document it serves; a service worker version being installed or
+// activated (causal.sw, and causal.swHint from the page's answer after
+// its load); each worker's follow-up bounded per Settle (checkLanded).
+// The confirming round trips also go through every running dedicated and
+// shared worker (workersRoundTrip).
 // Causal events also include a download beginning, a frame committing
 // and a native dialog opening.
 //
@@ -619,6 +842,16 @@ func (d *Driver) Settle(ctx context.Context) error {
 	}
 	defer done()
 	start := time.Now()
+	// The follow bounds are this Settle's only: between two Settles
+	// (an act's own message to a worker) every worker load is followed.
+	d.mu.Lock()
+	clear(d.causal.follow)
+	d.mu.Unlock()
+	defer func() {
+		d.mu.Lock()
+		clear(d.causal.follow)
+		d.mu.Unlock()
+	}()
 	deadline := start.Add(settleCap)
 	rctx, cancel := context.WithDeadline(cctx, deadline)
 	defer cancel()
@@ -661,9 +894,12 @@ func (d *Driver) Settle(ctx context.Context) error {
 		d.mu.Unlock()
 		now := time.Now()
 		if !now.Before(deadline) {
-			d.log.Debug("settle cap reached", "pending", pending)
 			d.mu.Lock()
-			d.causal.capped++
+			c := &d.causal
+			c.capped++
+			d.log.Debug("settle cap reached", "pending", pending, "fetches", c.fetches, "navs", len(c.navs), "targets", len(c.targets),
+				"responses", len(c.responses), "loads", len(c.loads), "undecided", len(c.undecided), "worker_loads", len(c.wloads),
+				"sw", len(c.sw), "sw_hint", !c.swHint.IsZero())
 			d.mu.Unlock()
 			return nil
 		}
@@ -682,20 +918,11 @@ func (d *Driver) Settle(ctx context.Context) error {
 			}
 			continue
 		}
-		// Data a fetch or XHR brought has reached the renderer: wait
-		// until the page has handled it (its document stopped
-		// mutating), then look again (the handling may have started
-		// more work).
-		d.mu.Lock()
-		landed := d.causal.landed
-		if len(landed) > 0 {
-			d.causal.landed = map[frameKey]bool{}
-		}
-		d.mu.Unlock()
-		if len(landed) > 0 {
-			for k := range landed {
-				d.domQuiet(rctx, k)
-			}
+		// Data a fetch or XHR brought has reached the renderer, or a
+		// worker's: wait until the worker has handled it and the page
+		// has handled what it got (its document stopped mutating), then
+		// look again (the handling may have started more work).
+		if d.checkLanded(rctx) {
 			if c := interruption(cctx); c != nil {
 				return d.fail(cctx, "settle", c)
 			}
@@ -705,10 +932,21 @@ func (d *Driver) Settle(ctx context.Context) error {
 			continue
 		}
 		// Nothing pending: confirm that nothing arrived meanwhile, through
-		// the page (its queued tasks ran) and the browser (it sent every
+		// the page (its queued tasks ran), its workers (they handled
+		// what the page posted them) and the browser (it sent every
 		// event it had before answering).
-		err := d.roundTrip(rctx)
+		d.mu.Lock()
+		ask := d.causal.swAsk
+		d.causal.swAsk = false
+		d.mu.Unlock()
+		var err error
+		if ask {
+			err = d.roundTripSW(rctx)
+		} else {
+			err = d.roundTrip(rctx)
+		}
 		if err == nil {
+			d.workersRoundTrip(rctx)
 			err = d.browserRoundTrip(rctx)
 		}
 		if c := interruption(cctx); c != nil {
@@ -731,6 +969,113 @@ func (d *Driver) Settle(ctx context.Context) error {
 			return nil // the cap
 		}
 	}
+}
+
+// checkLanded runs the checks of what landed since the last look: a
+// worker check (workerQuiet) of every worker with a load ended or a
+// script loaded, then a DOM-quiet check of every frame whose fetch or
+// XHR load ended, of the document each such worker serves and, after a
+// service worker the barrier waited for was activated, of the page. It
+// reports whether it checked anything.
+//
+// causal.follow is the Settle's bound per worker: the first load of a
+// worker checked during a Settle sets it to settleDOMBound after that
+// check; a load the worker sent later holds nothing, is no causal event
+// and is not checked, so a worker that polls back to back holds one
+// Settle for its first poll and that bound, never to the cap.
+func (d *Driver) checkLanded(ctx context.Context) bool {
+	d.mu.Lock()
+	frames := d.causal.landed
+	if len(frames) > 0 {
+		d.causal.landed = map[frameKey]bool{}
+	}
+	workers := d.causal.wlanded
+	if len(workers) > 0 {
+		d.causal.wlanded = map[proto.TargetSessionID]wland{}
+	}
+	sw := d.causal.swLanded
+	d.causal.swLanded = false
+	// A service worker attached twice (browser-wide and to the page)
+	// is checked once.
+	seen := map[proto.TargetTargetID]bool{}
+	var check []proto.TargetSessionID
+	docs := maps.Clone(frames)
+	for sid, w := range workers {
+		t := d.targets[sid]
+		if t == nil || !d.causal.followedLocked(sid, w.at) {
+			continue
+		}
+		if w.load {
+			if _, ok := d.causal.follow[sid]; !ok {
+				d.causal.follow[sid] = time.Now().Add(settleDOMBound)
+			}
+		}
+		if !seen[t.id] {
+			seen[t.id] = true
+			check = append(check, sid)
+		}
+		if k, ok := d.ownerLocked(t); ok {
+			docs[k] = true
+		}
+	}
+	if sw {
+		if k, ok := d.ownerLocked(nil); ok {
+			docs[k] = true
+		}
+	}
+	d.mu.Unlock()
+	if len(check) == 0 && len(docs) == 0 {
+		return false
+	}
+	for _, sid := range check {
+		d.workerQuiet(ctx, sid)
+	}
+	for k := range docs {
+		d.domQuiet(ctx, k)
+	}
+	return true
+}
+
+// ownerLocked names the document a worker target serves: a dedicated
+// worker's, the frame that created it (its parent session and frame, or
+// for a worker of a worker, that worker's); a shared or service worker,
+// or nil, the driver's page.
+func (d *Driver) ownerLocked(t *target) (frameKey, bool) {
+	if t != nil && t.owner.sid != "" {
+		return t.owner, true
+	}
+	if d.pageSID == "" || d.pageTarget == "" {
+		return frameKey{}, false
+	}
+	return frameKey{d.pageSID, proto.PageFrameID(d.pageTarget)}, true
+}
+
+// workerQuietScript resolves after settleDOMQuiet of the worker's own
+// time: its tasks run in order, so the handling of data it already has
+// (parsing, aggregating, posting the result to the page) runs before this
+// timer fires, however long that takes.
+var workerQuietScript = `new Promise(r => setTimeout(r, ` + strconv.Itoa(int(settleDOMQuiet/time.Millisecond)) + `))`
+
+// workerQuiet is the worker check: a timer through worker session sid
+// (workerQuietScript), bounded by settleDOMBound. A fetch the worker
+// started meanwhile was reported on the same session before the answer,
+// so the barrier waits for it; what the worker posted to the page was
+// posted before the answer, so the page's DOM-quiet check that follows
+// sees it handled. It is best effort: a worker gone meanwhile has nothing
+// left to post.
+func (d *Driver) workerQuiet(ctx context.Context, sid proto.TargetSessionID) {
+	wctx, cancel := context.WithTimeout(ctx, settleDOMBound)
+	defer cancel()
+	var res proto.RuntimeEvaluateResult
+	err := d.call(wctx, sid, proto.RuntimeEvaluate{
+		Expression:   workerQuietScript,
+		AwaitPromise: true,
+		Silent:       true,
+	}, &res)
+	d.mu.Lock()
+	d.causal.workerChecks++
+	d.mu.Unlock()
+	d.log.Debug("settle: worker check", "err", err)
 }
 
 // domQuietScript resolves once the document has gone settleDOMQuiet
@@ -781,6 +1126,88 @@ func (d *Driver) domQuiet(ctx context.Context, k frameKey) {
 	}
 	d.mu.Unlock()
 	d.log.Debug("settle: DOM-quiet check", "frame", string(k.frame), "quiet", quiet, "err", err)
+}
+
+// swInstallingScript is the round trip's timer, then the page's answer
+// whether a service worker registration of its origin has no active
+// worker yet or is activating it (a first install in progress: the page
+// typically waits for it before it fetches its data). getRegistrations
+// goes to the browser on the same channel as the page's own register
+// call, so a registration the page has started is known by then.
+const swInstallingScript = `new Promise(r => setTimeout(r, 0)).then(() => {
+  let c;
+  try { c = navigator.serviceWorker; } catch (e) { return false; } // an opaque origin
+  if (!c || !c.getRegistrations) return false;
+  return c.getRegistrations().then(rs => rs.some(r => !r.active || r.active.state === "activating"), () => false);
+})`
+
+// roundTripSW is roundTrip, once after the page's top document loaded,
+// with the service worker question (swInstallingScript): a registration
+// being installed holds the barrier (causal.swHint) until the browser
+// reports its version. It runs in the page's main world like roundTrip;
+// a page that replaced getRegistrations only answers for itself.
+func (d *Driver) roundTripSW(ctx context.Context) error {
+	var res proto.RuntimeEvaluateResult
+	err := d.call(ctx, d.pageSID, proto.RuntimeEvaluate{
+		Expression:    swInstallingScript,
+		AwaitPromise:  true,
+		ReturnByValue: true,
+		Silent:        true,
+	}, &res)
+	if err != nil && isStaleError(err) {
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	if res.ExceptionDetails != nil {
+		return errors.New(exceptionText(res.ExceptionDetails))
+	}
+	if res.Result != nil && res.Result.Value.Bool() {
+		d.mu.Lock()
+		d.causal.swHint = time.Now()
+		d.causal.noteLocked()
+		d.mu.Unlock()
+		d.log.Debug("settle: service worker installing")
+	}
+	return nil
+}
+
+// workersRoundTrip runs a zero-delay timer through every running
+// dedicated and shared worker of the driver's context, in parallel, each
+// bounded by settleDOMBound: a message the page posted to a worker (a
+// click that asks the worker for data) was queued before the timer, so a
+// fetch the worker started handling it was reported on the worker's
+// session before the answer. A page without workers pays nothing.
+// Service workers are left out: the page reaches them through its own
+// fetches, which the barrier follows, and a timer would keep an idle one
+// running.
+func (d *Driver) workersRoundTrip(ctx context.Context) {
+	d.mu.Lock()
+	seen := map[proto.TargetTargetID]bool{}
+	var sids []proto.TargetSessionID
+	for sid, t := range d.targets {
+		if t.kind == kindWorker && (t.typ == targetTypeWorker || t.typ == targetTypeSharedWorker) && t.setUp && t.scriptLoaded && !seen[t.id] {
+			seen[t.id] = true
+			sids = append(sids, sid)
+		}
+	}
+	d.mu.Unlock()
+	if len(sids) == 0 {
+		return
+	}
+	wctx, cancel := context.WithTimeout(ctx, settleDOMBound)
+	defer cancel()
+	done := make(chan struct{}, len(sids))
+	for _, sid := range sids {
+		go func() {
+			_ = d.call(wctx, sid, proto.RuntimeEvaluate{Expression: `new Promise(r => setTimeout(r, 0))`, AwaitPromise: true, Silent: true}, nil)
+			done <- struct{}{}
+		}()
+	}
+	for range sids {
+		<-done
+	}
 }
 
 // roundTrip runs a zero-delay timer in the page's main world and waits

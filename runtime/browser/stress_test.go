@@ -20,6 +20,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"log/slog"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -621,4 +622,71 @@ func TestStressNativeDialog(t *testing.T) {
 		y.judge(i, res, p)
 	}
 	y.done()
+}
+
+// TestStressUnseenWorkers is the workers' part of the stress tier
+// (skipped unless VERA_STRESS=1): the worker dashboard fed by a dedicated
+// worker (with and without its 200 ms aggregation, and a capability that
+// reads only the total) and by a service worker, each iteration of the
+// service worker case on new servers (a new origin) so the worker
+// installs every time; then the barrier's own page (TestSettleFollowsWorkers)
+// for a dedicated, a shared and a service worker. Each answer must be
+// the data's, never the skeleton's. A misreport logs the iteration's
+// driver log.
+func TestStressUnseenWorkers(t *testing.T) {
+	n := stressIterations(t)
+	logs := &iterLog{}
+	d := stressLaunch(t, WithLogger(slog.New(slog.NewTextHandler(logs, &slog.HandlerOptions{Level: slog.LevelDebug}))))
+	s := sites(t)
+	total, rows := unseenOrdersWant()
+	for _, tc := range unseenWorkerCases {
+		t.Run(tc.name, func(t *testing.T) {
+			y := &tally{t: t, name: "unseen-" + tc.name}
+			for i := 0; i < n; i++ {
+				origin := s.Stress.Origin()
+				if tc.name == "sw" {
+					origin = sites(t).Stress.Origin()
+				}
+				body := unseenWorker
+				if tc.name == "worker-total" {
+					body = unseenWorkerTotal
+				}
+				c := wcCapabilityQuery(t, origin, "unseen-worker", "/unseen/worker", tc.query, body)
+				logs.reset()
+				ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+				res, p := stressRun(t, ctx, d, c, nil)
+				cancel()
+				p = append(p, wantCompleted(res)...)
+				if res != nil {
+					if got := res.ModelOutputs["open_total"]; got != total {
+						p = append(p, fmt.Sprintf("open_total = %q", got))
+					}
+					if body == unseenWorker && res.State == runtime.StateCompleted {
+						if got := asJSON(t, res.ModelOutputs["orders"]); !reflect.DeepEqual(got, rows) {
+							p = append(p, fmt.Sprintf("orders = %v", got))
+						}
+					}
+				}
+				if len(p) > 0 {
+					t.Logf("%s iteration %d driver log:\n%s", tc.name, i, logs.String())
+				}
+				y.judge(i, res, p)
+			}
+			y.done()
+		})
+	}
+	for _, kind := range []string{"dedicated", "shared", "service"} {
+		t.Run("settle-"+kind, func(t *testing.T) {
+			y := &tally{t: t, name: "settle-worker-" + kind}
+			for i := 0; i < n; i++ {
+				logs.reset()
+				p := workerSettleRun(t, d, kind)
+				if len(p) > 0 {
+					t.Logf("settle-%s iteration %d driver log:\n%s", kind, i, logs.String())
+				}
+				y.judge(i, nil, p)
+			}
+			y.done()
+		})
+	}
 }
