@@ -60,7 +60,8 @@ import (
 //	                          (optimistic) and POSTs
 //	                          /unseen2/api/invoices/INV-2042/pay (?delay=<ms>,
 //	                          default 400); ?outcome=conflict: the server
-//	                          answers 409 and the page puts "Open" back and
+//	                          answers 409 and the page puts "Open" back
+//	                          (?rollback=<ms> after the answer; default at once) and
 //	                          shows the alert "Could not record the payment of
 //	                          INV-2042: it was changed by someone else";
 //	                          otherwise 200, the status stays "Paid" and the
@@ -466,9 +467,13 @@ function markPaid() {
   post("/unseen2/api/invoices/INV-2042/pay" + q, {}).then(function () {
     st.pending = false; st.toast = "INV-2042 settled"; render();
   }, function (e) {
-    st.pending = false; st.status = before;
-    st.error = e.status === 409 ? "Could not record the payment of INV-2042: it was changed by someone else" : "Could not record the payment of INV-2042: " + e.message;
-    render();
+    // ?rollback=<ms>: the revert is animated, the page puts the old
+    // status back that long after the answer.
+    setTimeout(function () {
+      st.pending = false; st.status = before;
+      st.error = e.status === 409 ? "Could not record the payment of INV-2042: it was changed by someone else" : "Could not record the payment of INV-2042: " + e.message;
+      render();
+    }, Number(query("rollback")) || 0);
   });
 }
 function render() {

@@ -681,7 +681,7 @@ func TestStressUnseen2(t *testing.T) {
 				return nil
 			}, func() int { return 0 }},
 		{"unseen2-invoice-conflict", wcCapabilityQuery(t, origin, "unseen2-invoice", "/unseen2/invoice",
-			`[{"name": "outcome", "value": "conflict"}, {"name": "delay", "value": "1500"}]`, unseen2Invoice),
+			`[{"name": "outcome", "value": "conflict"}, {"name": "delay", "value": "1500"}]`, unseen2Invoice("Paid")),
 			nil, true,
 			func(res *runtime.Result, before int) []string {
 				var p []string
@@ -697,7 +697,7 @@ func TestStressUnseen2(t *testing.T) {
 				return p
 			}, func() int { return len(st.Unseen2PayAttempts()) }},
 		{"unseen2-invoice-accepted", wcCapabilityQuery(t, origin, "unseen2-invoice", "/unseen2/invoice",
-			`[{"name": "outcome", "value": "ok"}, {"name": "delay", "value": "400"}]`, unseen2Invoice),
+			`[{"name": "outcome", "value": "ok"}, {"name": "delay", "value": "400"}]`, unseen2Invoice("Paid")),
 			nil, false,
 			func(res *runtime.Result, before int) []string {
 				var p []string

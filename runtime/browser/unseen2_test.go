@@ -3,6 +3,7 @@ package browser
 import (
 	"fmt"
 	"reflect"
+	"strings"
 	"testing"
 	"time"
 
@@ -242,8 +243,11 @@ func lenAny(v any) int {
 	return -1
 }
 
-// unseen2Invoice marks the invoice paid and reads its status.
-const unseen2Invoice = `
+// unseen2Invoice marks the invoice paid and reads its status; post is the
+// text the click's postcondition wants: the status ("Paid") or the
+// server's confirmation ("INV-2042 settled").
+func unseen2Invoice(post string) string {
+	return `
   "inputs": [],
   "outputs": [{"name": "status", "kind": "text", "exposure": "model_and_artifact"}],
   "milestones": [{
@@ -252,7 +256,7 @@ const unseen2Invoice = `
     "actions": [
       {"id": "mark-paid", "operation": "click", "intent": "Mark the invoice paid", "effect": "reversible", "confirmation": "none",
        "locator_candidates": [{"strategy": "role", "role": "button", "name": "Record payment", "exact": true}],
-       "postcondition": {"kind": "text_visible", "text": "Paid"}},
+       "postcondition": {"kind": "text_visible", "text": "` + post + `"}},
       {"id": "read-status", "operation": "extract", "intent": "Read the invoice status", "effect": "read_only", "confirmation": "none",
        "locator_candidates": [{"strategy": "test_id", "test_id": "status"}],
        "output": "status",
@@ -260,6 +264,7 @@ const unseen2Invoice = `
        "postcondition": {"kind": "output_produced", "output": "status"}}
     ]
   }]`
+}
 
 // TestUnseen2Invoice: "Record payment" shows "Paid" at once, before the
 // server answered. When the server accepts, the run completes with
@@ -280,22 +285,34 @@ func TestUnseen2Invoice(t *testing.T) {
 		"after the click with status \"Paid\", before the server answers 409 and the page puts \"Open\" back. " +
 		"Correct: an act's postcondition is not judged while a fetch the act caused is in flight, up to the action " +
 		"timeout; past it the action fails. Needs settle.go (the cap) or a Driver signal that the cap left work pending"
+	const rollbackFault = "known limitation (runtime/browser/doc.go, Settle: a page that renders the data later " +
+		"than 40 ms after it arrived is not covered): the 409 arrives after 400 ms and Settle waits for it and a " +
+		"40 ms DOM-quiet window, but the page puts \"Open\" back 300 ms later, so the postcondition text_visible " +
+		"\"Paid\" holds on the optimistic render and the run completes (status read as \"Open\" or \"Paid\", " +
+		"depending on when the extract runs). The doc's advice, a postcondition on the new view's content, does not " +
+		"help when the optimistic view is that content; the confirmation (\"INV-2042 settled\", the confirmed/* cases) does"
 	for _, tc := range []struct {
-		name, outcome, delay string
-		paid                 bool
-		fault                string
+		name, post, outcome, delay string
+		paid                       bool
+		fault                      string
 	}{
-		{"accepted", "ok", "400", true, ""},
-		{"conflict", "conflict", "400", false, ""},
-		{"conflict-slow", "conflict", "1500", false, ""},
-		{"conflict-5s", "conflict", "5000", false, capFault},
-		{"conflict-9s", "conflict", "9000", false, capFault + " (here the answer comes after the 8 s action timeout: the action must fail)"},
+		{"accepted", "Paid", "ok", "400", true, ""},
+		{"conflict", "Paid", "conflict", "400", false, ""},
+		{"conflict-slow", "Paid", "conflict", "1500", false, ""},
+		{"conflict-rollback-300ms", "Paid", "conflict", "400", false, rollbackFault},
+		{"conflict-5s", "Paid", "conflict", "5000", false, capFault},
+		{"conflict-9s", "Paid", "conflict", "9000", false, capFault + " (here the answer comes after the 8 s action timeout: the action must fail)"},
+		// An author who proves the click by the server's confirmation
+		// is right whatever the timing.
+		{"confirmed/accepted-5s", "INV-2042 settled", "ok", "5000", true, ""},
+		{"confirmed/conflict-rollback-300ms", "INV-2042 settled", "conflict", "400", false, ""},
+		{"confirmed/conflict-5s", "INV-2042 settled", "conflict", "5000", false, ""},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			skipFault(t, tc.fault)
 			attempts, paid := len(s.Stress.Unseen2PayAttempts()), len(s.Stress.Unseen2Paid())
 			c := wcCapabilityQuery(t, s.Stress.Origin(), "unseen2-invoice", "/unseen2/invoice",
-				`[{"name": "outcome", "value": "`+tc.outcome+`"}, {"name": "delay", "value": "`+tc.delay+`"}]`, unseen2Invoice)
+				`[{"name": "outcome", "value": "`+tc.outcome+`"}, {"name": "delay", "value": "`+tc.delay+`"}`+rollback(tc.name)+`]`, unseen2Invoice(tc.post))
 			res := execute(t, tctx(t, 60*time.Second), d, c, nil)
 			if got := len(s.Stress.Unseen2PayAttempts()) - attempts; got != 1 {
 				t.Errorf("server received %d pay requests, want 1", got)
@@ -325,6 +342,15 @@ func TestUnseen2Invoice(t *testing.T) {
 			}
 		})
 	}
+}
+
+// rollback is the query entry of a case whose page reverts 300 ms after
+// the answer.
+func rollback(name string) string {
+	if strings.HasSuffix(name, "conflict-rollback-300ms") {
+		return `, {"name": "rollback", "value": "300"}`
+	}
+	return ""
 }
 
 // unseen2Team reads the div grid's member rows (the header row has no
