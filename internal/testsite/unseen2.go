@@ -53,7 +53,8 @@ import (
 //	                          next page loads, is replaced by the status
 //	                          "Loading…", and is gone once every payment is
 //	                          shown. ?declare=1: each item carries
-//	                          aria-setsize and aria-posinset ([Unseen2Payments])
+//	                          aria-setsize and aria-posinset; ?delay=<ms>: every
+//	                          page takes that long ([Unseen2Payments])
 //	GET /unseen2/invoice      h1 "Invoice INV-2042": dd[data-testid=status]
 //	                          "Open"; button "Record payment" (no "paid" in
 //	                          any text but the status) shows "Paid" at once
@@ -434,7 +435,7 @@ var declare = query("declare") === "1";
 var st = { items: [], total: null, loading: true };
 function load() {
   st.loading = true; render();
-  getJSON("/unseen2/api/payments?offset=" + st.items.length).then(function (j) {
+  getJSON("/unseen2/api/payments?offset=" + st.items.length + (query("delay") ? "&delay=" + query("delay") : "")).then(function (j) {
     st.items = st.items.concat(j.items); st.total = j.total; st.loading = false; render();
   });
 }
@@ -600,7 +601,11 @@ func (u *unseen2) routes(mux *http.ServeMux) {
 			http.Error(w, "bad offset", http.StatusBadRequest)
 			return
 		}
-		if !sleep(r, u.delay(300*time.Millisecond, 600*time.Millisecond)) {
+		d := u.delay(300*time.Millisecond, 600*time.Millisecond)
+		if ms, ok := pathCount(r.URL.Query().Get("delay"), 0, 10000); ok {
+			d = time.Duration(ms) * time.Millisecond
+		}
+		if !sleep(r, d) {
 			return
 		}
 		end := min(off+10, len(all))

@@ -680,6 +680,15 @@ func TestStressUnseen2(t *testing.T) {
 				}
 				return nil
 			}, func() int { return 0 }},
+		{"unseen2-payments-slow-guarded", wcCapabilityQuery(t, origin, "unseen2-payments", "/unseen2/payments",
+			`[{"name": "declare", "value": "0"}, {"name": "delay", "value": "3500"}]`, unseen2PaymentsAllGuarded),
+			nil, false,
+			func(res *runtime.Result, _ int) []string {
+				if got := asJSON(t, res.ModelOutputs["payments"]); !reflect.DeepEqual(got, unseen2PaymentsWant(27)) {
+					return []string{fmt.Sprintf("%d payments, want 27", lenAny(got))}
+				}
+				return nil
+			}, func() int { return 0 }},
 		{"unseen2-invoice-conflict", wcCapabilityQuery(t, origin, "unseen2-invoice", "/unseen2/invoice",
 			`[{"name": "outcome", "value": "conflict"}, {"name": "delay", "value": "1500"}]`, unseen2Invoice("Paid")),
 			nil, true,
