@@ -85,7 +85,10 @@ import (
 //	                          /unseen2/frame/form?done=<ref>): the iframe
 //	                          navigates to a new document showing h2
 //	                          "Expense submitted", p[data-testid=expense-ref]
-//	                          "EXP-<n>" and the same form, empty, again
+//	                          "EXP-<n>" and the same form, empty, again; it
+//	                          posts {ref} to the parent, which with ?remount=<ms>
+//	                          replaces the iframe element that much later by a
+//	                          new one showing the same confirmation
 //	                          ([Stress.Unseen2Expenses])
 
 // Unseen2Assignment is one assignment the ticket page posted.
@@ -528,6 +531,27 @@ const unseen2FrameBody = `<main id="root">
 <iframe id="expense-frame" title="Expense form" src="/unseen2/frame/form"></iframe>
 </main>`
 
+// unseen2FrameJS: ?remount=<ms>, the parent re-renders the iframe (a new
+// element, as a framework's keyed remount) that long after the framed
+// page reports a submission.
+const unseen2FrameJS = `
+if (Number(query("remount")) > 0) {
+  window.addEventListener("message", function (e) {
+    if (e.origin !== location.origin || !e.data || !e.data.ref) return;
+    setTimeout(function () {
+      var old = document.getElementById("expense-frame");
+      old.replaceWith(el("iframe", { id: "expense-frame", title: "Expense form",
+        src: "/unseen2/frame/form?done=" + encodeURIComponent(e.data.ref) + "&remounted=1" }));
+    }, Number(query("remount")));
+  });
+}
+`
+
+// unseen2FrameReport is the framed confirmation's report to the parent.
+const unseen2FrameReport = `
+if (!query("remounted")) parent.postMessage({ ref: document.querySelector("[data-testid=expense-ref]").textContent }, location.origin);
+`
+
 func (u *unseen2) formBody(done string) string {
 	var b strings.Builder
 	b.WriteString(`<main>`)
@@ -648,7 +672,7 @@ func (u *unseen2) routes(mux *http.ServeMux) {
 		wcJSON(w, Unseen2Team())
 	})
 
-	mux.HandleFunc("GET /unseen2/frame", page("Expenses", unseen2FrameBody, ""))
+	mux.HandleFunc("GET /unseen2/frame", page("Expenses", unseen2FrameBody, unseen2FrameJS))
 	mux.HandleFunc("GET /unseen2/frame/form", func(w http.ResponseWriter, r *http.Request) {
 		done := r.URL.Query().Get("done")
 		u.mu.Lock()
@@ -660,7 +684,11 @@ func (u *unseen2) routes(mux *http.ServeMux) {
 		if !known {
 			done = ""
 		}
-		unseen2Page(w, http.StatusOK, "Expense form", u.formBody(done), "")
+		script := ""
+		if done != "" {
+			script = unseen2FrameReport
+		}
+		unseen2Page(w, http.StatusOK, "Expense form", u.formBody(done), script)
 	})
 	mux.HandleFunc("POST /unseen2/frame/form", func(w http.ResponseWriter, r *http.Request) {
 		r.Body = http.MaxBytesReader(w, r.Body, 1<<16)

@@ -633,7 +633,8 @@ func TestStressNativeDialog(t *testing.T) {
 // payment" shows "Paid" before the server refuses it (a postcondition
 // read before the 409 is handled reports a payment that did not happen),
 // the grid shows skeleton rows until its data arrives, and the iframe
-// navigates on every submission. A misreport logs the iteration's driver
+// navigates on every submission (and, remounted, is replaced by a new
+// element 100 ms after the first). A misreport logs the iteration's driver
 // log.
 func TestStressUnseen2(t *testing.T) {
 	n := stressIterations(t)
@@ -643,6 +644,14 @@ func TestStressUnseen2(t *testing.T) {
 	origin := s.Stress.Origin()
 	st := s.Stress
 	expense := map[string]any{"desc1": "Taxi to client", "amount1": "42.50", "desc2": "Hotel Milano", "amount2": "180.00"}
+	frameCheck := func(res *runtime.Result, before int) []string {
+		got := st.Unseen2Expenses()[before:]
+		if len(got) != 2 || got[0].Description != "Taxi to client" || got[1].Description != "Hotel Milano" ||
+			res.ModelOutputs["ref1"] != got[0].Ref || res.ModelOutputs["ref2"] != got[1].Ref {
+			return []string{fmt.Sprintf("server received %+v, refs %v %v", got, res.ModelOutputs["ref1"], res.ModelOutputs["ref2"])}
+		}
+		return nil
+	}
 	for _, sc := range []struct {
 		name     string
 		c        *capability.Capability
@@ -690,7 +699,7 @@ func TestStressUnseen2(t *testing.T) {
 				return nil
 			}, func() int { return 0 }},
 		{"unseen2-invoice-conflict", wcCapabilityQuery(t, origin, "unseen2-invoice", "/unseen2/invoice",
-			`[{"name": "outcome", "value": "conflict"}, {"name": "delay", "value": "1500"}]`, unseen2Invoice("Paid")),
+			`[{"name": "outcome", "value": "conflict"}, {"name": "delay", "value": "400"}]`, unseen2Invoice("Paid")),
 			nil, true,
 			func(res *runtime.Result, before int) []string {
 				var p []string
@@ -726,14 +735,9 @@ func TestStressUnseen2(t *testing.T) {
 				return nil
 			}, func() int { return 0 }},
 		{"unseen2-frame", wcCapability(t, origin, "unseen2-frame", "/unseen2/frame", unseen2Expense()), expense, false,
-			func(res *runtime.Result, before int) []string {
-				got := st.Unseen2Expenses()[before:]
-				if len(got) != 2 || got[0].Description != "Taxi to client" || got[1].Description != "Hotel Milano" ||
-					res.ModelOutputs["ref1"] != got[0].Ref || res.ModelOutputs["ref2"] != got[1].Ref {
-					return []string{fmt.Sprintf("server received %+v, refs %v %v", got, res.ModelOutputs["ref1"], res.ModelOutputs["ref2"])}
-				}
-				return nil
-			}, func() int { return len(st.Unseen2Expenses()) }},
+			frameCheck, func() int { return len(st.Unseen2Expenses()) }},
+		{"unseen2-frame-remount", wcCapabilityQuery(t, origin, "unseen2-frame", "/unseen2/frame", `[{"name": "remount", "value": "100"}]`, unseen2Expense()),
+			expense, false, frameCheck, func() int { return len(st.Unseen2Expenses()) }},
 	} {
 		t.Run(sc.name, func(t *testing.T) {
 			y := &tally{t: t, name: sc.name}

@@ -495,22 +495,53 @@ func unseen2Expense() string {
 // to a new document holding the same form again), so the second
 // milestone's locators must act in the new document, and each reference
 // read must be the one the server issued for that submission.
+//
+// With remount=<ms> the parent also replaces the iframe element that
+// long after the first submission (100 ms: before the second milestone
+// acts; 300 ms: between its fills and its click, a known fault) (a new element, its document showing the first
+// confirmation again): the second milestone's fills must land in the
+// form that is submitted, and ref2 must never be the first reference
+// still on screen. A safe failure (the fills landed in the frame that
+// was replaced, so the submission is refused as incomplete) is no wrong
+// answer, but the case wants the run to complete.
 func TestUnseen2Frame(t *testing.T) {
 	d := shared(t)
 	s := sites(t)
-	before := s.Stress.Unseen2Expenses()
-	c := wcCapability(t, s.Stress.Origin(), "unseen2-frame", "/unseen2/frame", unseen2Expense())
-	res := execute(t, tctx(t, 90*time.Second), d, c, map[string]any{
-		"desc1": "Taxi to client", "amount1": "42.50", "desc2": "Hotel Milano", "amount2": "180.00"})
-	wantState(t, res, runtime.StateCompleted, "")
-	got := s.Stress.Unseen2Expenses()[len(before):]
-	if len(got) != 2 || got[0].Description != "Taxi to client" || got[0].Amount != "42.50" ||
-		got[1].Description != "Hotel Milano" || got[1].Amount != "180.00" {
-		t.Fatalf("server received %+v", got)
-	}
-	for i, e := range got {
-		if r := fmt.Sprint(res.ModelOutputs[fmt.Sprintf("ref%d", i+1)]); r != e.Ref {
-			t.Errorf("ref%d = %q, want %q", i+1, r, e.Ref)
-		}
+	const remountFault = "known fault (a wrong answer, 4 of 4 runs): the second milestone's fills (71 ms, 82 ms) land in " +
+		"the first iframe's form; 300 ms after the first confirmation the parent replaces the iframe element (a new " +
+		"frame showing that confirmation and an empty form: \"settle: document loaded\" of a new frame id); the click " +
+		"\"Submit expense\" (1.3 s) posts nothing (the server never receives the second expense; the new form's " +
+		"required fields are empty), and its postcondition text_visible \"Expense submitted\" already held before the " +
+		"click (the first confirmation is on screen again), so ref-2 reads EXP-<first> and the run completes with " +
+		"ref2 = ref1. Nothing in the runtime asks whether a postcondition already held before its act, nor notices a " +
+		"submit click the form's constraint validation refused"
+	for _, tc := range []struct{ remount, fault string }{
+		{"0", ""},
+		{"100", ""},
+		{"300", remountFault},
+	} {
+		remount := tc.remount
+		t.Run("remount="+remount, func(t *testing.T) {
+			skipFault(t, tc.fault)
+			before := s.Stress.Unseen2Expenses()
+			c := wcCapabilityQuery(t, s.Stress.Origin(), "unseen2-frame", "/unseen2/frame",
+				`[{"name": "remount", "value": "`+remount+`"}]`, unseen2Expense())
+			res := execute(t, tctx(t, 90*time.Second), d, c, map[string]any{
+				"desc1": "Taxi to client", "amount1": "42.50", "desc2": "Hotel Milano", "amount2": "180.00"})
+			got := s.Stress.Unseen2Expenses()[len(before):]
+			for i, e := range got {
+				if r, ok := res.ModelOutputs[fmt.Sprintf("ref%d", i+1)]; ok && r != e.Ref {
+					t.Errorf("ref%d = %q, want %q (run %s)", i+1, r, e.Ref, describeResult(res))
+				}
+			}
+			if len(got) == 1 && res.ModelOutputs["ref2"] != nil {
+				t.Errorf("ref2 = %q reported for a submission the server never received", res.ModelOutputs["ref2"])
+			}
+			wantState(t, res, runtime.StateCompleted, "")
+			if len(got) != 2 || got[0].Description != "Taxi to client" || got[0].Amount != "42.50" ||
+				got[1].Description != "Hotel Milano" || got[1].Amount != "180.00" {
+				t.Fatalf("server received %+v", got)
+			}
+		})
 	}
 }
