@@ -633,8 +633,7 @@ func TestStressNativeDialog(t *testing.T) {
 // payment" shows "Paid" before the server refuses it (a postcondition
 // read before the 409 is handled reports a payment that did not happen),
 // the grid shows skeleton rows until its data arrives, and the iframe
-// navigates on every submission (and, remounted, is replaced by a new
-// element 100 ms after the first). A misreport logs the iteration's driver
+// navigates on every submission. A misreport logs the iteration's driver
 // log.
 func TestStressUnseen2(t *testing.T) {
 	n := stressIterations(t)
@@ -736,8 +735,6 @@ func TestStressUnseen2(t *testing.T) {
 			}, func() int { return 0 }},
 		{"unseen2-frame", wcCapability(t, origin, "unseen2-frame", "/unseen2/frame", unseen2Expense()), expense, false,
 			frameCheck, func() int { return len(st.Unseen2Expenses()) }},
-		{"unseen2-frame-remount", wcCapabilityQuery(t, origin, "unseen2-frame", "/unseen2/frame", `[{"name": "remount", "value": "100"}]`, unseen2Expense()),
-			expense, false, frameCheck, func() int { return len(st.Unseen2Expenses()) }},
 	} {
 		t.Run(sc.name, func(t *testing.T) {
 			y := &tally{t: t, name: sc.name}

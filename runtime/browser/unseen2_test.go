@@ -497,8 +497,8 @@ func unseen2Expense() string {
 // read must be the one the server issued for that submission.
 //
 // With remount=<ms> the parent also replaces the iframe element that
-// long after the first submission (100 ms: before the second milestone
-// acts; 300 ms: between its fills and its click, a known fault) (a new element, its document showing the first
+// long after the first submission: a known fault when the remount
+// comes between the second milestone's fills and its click (a new element, its document showing the first
 // confirmation again): the second milestone's fills must land in the
 // form that is submitted, and ref2 must never be the first reference
 // still on screen. A safe failure (the fills landed in the frame that
@@ -517,7 +517,9 @@ func TestUnseen2Frame(t *testing.T) {
 		"submit click the form's constraint validation refused"
 	for _, tc := range []struct{ remount, fault string }{
 		{"0", ""},
-		{"100", ""},
+		{"100", remountFault + " (at 100 ms it passed 4 of 4 runs on the shared driver at load ~35, and misreported " +
+			"the same way in 3 of 3 runs of TestStressUnseen2 while stress-ng ran: whether the remount comes before the " +
+			"fills or between the fills and the click is timing)"},
 		{"300", remountFault},
 	} {
 		remount := tc.remount
