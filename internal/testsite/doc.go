@@ -81,6 +81,20 @@
 // or white-space text in a visible box) and, with ?fill=<ms>, fills it
 // from a fetch after a timer, replacing the element; see skeleton.go.
 //
+// # Unseen2 pages (on the Stress origin)
+//
+// A second set for runtime/browser/unseen2_test.go, each one
+// self-contained document under /unseen2/: a rich-text editor
+// (contenteditable role=textbox, plain or model-driven) saved by a button;
+// an ARIA combobox whose options a debounced search replaces; a "Load
+// more" list (optionally declaring aria-setsize); an optimistic "Record
+// payment" the server may refuse with 409 after a chosen delay; a div grid
+// of role=row and role=cell behind skeleton rows; a same-origin iframe
+// whose form submission navigates it. Routes and what each server records
+// ([Stress.Unseen2Notes], [Stress.Unseen2Assignments],
+// [Stress.Unseen2PayAttempts], [Stress.Unseen2Paid],
+// [Stress.Unseen2Expenses]) are listed in unseen2.go.
+//
 // # Member portal (Portal, StartPortal)
 //
 // Who is signed in, from the HttpOnly cookie "portal_session", and two

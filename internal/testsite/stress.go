@@ -23,7 +23,8 @@ const (
 // for concurrent use.
 type Stress struct {
 	*Server
-	unseen *unseen
+	unseen  *unseen
+	unseen2 *unseen2
 }
 
 // StartStress starts only the stress pages on http://127.0.0.1:<random>.
@@ -31,6 +32,7 @@ func StartStress(opts ...Option) (*Stress, error) {
 	o := buildOptions(opts)
 	st := &Stress{}
 	st.unseen = &unseen{st: st}
+	st.unseen2 = &unseen2{st: st}
 	mux, err := baseMux()
 	if err != nil {
 		return nil, err
@@ -61,6 +63,7 @@ func StartStress(opts ...Option) (*Stress, error) {
 	})
 	(&webcheck{st: st}).routes(mux)
 	st.unseen.routes(mux)
+	st.unseen2.routes(mux)
 	(&fields{}).routes(mux)
 	(&skeleton{st: st}).routes(mux)
 	srv, err := newServer("stress", "127.0.0.1", mux, o.Logger)

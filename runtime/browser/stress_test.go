@@ -690,3 +690,145 @@ func TestStressUnseenWorkers(t *testing.T) {
 		})
 	}
 }
+
+// TestStressUnseen2 is the unseen2 pages' part of the stress tier: the
+// cases of unseen2_test.go that pass, each judged on its answer and on
+// what the server received. Timing matters in each: the combobox's
+// options are replaced by the debounced search's answer under the click,
+// "Load more" is replaced by "Loading…" until the next page arrives (a
+// transition read early ends the loop with a partial list), "Record
+// payment" shows "Paid" before the server refuses it (a postcondition
+// read before the 409 is handled reports a payment that did not happen),
+// the grid shows skeleton rows until its data arrives, and the iframe
+// navigates on every submission. A misreport logs the iteration's driver
+// log.
+func TestStressUnseen2(t *testing.T) {
+	n := stressIterations(t)
+	s := sites(t)
+	logs := &iterLog{}
+	d := stressLaunch(t, WithLogger(slog.New(slog.NewTextHandler(logs, &slog.HandlerOptions{Level: slog.LevelDebug}))))
+	origin := s.Stress.Origin()
+	st := s.Stress
+	expense := map[string]any{"desc1": "Taxi to client", "amount1": "42.50", "desc2": "Hotel Milano", "amount2": "180.00"}
+	frameCheck := func(res *runtime.Result, before int) []string {
+		got := st.Unseen2Expenses()[before:]
+		if len(got) != 2 || got[0].Description != "Taxi to client" || got[1].Description != "Hotel Milano" ||
+			res.ModelOutputs["ref1"] != got[0].Ref || res.ModelOutputs["ref2"] != got[1].Ref {
+			return []string{fmt.Sprintf("server received %+v, refs %v %v", got, res.ModelOutputs["ref1"], res.ModelOutputs["ref2"])}
+		}
+		return nil
+	}
+	for _, sc := range []struct {
+		name     string
+		c        *capability.Capability
+		inputs   map[string]any
+		refused  bool // the run must not complete
+		check    func(res *runtime.Result, before int) []string
+		recorded func() int // how many records the server holds
+	}{
+		{"unseen2-notes-model", wcCapabilityQuery(t, origin, "unseen2-notes", "/unseen2/notes", `[{"name": "mode", "value": "model"}]`, unseen2Notes),
+			map[string]any{"summary": unseen2Summary}, false,
+			func(res *runtime.Result, before int) []string {
+				var p []string
+				if got := res.ModelOutputs["saved"]; got != unseen2Summary {
+					p = append(p, fmt.Sprintf("saved = %q", got))
+				}
+				if got := st.Unseen2Notes()[before:]; !reflect.DeepEqual(got, []string{unseen2Summary}) {
+					p = append(p, fmt.Sprintf("server saved %q", got))
+				}
+				return p
+			}, func() int { return len(st.Unseen2Notes()) }},
+		{"unseen2-assign", wcCapability(t, origin, "unseen2-assign", "/unseen2/assign", unseen2Assign),
+			map[string]any{"who": "Ada Rossi", "search": "Ada"}, false,
+			func(res *runtime.Result, before int) []string {
+				want := []testsite.Unseen2Assignment{{Ticket: "T-3107", Assignee: "u11"}}
+				if got := st.Unseen2Assignments()[before:]; !reflect.DeepEqual(got, want) {
+					return []string{fmt.Sprintf("server received %+v", got)}
+				}
+				return nil
+			}, func() int { return len(st.Unseen2Assignments()) }},
+		{"unseen2-payments", wcCapabilityQuery(t, origin, "unseen2-payments", "/unseen2/payments", `[{"name": "declare", "value": "0"}]`, unseen2PaymentsAll),
+			nil, false,
+			func(res *runtime.Result, _ int) []string {
+				if got := asJSON(t, res.ModelOutputs["payments"]); !reflect.DeepEqual(got, unseen2PaymentsWant(27)) {
+					return []string{fmt.Sprintf("%d payments, want 27", lenAny(got))}
+				}
+				return nil
+			}, func() int { return 0 }},
+		{"unseen2-payments-slow-guarded", wcCapabilityQuery(t, origin, "unseen2-payments", "/unseen2/payments",
+			`[{"name": "declare", "value": "0"}, {"name": "delay", "value": "3500"}]`, unseen2PaymentsAllGuarded),
+			nil, false,
+			func(res *runtime.Result, _ int) []string {
+				if got := asJSON(t, res.ModelOutputs["payments"]); !reflect.DeepEqual(got, unseen2PaymentsWant(27)) {
+					return []string{fmt.Sprintf("%d payments, want 27", lenAny(got))}
+				}
+				return nil
+			}, func() int { return 0 }},
+		{"unseen2-invoice-conflict", wcCapabilityQuery(t, origin, "unseen2-invoice", "/unseen2/invoice",
+			`[{"name": "outcome", "value": "conflict"}, {"name": "delay", "value": "400"}]`, unseen2Invoice("Paid")),
+			nil, true,
+			func(res *runtime.Result, before int) []string {
+				var p []string
+				if res.Failure == nil || res.StoppedAt != "mark-paid" {
+					p = append(p, "want a failure at mark-paid")
+				}
+				if got := res.ModelOutputs["status"]; got != nil {
+					p = append(p, fmt.Sprintf("status %q reported", got))
+				}
+				if got := len(st.Unseen2PayAttempts()) - before; got != 1 {
+					p = append(p, fmt.Sprintf("%d pay requests, want 1", got))
+				}
+				return p
+			}, func() int { return len(st.Unseen2PayAttempts()) }},
+		{"unseen2-invoice-accepted", wcCapabilityQuery(t, origin, "unseen2-invoice", "/unseen2/invoice",
+			`[{"name": "outcome", "value": "ok"}, {"name": "delay", "value": "400"}]`, unseen2Invoice("Paid")),
+			nil, false,
+			func(res *runtime.Result, before int) []string {
+				var p []string
+				if got := res.ModelOutputs["status"]; got != "Paid" {
+					p = append(p, fmt.Sprintf("status = %q", got))
+				}
+				if got := len(st.Unseen2Paid()) - before; got != 1 {
+					p = append(p, fmt.Sprintf("server marked %d paid, want 1", got))
+				}
+				return p
+			}, func() int { return len(st.Unseen2Paid()) }},
+		{"unseen2-team", wcCapability(t, origin, "unseen2-team", "/unseen2/team", unseen2Team), nil, false,
+			func(res *runtime.Result, _ int) []string {
+				if got := asJSON(t, res.ModelOutputs["members"]); !reflect.DeepEqual(got, unseen2TeamWant()) {
+					return []string{fmt.Sprintf("members = %v", got)}
+				}
+				return nil
+			}, func() int { return 0 }},
+		{"unseen2-frame", wcCapability(t, origin, "unseen2-frame", "/unseen2/frame", unseen2Expense()), expense, false,
+			frameCheck, func() int { return len(st.Unseen2Expenses()) }},
+	} {
+		t.Run(sc.name, func(t *testing.T) {
+			y := &tally{t: t, name: sc.name}
+			for i := 0; i < n; i++ {
+				logs.reset()
+				before := sc.recorded()
+				ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+				res, p := stressRun(t, ctx, d, sc.c, sc.inputs)
+				cancel()
+				switch {
+				case res == nil:
+				case sc.refused && res.State == runtime.StateCompleted:
+					p = append(p, fmt.Sprintf("a refused payment completed with status %v", res.ModelOutputs["status"]))
+				case sc.refused:
+					p = append(p, sc.check(res, before)...)
+				default:
+					p = append(p, wantCompleted(res)...)
+					if res.State == runtime.StateCompleted {
+						p = append(p, sc.check(res, before)...)
+					}
+				}
+				if len(p) > 0 {
+					t.Logf("%s iteration %d driver log:\n%s", sc.name, i, logs.String())
+				}
+				y.judge(i, res, p)
+			}
+			y.done()
+		})
+	}
+}
