@@ -192,7 +192,7 @@ func (r *run) doAction(m *capability.Milestone, ai int, as *actState, out *Actio
 	}
 	r.markActed(a.ID)
 	// After acting: origins, frames, postcondition, modals, outcomes.
-	if st := r.afterNavigation(); st != nil {
+	if st := r.afterNavigation(timeout); st != nil {
 		return st
 	}
 	if st := r.checkFrameAfter(); st != nil {

@@ -83,15 +83,18 @@ func (r *run) checkFrameAfter() *stop {
 // driver's own hard cap.
 const settleTimeout = 5 * time.Second
 
-// settle is the causal barrier: it waits, bounded, until the driver has
-// observed and attributed every browser event the last act or navigation
-// caused (popups, navigations, paused requests, downloads, dialogs), so
-// that the violations drained next are complete. Its own timeout is not a
-// failure: the driver's cap already bounds it and the waits after it go on
-// draining.
-func (r *run) settle(ctx context.Context) *stop {
+// settle is the causal barrier: it waits, bounded by settleTimeout or
+// bound, whichever is longer, until the driver has observed and
+// attributed every browser event the last act or navigation caused
+// (popups, navigations, paused requests, downloads, dialogs), so that the
+// violations drained next are complete. Its own timeout is not a failure:
+// the driver's cap already bounds it and the waits after it go on
+// draining. A request the act caused that had no answer within the bound
+// ([ErrActPending]) is: the act's outcome is not known, and nothing after
+// it may be judged.
+func (r *run) settle(ctx context.Context, bound time.Duration) *stop {
 	defer r.clock.enter(phaseSettle)()
-	sctx, cancel := context.WithTimeout(ctx, settleTimeout)
+	sctx, cancel := context.WithTimeout(ctx, max(settleTimeout, bound))
 	err := r.drv.Settle(sctx)
 	cancel()
 	if err == nil || (ctx.Err() == nil && errors.Is(err, context.DeadlineExceeded)) {
@@ -123,12 +126,13 @@ func (r *run) drain(ctx context.Context) *stop {
 	return nil
 }
 
-// afterNavigation runs the causal barrier, drains the blocked requests
-// and checks the top-level origin. A violation the act caused takes
+// afterNavigation runs the causal barrier (bounded by bound: the action
+// timeout after an action), drains the blocked requests and checks the
+// top-level origin. A violation the act caused takes
 // precedence over anything the barrier itself reports (a native dialog,
 // say), since it is the more specific cause.
-func (r *run) afterNavigation() *stop {
-	sst := r.settle(r.ctx)
+func (r *run) afterNavigation(bound time.Duration) *stop {
+	sst := r.settle(r.ctx, bound)
 	if st := r.drain(r.ctx); st != nil {
 		return st
 	}

@@ -220,9 +220,11 @@ type Driver interface {
 	// Violations, ArmDownload listeners and [ErrNativeDialog] report them.
 	// It is event-driven: it ends when nothing is pending and no new causal
 	// event has arrived for a short quiet window, or at a driver-defined
-	// hard cap (which is not an error), or when ctx ends (ctx.Err()). An
-	// open native dialog gives [ErrNativeDialog]. A driver without
-	// asynchronous effects (the fake) returns at once.
+	// hard cap (which is not an error), or when ctx ends (ctx.Err()). The
+	// cap does not apply to a request the last act caused that has no
+	// answer yet: Settle waits for it until ctx ends, then fails with
+	// [ErrActPending]. An open native dialog gives [ErrNativeDialog]. A
+	// driver without asynchronous effects (the fake) returns at once.
 	Settle(ctx context.Context) error
 
 	// Navigate loads url in the top-level page and waits for its load event.
@@ -328,6 +330,10 @@ var (
 	// cancelled beforeinput, a maxlength of 0). A value the page
 	// reformatted changed and is not refused.
 	ErrFillRefused = errors.New("fill refused by the page")
+	// ErrActPending: Settle's context ended while a request the last act
+	// caused (a fetch or XHR its input started) still had no answer: the
+	// act's effect is not known yet, so nothing after it may be judged.
+	ErrActPending = errors.New("a request the act caused is still in flight")
 	// ErrAfterDispatch: an Act failed after its input (the mouse press and
 	// release, or the key event) had already been sent to the page, so its
 	// effect may have happened. Drivers return it as a *[DispatchError].

@@ -340,6 +340,9 @@ func (r *run) classify(err error, cat Category, reason Reason) *stop {
 		return r.failed(receipt.CategoryDownloadFailed, downloadReason(derr.Reason), derr.Detail())
 	case errors.Is(err, ErrUnsupported):
 		return r.failed(receipt.CategoryInternal, ReasonUnsupported, detail)
+	case errors.Is(err, ErrActPending):
+		// The act's outcome was not known within the action timeout.
+		return r.failed(receipt.CategoryUIAssertionFailed, ReasonPostconditionFailed, detail)
 	case errors.Is(err, ErrFillRefused):
 		// The element was acted on; the page did not take the value.
 		return r.failed(receipt.CategoryUIAssertionFailed, ReasonActFailed, detail)
@@ -371,7 +374,7 @@ func (r *run) execute() *stop {
 		}
 		return r.classify(err, receipt.CategoryTargetUnreachable, ReasonStartNavigationFailed)
 	}
-	if st := r.afterNavigation(); st != nil {
+	if st := r.afterNavigation(settleTimeout); st != nil {
 		return st
 	}
 	r.captureInitial()
@@ -564,7 +567,7 @@ func (r *run) offerHandoff(m *capability.Milestone, a *capability.Action, reason
 	if st := r.interrupted(); st != nil {
 		return false, st
 	}
-	sst := r.settle(r.ctx)
+	sst := r.settle(r.ctx, settleTimeout)
 	if st := r.drain(r.ctx); st != nil {
 		return false, st
 	}

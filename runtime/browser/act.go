@@ -85,6 +85,7 @@ func (d *Driver) Act(ctx context.Context, e runtime.Element, a runtime.Act) erro
 	if err != nil {
 		return err
 	}
+	d.actBegan()
 	// sent is set just before the first input event (mouse press, key
 	// down) goes out: from then on the page may act on it.
 	var sent bool

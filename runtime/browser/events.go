@@ -222,6 +222,9 @@ func (d *Driver) dispatch(ev *cdp.Event) {
 			Type             proto.NetworkResourceType `json:"type"`
 			FrameID          proto.PageFrameID         `json:"frameId"`
 			RedirectResponse json.RawMessage           `json:"redirectResponse"`
+			Request          struct {
+				URL string `json:"url"`
+			} `json:"request"`
 		}
 		t := d.targetOf(sid)
 		if t != nil && t.kind == kindWorker && workerType(t.typ) && decode(ev, &e) {
@@ -231,7 +234,7 @@ func (d *Driver) dispatch(ev *cdp.Event) {
 		} else if t != nil && t.kind != kindWorker && decode(ev, &e) && e.FrameID != "" {
 			switch e.Type {
 			case proto.NetworkResourceTypeFetch, proto.NetworkResourceTypeXHR:
-				d.loadSent(sid, e.RequestID, e.FrameID)
+				d.loadSent(sid, e.RequestID, e.FrameID, e.Request.URL)
 			case proto.NetworkResourceTypeDocument:
 				// A navigation: the frame's load tracks it.
 			default:
@@ -239,6 +242,15 @@ func (d *Driver) dispatch(ev *cdp.Event) {
 					d.requestSent(sid, e.RequestID, e.FrameID)
 				}
 			}
+		}
+	case "Network.responseReceived":
+		// The answer's headers: an act-caused load no longer holds
+		// Settle past its cap (causal.caused).
+		var e struct {
+			RequestID proto.NetworkRequestID `json:"requestId"`
+		}
+		if sid != "" && decode(ev, &e) {
+			d.loadAnswered(sid, e.RequestID)
 		}
 	case "Network.loadingFinished", "Network.loadingFailed":
 		var e struct {

@@ -3,12 +3,14 @@ package browser
 import (
 	"context"
 	"errors"
+	"fmt"
 	"maps"
 	"strconv"
 	"strings"
 	"time"
 
 	"github.com/go-rod/rod/lib/proto"
+	"github.com/vera-run/vera/runtime"
 )
 
 // The causal barrier's bounds (see Settle).
@@ -165,6 +167,35 @@ type causal struct {
 	// installed: pending until the browser reports a service worker
 	// version (causal.sw then holds), bounded by the cap.
 	swHint time.Time
+	// actOpen is set when an act begins (actBegan) and cleared when the
+	// first round trip of the Settle after it returned: a fetch or XHR
+	// load the renderer reports meanwhile was started by the act's input
+	// (its handlers, and the tasks they queued before a zero-delay timer).
+	actOpen bool
+	// caused are the fetch and XHR loads (a subset of loads) the act
+	// caused: sent while actOpen, or from a frame whose caused load just
+	// ended (chainOpen), with whether their response headers arrived.
+	// One still awaiting its answer holds Settle past settleCap, up to
+	// its context (see Settle); past that Settle fails with
+	// [runtime.ErrActPending]. Entries end with the load.
+	caused map[loadKey]causedLoad
+	// chainOpen are the frames where a caused load ended and whose
+	// DOM-quiet check has not run yet: a load such a frame sends
+	// meanwhile is the page's handling of the act's data (a POST, then
+	// the GET that refreshes the view) and is caused too.
+	chainOpen map[frameKey]bool
+	// held counts the Settle calls that held past settleCap for a caused
+	// load (for tests).
+	held uint64
+}
+
+// causedLoad is one act-caused load: the URL it requested (for the
+// error), and whether its response headers arrived (from then on, only
+// its body is on its way, which a streamed response may never end; the
+// cap bounds it as any other load).
+type causedLoad struct {
+	url      string
+	answered bool
 }
 
 // respKey names one fetch or XHR request awaiting its response.
@@ -240,7 +271,46 @@ func newCausal() causal {
 		sw:        map[string]swState{},
 		swActive:  map[string]proto.ServiceWorkerRegistrationID{},
 		follow:    map[proto.TargetSessionID]time.Time{},
+		caused:    map[loadKey]causedLoad{},
+		chainOpen: map[frameKey]bool{},
 	}
+}
+
+// actBegan opens the act window (causal.actOpen): Act calls it before
+// the first input goes out.
+func (d *Driver) actBegan() {
+	d.mu.Lock()
+	d.causal.actOpen = true
+	d.mu.Unlock()
+}
+
+// inflightLocked returns a caused load still awaiting its answer (its
+// URL), if any.
+func (c *causal) inflightLocked() (string, bool) {
+	for k, cl := range c.caused {
+		if _, ok := c.loads[k]; !ok {
+			delete(c.caused, k)
+			continue
+		}
+		if !cl.answered {
+			return cl.url, true
+		}
+	}
+	return "", false
+}
+
+// loadAnswered records that the response headers of the load id of
+// session sid arrived (Network.responseReceived): a caused load no
+// longer holds Settle past the cap.
+func (d *Driver) loadAnswered(sid proto.TargetSessionID, id proto.NetworkRequestID) {
+	d.mu.Lock()
+	k := loadKey{sid, id}
+	if cl, ok := d.causal.caused[k]; ok && !cl.answered {
+		cl.answered = true
+		d.causal.caused[k] = cl
+		d.causal.noteLocked()
+	}
+	d.mu.Unlock()
 }
 
 // noteLocked records a causal event and wakes Settle.
@@ -352,12 +422,19 @@ func (c *causal) pendingLocked(since time.Time) bool {
 		}
 	}
 	for k, l := range c.loads {
-		if l.at.After(since) {
+		cl, caused := c.caused[k]
+		switch {
+		case l.at.After(since):
 			pending = true
-		} else {
+		case caused && !cl.answered:
+			// An act-caused load awaiting its answer: Settle holds it
+			// past the cap (inflightLocked).
+			pending = true
+		default:
 			// A load that never ends (a streamed response) holds no
 			// barrier begun more than a cap after it.
 			delete(c.loads, k)
+			delete(c.caused, k)
 		}
 	}
 	for k, u := range c.undecided {
@@ -537,18 +614,23 @@ func (c *causal) requestDecidedLocked(sid proto.TargetSessionID, id proto.Networ
 	}
 }
 
-// loadSent records a fetch or XHR load the renderer of session sid
-// started in frame (Network.requestWillBeSent; a redirect keeps the
-// first time).
-func (d *Driver) loadSent(sid proto.TargetSessionID, id proto.NetworkRequestID, frame proto.PageFrameID) {
+// loadSent records a fetch or XHR load of url the renderer of session
+// sid started in frame (Network.requestWillBeSent; a redirect keeps the
+// first time), as act-caused when the act window or the frame's chain
+// window is open (causal.caused).
+func (d *Driver) loadSent(sid proto.TargetSessionID, id proto.NetworkRequestID, frame proto.PageFrameID, url string) {
 	d.mu.Lock()
 	k := loadKey{sid, id}
 	if _, ok := d.causal.loads[k]; !ok {
 		d.causal.loads[k] = loadVal{time.Now(), frame}
 	}
+	caused := d.causal.actOpen || d.causal.chainOpen[frameKey{sid, frame}]
+	if _, ok := d.causal.caused[k]; caused && !ok {
+		d.causal.caused[k] = causedLoad{url: url}
+	}
 	d.causal.noteLocked()
 	d.mu.Unlock()
-	d.log.Debug("settle: load sent", "request", string(id))
+	d.log.Debug("settle: load sent", "request", string(id), "caused", caused)
 }
 
 // documentReplacedLocked forgets the awaited responses, loads and
@@ -567,11 +649,17 @@ func (c *causal) documentReplacedLocked(sid proto.TargetSessionID, frame proto.P
 	for k, l := range c.loads {
 		if k.sid == sid && (top || l.frame == frame) {
 			delete(c.loads, k)
+			delete(c.caused, k)
 		}
 	}
 	for k := range c.landed {
 		if k.sid == sid && (top || k.frame == frame) {
 			delete(c.landed, k)
+		}
+	}
+	for k := range c.chainOpen {
+		if k.sid == sid && (top || k.frame == frame) {
+			delete(c.chainOpen, k)
 		}
 	}
 	for k, u := range c.undecided {
@@ -596,6 +684,10 @@ func (d *Driver) loadEnded(sid proto.TargetSessionID, id proto.NetworkRequestID)
 	if l, ok := d.causal.loads[k]; ok {
 		delete(d.causal.loads, k)
 		d.causal.landed[frameKey{sid, l.frame}] = true
+		if _, ok := d.causal.caused[k]; ok {
+			delete(d.causal.caused, k)
+			d.causal.chainOpen[frameKey{sid, l.frame}] = true
+		}
 		d.causal.noteLocked()
 		d.log.Debug("settle: load ended", "request", string(id))
 	}
@@ -763,6 +855,8 @@ func (d *Driver) forgetSessionLocked(sid proto.TargetSessionID) {
 	delete(c.targets, sid)
 	maps.DeleteFunc(c.responses, func(k respKey, _ respVal) bool { return k.sid == sid })
 	maps.DeleteFunc(c.loads, func(k loadKey, _ loadVal) bool { return k.sid == sid })
+	maps.DeleteFunc(c.caused, func(k loadKey, _ causedLoad) bool { return k.sid == sid })
+	maps.DeleteFunc(c.chainOpen, func(k frameKey, _ bool) bool { return k.sid == sid })
 	maps.DeleteFunc(c.landed, func(k frameKey, _ bool) bool { return k.sid == sid })
 	maps.DeleteFunc(c.committed, func(k frameKey, _ proto.NetworkLoaderID) bool { return k.sid == sid })
 	maps.DeleteFunc(c.undecided, func(k loadKey, _ loadVal) bool { return k.sid == sid })
@@ -854,9 +948,21 @@ func (d *Driver) Settle(ctx context.Context) error {
 	}()
 	deadline := start.Add(settleCap)
 	rctx, cancel := context.WithDeadline(cctx, deadline)
-	defer cancel()
+	defer func() { cancel() }()
+	// extend moves the cap to at least to (an act-caused load holds the
+	// barrier past it, and its handling gets a whole cap after it).
+	extend := func(to time.Time) {
+		if to.After(deadline) {
+			deadline = to
+			cancel()
+			rctx, cancel = context.WithDeadline(cctx, deadline)
+		}
+	}
 	err = d.roundTrip(rctx)
 	d.mu.Lock()
+	// The act's input has been handled: the loads it started are
+	// reported (causal.caused); later ones are not its own.
+	d.causal.actOpen = false
 	nloads := len(d.causal.loads)
 	d.mu.Unlock()
 	d.log.Debug("settle: first round trip", "loads", nloads)
@@ -865,6 +971,15 @@ func (d *Driver) Settle(ctx context.Context) error {
 	}
 	if err != nil && cctx.Err() != nil {
 		return d.fail(cctx, "settle", cctx.Err())
+	}
+	// holding is the URL of the act-caused load the barrier holds for
+	// past the cap, if any; ended is the error when ctx ended meanwhile.
+	holding, wasHeld := "", false
+	ended := func(err error) error {
+		if holding != "" && errors.Is(err, context.DeadlineExceeded) && interruption(cctx) == nil {
+			return fmt.Errorf("%w: %s had no answer after %s", runtime.ErrActPending, holding, time.Since(start).Round(time.Millisecond))
+		}
+		return d.fail(cctx, "settle", err)
 	}
 	// Pending work older than one cap (a frame that never stops loading)
 	// does not hold this barrier.
@@ -890,9 +1005,32 @@ func (d *Driver) Settle(ctx context.Context) error {
 	for {
 		d.mu.Lock()
 		pending := d.causal.pendingLocked(stale)
+		url, held := d.causal.inflightLocked()
 		seq, changed, chainUntil := d.causal.seq, d.causal.changed, d.causal.chainUntil
 		d.mu.Unlock()
 		now := time.Now()
+		switch {
+		case held && !now.Before(start.Add(runtime.MaxActionTimeout)):
+			// A ctx without a deadline: the longest action timeout.
+			holding = url
+			return ended(context.DeadlineExceeded)
+		case held:
+			// Never judged while the act's request is in flight: the
+			// cap does not apply, ctx bounds the wait.
+			if !wasHeld && !now.Before(start.Add(settleCap)) {
+				d.mu.Lock()
+				d.causal.held++
+				d.mu.Unlock()
+				d.log.Debug("settle: holding past the cap for a request the act caused", "url", url)
+				wasHeld = true
+			}
+			holding = url
+			extend(now.Add(settleCap))
+		case holding != "":
+			// Answered: its handling gets a whole cap.
+			holding = ""
+			extend(now.Add(settleCap))
+		}
 		if !now.Before(deadline) {
 			d.mu.Lock()
 			c := &d.causal
@@ -914,7 +1052,7 @@ func (d *Driver) Settle(ctx context.Context) error {
 				d.mu.Unlock()
 			}
 			if err := wait(changed, until.Sub(now)); err != nil {
-				return d.fail(cctx, "settle", err)
+				return ended(err)
 			}
 			continue
 		}
@@ -1033,6 +1171,13 @@ func (d *Driver) checkLanded(ctx context.Context) bool {
 	for k := range docs {
 		d.domQuiet(ctx, k)
 	}
+	// The frames' handling of the act's data has been checked: what
+	// they send from now on is no longer caused by it.
+	d.mu.Lock()
+	for k := range frames {
+		delete(d.causal.chainOpen, k)
+	}
+	d.mu.Unlock()
 	return true
 }
 
