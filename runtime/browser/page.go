@@ -109,6 +109,8 @@ func (d *Driver) Navigate(ctx context.Context, rawURL string) error {
 	}
 	origin, governed := originOf(rawURL)
 	d.mu.Lock()
+	// The new document's loads are the navigation's, not a past act's.
+	d.causal.actOpen = false
 	sc := d.origins
 	blocked := sc != nil && ((governed && !sc.permits(origin, true)) || (!governed && rawURL != "about:blank"))
 	if blocked && governed {

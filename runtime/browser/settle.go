@@ -179,11 +179,16 @@ type causal struct {
 	// its context (see Settle); past that Settle fails with
 	// [runtime.ErrActPending]. Entries end with the load.
 	caused map[loadKey]causedLoad
-	// chainOpen are the frames where a caused load ended and whose
-	// DOM-quiet check has not run yet: a load such a frame sends
+	// chainOpen are the frames where a load the act's input started was
+	// answered (its headers arrived: the renderer may report the end of
+	// its body after the page handled it) or ended, with until when:
+	// settleDOMBound after the answer, settleCap after the end, and never
+	// past the frame's next DOM-quiet check. A load the frame sends
 	// meanwhile is the page's handling of the act's data (a POST, then
-	// the GET that refreshes the view) and is caused too.
-	chainOpen map[frameKey]bool
+	// the GET that refreshes the view) and is caused too, one link deep:
+	// it opens no window itself, so a poll timer that keeps firing
+	// while the window is open never chains on.
+	chainOpen map[frameKey]time.Time
 	// held counts the Settle calls that held past settleCap for a caused
 	// load (for tests).
 	held uint64
@@ -196,6 +201,15 @@ type causal struct {
 type causedLoad struct {
 	url      string
 	answered bool
+	// chained is set for a load sent in a chain window (chainOpen).
+	chained bool
+}
+
+// openChainLocked opens frame k's chain window until at least until.
+func (c *causal) openChainLocked(k frameKey, until time.Time) {
+	if until.After(c.chainOpen[k]) {
+		c.chainOpen[k] = until
+	}
 }
 
 // respKey names one fetch or XHR request awaiting its response.
@@ -272,7 +286,7 @@ func newCausal() causal {
 		swActive:  map[string]proto.ServiceWorkerRegistrationID{},
 		follow:    map[proto.TargetSessionID]time.Time{},
 		caused:    map[loadKey]causedLoad{},
-		chainOpen: map[frameKey]bool{},
+		chainOpen: map[frameKey]time.Time{},
 	}
 }
 
@@ -308,6 +322,9 @@ func (d *Driver) loadAnswered(sid proto.TargetSessionID, id proto.NetworkRequest
 	if cl, ok := d.causal.caused[k]; ok && !cl.answered {
 		cl.answered = true
 		d.causal.caused[k] = cl
+		if l, ok := d.causal.loads[k]; ok && !cl.chained {
+			d.causal.openChainLocked(frameKey{sid, l.frame}, time.Now().Add(settleDOMBound))
+		}
 		d.causal.noteLocked()
 	}
 	d.mu.Unlock()
@@ -624,9 +641,10 @@ func (d *Driver) loadSent(sid proto.TargetSessionID, id proto.NetworkRequestID, 
 	if _, ok := d.causal.loads[k]; !ok {
 		d.causal.loads[k] = loadVal{time.Now(), frame}
 	}
-	caused := d.causal.actOpen || d.causal.chainOpen[frameKey{sid, frame}]
+	chained := !d.causal.actOpen && time.Now().Before(d.causal.chainOpen[frameKey{sid, frame}])
+	caused := d.causal.actOpen || chained
 	if _, ok := d.causal.caused[k]; caused && !ok {
-		d.causal.caused[k] = causedLoad{url: url}
+		d.causal.caused[k] = causedLoad{url: url, chained: chained}
 	}
 	d.causal.noteLocked()
 	d.mu.Unlock()
@@ -684,9 +702,11 @@ func (d *Driver) loadEnded(sid proto.TargetSessionID, id proto.NetworkRequestID)
 	if l, ok := d.causal.loads[k]; ok {
 		delete(d.causal.loads, k)
 		d.causal.landed[frameKey{sid, l.frame}] = true
-		if _, ok := d.causal.caused[k]; ok {
+		if cl, ok := d.causal.caused[k]; ok {
 			delete(d.causal.caused, k)
-			d.causal.chainOpen[frameKey{sid, l.frame}] = true
+			if !cl.chained {
+				d.causal.openChainLocked(frameKey{sid, l.frame}, time.Now().Add(settleCap))
+			}
 		}
 		d.causal.noteLocked()
 		d.log.Debug("settle: load ended", "request", string(id))
@@ -856,7 +876,7 @@ func (d *Driver) forgetSessionLocked(sid proto.TargetSessionID) {
 	maps.DeleteFunc(c.responses, func(k respKey, _ respVal) bool { return k.sid == sid })
 	maps.DeleteFunc(c.loads, func(k loadKey, _ loadVal) bool { return k.sid == sid })
 	maps.DeleteFunc(c.caused, func(k loadKey, _ causedLoad) bool { return k.sid == sid })
-	maps.DeleteFunc(c.chainOpen, func(k frameKey, _ bool) bool { return k.sid == sid })
+	maps.DeleteFunc(c.chainOpen, func(k frameKey, _ time.Time) bool { return k.sid == sid })
 	maps.DeleteFunc(c.landed, func(k frameKey, _ bool) bool { return k.sid == sid })
 	maps.DeleteFunc(c.committed, func(k frameKey, _ proto.NetworkLoaderID) bool { return k.sid == sid })
 	maps.DeleteFunc(c.undecided, func(k loadKey, _ loadVal) bool { return k.sid == sid })

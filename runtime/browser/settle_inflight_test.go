@@ -1,0 +1,241 @@
+package browser
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net/http"
+	"net/http/httptest"
+	"strconv"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/vera-run/vera/runtime"
+)
+
+// inflightSite serves the page of TestSettleHoldsActRequest: a button
+// "Pay" whose click sends an XHR POST /pay?ms=<pay> and writes
+// "Answered <status>" when the answer comes; "Pay and refresh" posts,
+// then on the answer fetches GET /refresh?ms=<pay> and writes
+// "Refreshed"; "Watch" opens an EventSource and a streamed fetch (both
+// answered at once, their bodies never end); "Nothing" does nothing. A
+// page loaded with ?bg=1 starts, on load, a long-poll GET /longpoll that
+// the server holds until the test ends and a short poll every 100 ms.
+// answered counts the POST and refresh answers the server wrote.
+func inflightSite(t *testing.T, pay time.Duration, answered *atomic.Int64) *httptest.Server {
+	t.Helper()
+	done := make(chan struct{})
+	hold := func(r *http.Request, d time.Duration) bool {
+		select {
+		case <-time.After(d):
+			return true
+		case <-r.Context().Done():
+		case <-done:
+		}
+		return false
+	}
+	ms := strconv.Itoa(int(pay / time.Millisecond))
+	site := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		switch r.URL.Path {
+		case "/":
+			w.Header().Set("Content-Type", "text/html; charset=utf-8")
+			fmt.Fprint(w, `<!doctype html><title>Inflight</title>
+<button id=pay>Pay</button><button id=chain>Pay and refresh</button><button id=watch>Watch</button><button id=nothing>Nothing</button>
+<p id=out>Open</p><p id=polls>0</p>
+<script>
+const out = document.getElementById("out");
+const post = () => new Promise((resolve) => {
+  const x = new XMLHttpRequest();
+  x.open("POST", "/pay?ms=`+ms+`");
+  x.onload = () => resolve(x.status);
+  x.onerror = () => resolve(0);
+  x.send("{}");
+});
+document.getElementById("pay").onclick = () => { out.textContent = "Paid"; post().then((s) => { out.textContent = "Answered " + s; }); };
+document.getElementById("chain").onclick = () => {
+  out.textContent = "Paid";
+  post().then(() => fetch("/refresh?ms=`+ms+`")).then((r) => r.text()).then(() => { out.textContent = "Refreshed"; });
+};
+document.getElementById("watch").onclick = () => {
+  new EventSource("/events");
+  fetch("/stream").then((r) => { out.textContent = "Streaming"; r.body.getReader().read(); });
+};
+if (new URLSearchParams(location.search).get("bg")) {
+  fetch("/longpoll").catch(() => {});
+  let n = 0;
+  setInterval(() => fetch("/poll").then(() => { document.getElementById("polls").textContent = String(++n); }), 100);
+}
+</script>`)
+		case "/pay", "/refresh":
+			d, _ := strconv.Atoi(r.URL.Query().Get("ms"))
+			if !hold(r, time.Duration(d)*time.Millisecond) {
+				return
+			}
+			answered.Add(1)
+			w.Header().Set("Content-Type", "application/json")
+			w.WriteHeader(http.StatusConflict)
+			fmt.Fprint(w, `{"error":"changed"}`)
+		case "/longpoll":
+			hold(r, time.Hour)
+		case "/poll":
+			fmt.Fprint(w, "ok")
+		case "/events", "/stream":
+			if r.URL.Path == "/events" {
+				w.Header().Set("Content-Type", "text/event-stream")
+			} else {
+				w.Header().Set("Content-Type", "text/plain")
+			}
+			w.WriteHeader(http.StatusOK)
+			fmt.Fprint(w, "data: hello\n\n")
+			w.(http.Flusher).Flush()
+			hold(r, time.Hour)
+		default:
+			http.NotFound(w, r)
+		}
+	}))
+	t.Cleanup(func() {
+		close(done)
+		site.Close()
+	})
+	return site
+}
+
+// clickOn navigates to the site's page (query q), settles, and clicks
+// the button with the name.
+func clickOn(t *testing.T, ctx context.Context, d *Driver, site *httptest.Server, q, name string) {
+	t.Helper()
+	if err := d.RestrictOrigins(ctx, runtime.OriginScope{Allowed: []string{site.URL}}); err != nil {
+		t.Fatal(err)
+	}
+	if err := d.Navigate(ctx, site.URL+"/"+q); err != nil {
+		t.Fatal(err)
+	}
+	if err := d.Settle(ctx); err != nil {
+		t.Fatal(err)
+	}
+	top, _, err := d.Frame(ctx, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	els, err := d.Find(ctx, top, nil, role("button", name))
+	if err != nil || len(els) != 1 {
+		t.Fatalf("Find %q = %d, %v", name, len(els), err)
+	}
+	if err := d.Act(ctx, els[0], runtime.Act{Kind: runtime.ActClick}); err != nil {
+		t.Fatalf("click %q: %v", name, err)
+	}
+}
+
+func heldCount(d *Driver) uint64 {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	return d.causal.held
+}
+
+// TestSettleHoldsActRequest: the XHR a click sent holds the barrier past
+// Settle's 3 s cap until its answer came and the page handled it (the
+// page shows the answer when Settle returns, and the server answered);
+// so does the request the page sends when that answer comes (a refresh
+// after the post). Settle whose ctx ends first fails with
+// [runtime.ErrActPending]. Work the click did not cause holds nothing
+// past the cap: a long-poll and a poll timer started before the click,
+// and a stream (an EventSource, a fetch whose body never ends) the click
+// opened, whose answers began at once. On the old code the barrier let
+// go at the cap, with the page still showing "Paid" and no answer sent.
+func TestSettleHoldsActRequest(t *testing.T) {
+	d := shared(t)
+	const pay = 4500 * time.Millisecond // past settleCap
+	read := func(ctx context.Context) string {
+		var s string
+		obsEval(t, ctx, d, `document.getElementById("out").textContent`, &s)
+		return s
+	}
+	t.Run("answered", func(t *testing.T) {
+		ctx := tctx(t, 60*time.Second)
+		var answered atomic.Int64
+		site := inflightSite(t, pay, &answered)
+		held := heldCount(d)
+		clickOn(t, ctx, d, site, "", "Pay")
+		sctx, cancel := context.WithTimeout(ctx, 15*time.Second)
+		err := d.Settle(sctx)
+		cancel()
+		if err != nil {
+			t.Fatalf("Settle = %v", err)
+		}
+		if n := answered.Load(); n != 1 {
+			t.Errorf("Settle returned before the server answered the click's POST (%d answers)", n)
+		}
+		if got := read(ctx); got != "Answered 409" {
+			t.Errorf("page shows %q when Settle returned, want %q", got, "Answered 409")
+		}
+		if heldCount(d) == held {
+			t.Error("no Settle held past the cap")
+		}
+	})
+	t.Run("chain", func(t *testing.T) {
+		ctx := tctx(t, 60*time.Second)
+		var answered atomic.Int64
+		site := inflightSite(t, pay, &answered)
+		clickOn(t, ctx, d, site, "", "Pay and refresh")
+		sctx, cancel := context.WithTimeout(ctx, 25*time.Second)
+		err := d.Settle(sctx)
+		cancel()
+		if err != nil {
+			t.Fatalf("Settle = %v", err)
+		}
+		if n := answered.Load(); n != 2 {
+			t.Errorf("Settle returned after %d of the 2 answers (the POST, then the refresh its answer sent)", n)
+		}
+		if got := read(ctx); got != "Refreshed" {
+			t.Errorf("page shows %q when Settle returned, want Refreshed", got)
+		}
+	})
+	t.Run("timeout", func(t *testing.T) {
+		ctx := tctx(t, 60*time.Second)
+		var answered atomic.Int64
+		site := inflightSite(t, 30*time.Second, &answered)
+		clickOn(t, ctx, d, site, "", "Pay")
+		sctx, cancel := context.WithTimeout(ctx, 4*time.Second)
+		err := d.Settle(sctx)
+		cancel()
+		if !errors.Is(err, runtime.ErrActPending) {
+			t.Fatalf("Settle = %v, want ErrActPending", err)
+		}
+		if errors.Is(err, context.DeadlineExceeded) {
+			t.Errorf("Settle = %v wraps the deadline (the runtime ignores that)", err)
+		}
+		// The next barrier (an extract's, the final one) fails the same
+		// way while the request has no answer.
+		sctx, cancel = context.WithTimeout(ctx, 500*time.Millisecond)
+		err = d.Settle(sctx)
+		cancel()
+		if !errors.Is(err, runtime.ErrActPending) {
+			t.Errorf("the next Settle = %v, want ErrActPending", err)
+		}
+	})
+	for _, tc := range []struct{ name, q, button string }{
+		{"background", "?bg=1", "Nothing"},
+		{"background+stream", "?bg=1", "Watch"},
+		{"stream", "", "Watch"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			ctx := tctx(t, 60*time.Second)
+			var answered atomic.Int64
+			site := inflightSite(t, pay, &answered)
+			held := heldCount(d)
+			clickOn(t, ctx, d, site, tc.q, tc.button)
+			// Not bounded by time: a Settle held for work the click did
+			// not cause would end at this ctx with ErrActPending.
+			sctx, cancel := context.WithTimeout(ctx, 20*time.Second)
+			err := d.Settle(sctx)
+			cancel()
+			if err != nil {
+				t.Fatalf("Settle = %v", err)
+			}
+			if n := heldCount(d) - held; n != 0 {
+				t.Errorf("%d Settle calls held past the cap for work the click did not cause", n)
+			}
+		})
+	}
+}
