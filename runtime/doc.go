@@ -85,7 +85,11 @@
 // counted in BlockedRequests, and a run with any is never clean (so it
 // never counts for receipt.Finalize). Settle's own deadline is not a
 // failure; its other errors are classified like any driver error
-// (internal / settle_failed when no sentinel applies).
+// (internal / settle_failed when no sentinel applies). The barrier after
+// an action is bounded by the action timeout (at least 5 s): a request
+// the act caused that still has no answer when it ends
+// ([ErrActPending]) fails the action with ui_assertion_failed /
+// postcondition_failed, its postcondition never judged.
 //
 // # Dispatched consequential actions
 //

@@ -80,7 +80,8 @@ const (
 	ReasonLocatorError Reason = "locator_error"
 
 	// ReasonPostconditionFailed (ui_assertion_failed): the action's
-	// postcondition did not hold within the action timeout.
+	// postcondition did not hold within the action timeout, or a request
+	// the act caused had no answer within it ([ErrActPending]).
 	ReasonPostconditionFailed Reason = "postcondition_failed"
 	// ReasonNoTransition (ui_assertion_failed): no transition of the
 	// milestone held within the transition timeout.

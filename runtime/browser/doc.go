@@ -309,7 +309,34 @@
 //     (through the page, then a Browser.getVersion through the browser,
 //     which sends every event it had before it answers) saw no new
 //     causal event; capped at 3 s (pending work older than the cap no
-//     longer holds it; the runtime's later waits go on draining). A
+//     longer holds it; the runtime's later waits go on draining). The
+//     cap does not let go of a request the act caused that has no answer
+//     yet: a fetch or XHR the renderer reported between the act's start
+//     and the end of the Settle's first round trip (the input's handlers
+//     and the tasks they queued), or one a frame sent while handling
+//     such a request's answer (from its headers, for 400 ms, or from the
+//     end of its body until the frame's DOM-quiet check, at most 3 s:
+//     the refresh after a POST; one link deep, so a poll timer firing
+//     then does not chain on). Until its response headers arrive
+//     (Network.responseReceived) Settle holds past the cap, up to its
+//     ctx, and then fails with [runtime.ErrActPending], which the
+//     runtime bounds by the action timeout and reports as
+//     postcondition_failed: the act's outcome is unknown, so its
+//     postcondition and the steps after it are never judged on the
+//     optimistic render (an invoice shown "Paid" before the server
+//     refused it, TestUnseen2Invoice/conflict-5s; a "Load more" page of
+//     3.5 s, TestUnseen2Payments). Once answered, the load is bounded
+//     like any other (a streamed body never ends), and its handling gets
+//     a whole cap from the answer. Work the act did not cause holds
+//     nothing past the cap: a poll timer, a long-poll or a stream
+//     started before the act, an EventSource or WebSocket (not fetch
+//     or XHR loads), a stream the act opened whose headers came
+//     (TestSettleHoldsActRequest). A click that starts a fetch
+//     long-poll whose server withholds its headers cannot be told from a
+//     slow answer: it holds the action to its timeout and fails it
+//     (safe). Not covered: a fetch the act's handlers start later than
+//     the first round trip (a debounced search, a timer), a worker's
+//     fetch, a second link of a chain; these are capped as before. A
 //     dialog ends it at once with [runtime.ErrNativeDialog]. "Quiet"
 //     waits for causal events only, never for a fixed time: a page that
 //     is busy re-rendering (a controlled input, a time-sliced render, a
