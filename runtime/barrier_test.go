@@ -3,10 +3,12 @@ package runtime_test
 import (
 	"context"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/vera-run/vera/capability"
 	"github.com/vera-run/vera/receipt"
@@ -278,5 +280,52 @@ func TestHandoffRunTimeout(t *testing.T) {
 	}))
 	if res.State != receipt.TerminalFailed || res.Failure.Category != receipt.CategoryRunTimeout || res.Failure.Reason != "run_timeout" {
 		t.Fatalf("%s", dump(res))
+	}
+}
+
+// pendingDriver reports that a request the act caused still has no
+// answer when the barrier after the act ends ([runtime.ErrActPending]),
+// and records the time each Settle had.
+type pendingDriver struct {
+	*runtimetest.Driver
+	acted  bool
+	bounds []time.Duration
+}
+
+func (d *pendingDriver) Act(ctx context.Context, el runtime.Element, a runtime.Act) error {
+	d.acted = true
+	return d.Driver.Act(ctx, el, a)
+}
+
+func (d *pendingDriver) Settle(ctx context.Context) error {
+	if dl, ok := ctx.Deadline(); ok {
+		d.bounds = append(d.bounds, time.Until(dl))
+	}
+	if d.acted {
+		return fmt.Errorf("%w: POST /pay had no answer", runtime.ErrActPending)
+	}
+	return d.Driver.Settle(ctx)
+}
+
+// TestBarrierActPending: a request the act caused that has no answer
+// within the barrier fails the action postcondition_failed although its
+// postcondition holds at once (the optimistic render), and the barrier
+// after an action is bounded by the action timeout, not the 5 s of a
+// barrier after a navigation.
+func TestBarrierActPending(t *testing.T) {
+	d := &pendingDriver{Driver: runtimetest.NewDriver(loopSite())}
+	defer d.Close()
+	c := newCap("/", milestone("m", click("more", textVisible("ready"), role("button", "More"))))
+	c.Runtime.ActionTimeoutMS = 20000
+	res := exec(t, c, d, nil)
+	if res.State != receipt.TerminalFailed || res.Failure.Category != receipt.CategoryUIAssertionFailed ||
+		res.Failure.Reason != "postcondition_failed" || res.StoppedAt != "more" {
+		t.Fatalf("%s", dump(res))
+	}
+	if len(d.bounds) < 2 || d.bounds[0] > 6*time.Second || d.bounds[1] < 19*time.Second {
+		t.Errorf("Settle bounds = %v, want about 5 s after the start navigation and the 20 s action timeout after the act", d.bounds)
+	}
+	if _, err := receipt.VerifyRun(context.Background(), res.RunDir, c); err != nil {
+		t.Fatal(err)
 	}
 }
