@@ -718,6 +718,19 @@ func TestStressUnseen2(t *testing.T) {
 		}
 		return nil
 	}
+	invoiceRefused := func(res *runtime.Result, before int) []string {
+		var p []string
+		if res.Failure == nil || res.StoppedAt != "mark-paid" {
+			p = append(p, "want a failure at mark-paid")
+		}
+		if got := res.ModelOutputs["status"]; got != nil {
+			p = append(p, fmt.Sprintf("status %q reported", got))
+		}
+		if got := len(st.Unseen2PayAttempts()) - before; got != 1 {
+			p = append(p, fmt.Sprintf("%d pay requests, want 1", got))
+		}
+		return p
+	}
 	for _, sc := range []struct {
 		name     string
 		c        *capability.Capability
@@ -764,22 +777,23 @@ func TestStressUnseen2(t *testing.T) {
 				}
 				return nil
 			}, func() int { return 0 }},
+		{"unseen2-payments-slow", wcCapabilityQuery(t, origin, "unseen2-payments", "/unseen2/payments",
+			`[{"name": "declare", "value": "0"}, {"name": "delay", "value": "3500"}]`, unseen2PaymentsAll),
+			nil, false,
+			func(res *runtime.Result, _ int) []string {
+				if got := asJSON(t, res.ModelOutputs["payments"]); !reflect.DeepEqual(got, unseen2PaymentsWant(27)) {
+					return []string{fmt.Sprintf("%d payments, want 27", lenAny(got))}
+				}
+				return nil
+			}, func() int { return 0 }},
 		{"unseen2-invoice-conflict", wcCapabilityQuery(t, origin, "unseen2-invoice", "/unseen2/invoice",
 			`[{"name": "outcome", "value": "conflict"}, {"name": "delay", "value": "400"}]`, unseen2Invoice("Paid")),
-			nil, true,
-			func(res *runtime.Result, before int) []string {
-				var p []string
-				if res.Failure == nil || res.StoppedAt != "mark-paid" {
-					p = append(p, "want a failure at mark-paid")
-				}
-				if got := res.ModelOutputs["status"]; got != nil {
-					p = append(p, fmt.Sprintf("status %q reported", got))
-				}
-				if got := len(st.Unseen2PayAttempts()) - before; got != 1 {
-					p = append(p, fmt.Sprintf("%d pay requests, want 1", got))
-				}
-				return p
-			}, func() int { return len(st.Unseen2PayAttempts()) }},
+			nil, true, invoiceRefused, func() int { return len(st.Unseen2PayAttempts()) }},
+		// The 409 after 1.5 s: misreported 1 of 15 under load before
+		// the click's request held its barrier past the cap.
+		{"unseen2-invoice-conflict-slow", wcCapabilityQuery(t, origin, "unseen2-invoice", "/unseen2/invoice",
+			`[{"name": "outcome", "value": "conflict"}, {"name": "delay", "value": "1500"}]`, unseen2Invoice("Paid")),
+			nil, true, invoiceRefused, func() int { return len(st.Unseen2PayAttempts()) }},
 		{"unseen2-invoice-accepted", wcCapabilityQuery(t, origin, "unseen2-invoice", "/unseen2/invoice",
 			`[{"name": "outcome", "value": "ok"}, {"name": "delay", "value": "400"}]`, unseen2Invoice("Paid")),
 			nil, false,
