@@ -194,8 +194,8 @@ type causal struct {
 	held uint64
 }
 
-// causedLoad is one act-caused load: the URL it requested (for the
-// error), and whether its response headers arrived (from then on, only
+// causedLoad is one act-caused load: the URL it requested, without its
+// query (for the error), and whether its response headers arrived (from then on, only
 // its body is on its way, which a streamed response may never end; the
 // cap bounds it as any other load).
 type causedLoad struct {
@@ -644,6 +644,11 @@ func (d *Driver) loadSent(sid proto.TargetSessionID, id proto.NetworkRequestID, 
 	chained := !d.causal.actOpen && time.Now().Before(d.causal.chainOpen[frameKey{sid, frame}])
 	caused := d.causal.actOpen || chained
 	if _, ok := d.causal.caused[k]; caused && !ok {
+		// The error names the request without its query or fragment
+		// (they may carry input values).
+		if i := strings.IndexAny(url, "?#"); i >= 0 {
+			url = url[:i]
+		}
 		d.causal.caused[k] = causedLoad{url: url, chained: chained}
 	}
 	d.causal.noteLocked()
@@ -948,7 +953,13 @@ func (d *Driver) forgetSessionLocked(sid proto.TargetSessionID) {
 // A dialog ends Settle at once with [runtime.ErrNativeDialog]. Settle
 // returns nil at settleCap even when something is still pending (a page
 // that never stops loading); the runtime's later waits keep draining
-// violations.
+// violations. The one exception is a fetch or XHR the act caused
+// (causal.caused: started by the act's input before the first round
+// trip, or by the page's handling of such a request's answer) that has
+// no response headers yet: the cap does not apply to it, Settle waits
+// for its answer and then a whole cap for its handling, and when ctx
+// ends first (or runtime.MaxActionTimeout passes) it fails with
+// [runtime.ErrActPending], never nil: the act's outcome is unknown.
 func (d *Driver) Settle(ctx context.Context) error {
 	cctx, done, err := d.begin(ctx)
 	if err != nil {
