@@ -246,10 +246,14 @@ func (d *Driver) dispatch(ev *cdp.Event) {
 	case "Network.responseReceived":
 		// The answer's headers: an act-caused load no longer holds
 		// Settle past its cap (causal.caused).
+		// Only decoded while an act-caused load awaits one.
+		d.mu.Lock()
+		awaited := len(d.causal.caused) > 0
+		d.mu.Unlock()
 		var e struct {
 			RequestID proto.NetworkRequestID `json:"requestId"`
 		}
-		if sid != "" && decode(ev, &e) {
+		if awaited && sid != "" && decode(ev, &e) {
 			d.loadAnswered(sid, e.RequestID)
 		}
 	case "Network.loadingFinished", "Network.loadingFailed":
