@@ -61,6 +61,18 @@ func (r *run) extractFresh(m *capability.Milestone, a *capability.Action, timeou
 	}
 }
 
+// unsetOutput leaves the output of a failed extraction unproduced
+// (FORMAT.md 4.2): whatever the failing pass, or the earlier visits of a
+// paginated list, stored is dropped, so neither outputs.json nor the
+// model outputs of the failed run hold a partial value as if it had been
+// produced. Every failed extract action calls it ([run.runAction]), as
+// does a list found incomplete at completion ([run.checkIncomplete]).
+func (r *run) unsetOutput(name string) {
+	if o := r.outs[name]; o != nil {
+		*o = outState{decl: o.decl}
+	}
+}
+
 // fieldMiss is a field locator that matched in no record.
 type fieldMiss struct {
 	field string
