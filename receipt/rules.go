@@ -230,8 +230,9 @@ func checkFailedExtraction(r *Receipt, c *capability.Capability, ps *problems) {
 // checkRecordCounts: the records the extract actions of an output
 // produced agree with the output's count. A record_set counts the sum of
 // its passed extract actions' records (each counts the records it added
-// after dedupe), exactly when none of them failed (a failing extraction
-// may have added records it does not count); a text or record output
+// after dedupe), exactly when none of them failed and it is not the
+// output of a failed extraction (a failed extraction's output is
+// unproduced, FORMAT.md 4.2); a text or record output
 // counts 1 when a passed extract action produced a record, and no
 // passed extract action of it counts more than 1.
 func checkRecordCounts(r *Receipt, c *capability.Capability, ps *problems) {
