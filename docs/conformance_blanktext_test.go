@@ -2,7 +2,6 @@ package docs
 
 import (
 	"context"
-	"os"
 	"path/filepath"
 	"testing"
 
@@ -72,23 +71,7 @@ func buildNoteRun(t *testing.T, c *capability.Capability) *runFiles {
 	if res.State != runtime.StateCompleted {
 		t.Fatalf("note run: state %s (%+v)", res.State, res.Failure)
 	}
-	read := func(name string) []byte {
-		b, err := os.ReadFile(filepath.Join(res.RunDir, name))
-		if err != nil {
-			t.Fatal(err)
-		}
-		return b
-	}
-	r, err := receipt.LoadReceipt(read(receipt.FileReceipt))
-	if err != nil {
-		t.Fatal(err)
-	}
-	o, err := receipt.LoadOutputs(read(receipt.FileOutputs))
-	if err != nil {
-		t.Fatal(err)
-	}
-	normalizeRun(r, o, confRunID)
-	return &runFiles{r: r, o: o}
+	return loadRun(t, res.RunDir, confRunID)
 }
 
 // addNoteBase adds capNote and its completed run to the base.

@@ -208,24 +208,9 @@ func buildDecoyRuns(t *testing.T, c *capability.Capability) map[string]*runFiles
 		if res.State != receipt.TerminalCompleted {
 			t.Fatalf("decoy run %s: state %s (%+v)", name, res.State, res.Failure)
 		}
-		read := func(f string) []byte {
-			b, err := os.ReadFile(filepath.Join(res.RunDir, f))
-			if err != nil {
-				t.Fatal(err)
-			}
-			return b
-		}
-		r, err := receipt.LoadReceipt(read(receipt.FileReceipt))
-		if err != nil {
-			t.Fatal(err)
-		}
-		o, err := receipt.LoadOutputs(read(receipt.FileOutputs))
-		if err != nil {
-			t.Fatal(err)
-		}
-		normalizeRun(r, o, []string{confRunIDLiveA, confRunIDLiveB}[i])
-		r.ExecutionMode = receipt.ModeLiveConnected
-		out[name] = &runFiles{r: r, o: o}
+		rf := loadRun(t, res.RunDir, []string{confRunIDLiveA, confRunIDLiveB}[i])
+		rf.r.ExecutionMode = receipt.ModeLiveConnected
+		out[name] = rf
 	}
 	return out
 }

@@ -173,25 +173,32 @@ func buildCloseRuns(t *testing.T, c *capability.Capability) map[string]*runFiles
 		if res.State != rc.want {
 			t.Fatalf("close run %s: state %s, want %s (%+v)", rc.name, res.State, rc.want, res.Failure)
 		}
-		read := func(name string) []byte {
-			b, err := os.ReadFile(filepath.Join(res.RunDir, name))
-			if err != nil {
-				t.Fatal(err)
-			}
-			return b
-		}
-		r, err := receipt.LoadReceipt(read(receipt.FileReceipt))
-		if err != nil {
-			t.Fatal(err)
-		}
-		o, err := receipt.LoadOutputs(read(receipt.FileOutputs))
-		if err != nil {
-			t.Fatal(err)
-		}
-		normalizeRun(r, o, confRunID)
-		out[rc.name] = &runFiles{r: r, o: o}
+		out[rc.name] = loadRun(t, res.RunDir, confRunID)
 	}
 	return out
+}
+
+// loadRun reads the receipt and outputs.json of the run directory dir and
+// normalizes them (normalizeRun) with the run id runID.
+func loadRun(t *testing.T, dir, runID string) *runFiles {
+	t.Helper()
+	read := func(name string) []byte {
+		b, err := os.ReadFile(filepath.Join(dir, name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return b
+	}
+	r, err := receipt.LoadReceipt(read(receipt.FileReceipt))
+	if err != nil {
+		t.Fatal(err)
+	}
+	o, err := receipt.LoadOutputs(read(receipt.FileOutputs))
+	if err != nil {
+		t.Fatal(err)
+	}
+	normalizeRun(r, o, runID)
+	return &runFiles{r: r, o: o}
 }
 
 // closeApproval returns the approval proof of close-account in rf.

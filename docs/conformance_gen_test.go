@@ -289,6 +289,7 @@ func buildBase(t *testing.T) *confBase {
 	}
 	b.closeRuns = buildCloseRuns(t, b.close)
 	b.addNoteBase(t)
+	b.addExtractFailedBase(t)
 	decoy := decoyCapability(t, b.discovered)
 	if b.capFiles[capDecoy], err = decoy.Marshal(); err != nil {
 		t.Fatal(err)

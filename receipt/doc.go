@@ -199,9 +199,13 @@
 //     (filepath.IsAbs of the verifying host).
 //   - Inputs and outputs are recorded in the capability's order. A
 //     record_set's count is the sum of its passed extract actions'
-//     records when none of them failed (a failing one may have added
-//     records it does not count); a text or record extraction counts at
-//     most 1. A passed extract action without records is accepted (the
+//     records when none of them failed (a failed extraction's output is
+//     unproduced); a text or record extraction counts at most 1. The
+//     output of the failed extraction a run ended at (its last action
+//     record failed, or the run failed records_incomplete naming it) is
+//     recorded unproduced: count 0 and the hash of null in the receipt,
+//     produced false in outputs.json (FORMAT.md 3.2 "Outputs of a
+//     failed extraction"). A passed extract action without records is accepted (the
 //     runtime always writes it; a foreign writer may not).
 //   - A proposal's contract_hash must be the contract hash of the action
 //     it targets as the capability declares it.

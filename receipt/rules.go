@@ -180,16 +180,67 @@ func checkOrder(r *Receipt, c *capability.Capability, ps *problems) {
 	}
 }
 
+// failedExtractOutput names the output of the run's failed extraction,
+// which FORMAT.md 4.2 says is not produced: the output the extract
+// action the run ended at fills, when that action's last record is
+// failed, or when the run failed records_incomplete naming it (a list
+// whose declared set was still seen in part at completion). "" when the
+// run ended at no failed extraction.
+func failedExtractOutput(r *Receipt, c *capability.Capability) string {
+	if r == nil || r.Terminal.Action == "" || len(r.Actions) == 0 {
+		return ""
+	}
+	ca, _, _, ok := c.Action(r.Terminal.Action)
+	if !ok || ca.Operation != capability.OpExtract || ca.Output == "" {
+		return ""
+	}
+	last := r.Actions[len(r.Actions)-1]
+	f := r.Terminal.Failure
+	if (last.ID == ca.ID && last.Status == ActionFailed) ||
+		(r.Terminal.State == TerminalFailed && f != nil && f.Category == CategoryExtractionFailed && f.Reason == "records_incomplete") {
+		return ca.Output
+	}
+	return ""
+}
+
+// unproducedHash is the output hash of a text, record or record_set
+// output that was not produced: the value digest of null (4.4).
+var unproducedHash = func() string {
+	h, err := canonjson.Digest(nil)
+	if err != nil {
+		panic(err)
+	}
+	return h
+}()
+
+// checkFailedExtraction: the receipt records the output of the run's
+// failed extraction unproduced (count 0, the hash of null).
+func checkFailedExtraction(r *Receipt, c *capability.Capability, ps *problems) {
+	name := failedExtractOutput(r, c)
+	if name == "" {
+		return
+	}
+	for _, rec := range r.Outputs {
+		if rec.Name == name && (rec.Count != 0 || rec.Hash != unproducedHash) {
+			ps.add(FileReceipt, ErrOutputs, "output %s of the failed extraction %s is recorded produced", name, r.Terminal.Action)
+		}
+	}
+}
+
 // checkRecordCounts: the records the extract actions of an output
 // produced agree with the output's count. A record_set counts the sum of
 // its passed extract actions' records (each counts the records it added
-// after dedupe), exactly when none of them failed (a failing extraction
-// may have added records it does not count); a text or record output
+// after dedupe), exactly when none of them failed and it is not the
+// output of a failed extraction (a failed extraction's output is
+// unproduced, FORMAT.md 4.2); a text or record output
 // counts 1 when a passed extract action produced a record, and no
 // passed extract action of it counts more than 1.
 func checkRecordCounts(r *Receipt, c *capability.Capability, ps *problems) {
 	sum := map[string]int{}
 	failed := map[string]bool{}
+	if name := failedExtractOutput(r, c); name != "" {
+		failed[name] = true // its records were dropped (4.2)
+	}
 	for i, a := range r.Actions {
 		ca, _, _, ok := c.Action(a.ID)
 		if !ok || ca.Operation != capability.OpExtract || ca.Output == "" {
@@ -270,6 +321,7 @@ func checkReceiptRun(r *Receipt, c *capability.Capability, ps *problems) {
 	checkSequence(r, c, ps)
 	checkDownloadEvidence(r, c, ps)
 	checkRecordCounts(r, c, ps)
+	checkFailedExtraction(r, c, ps)
 }
 
 // VerifyReceipt checks one receipt's bytes against the capability c

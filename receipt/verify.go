@@ -493,6 +493,7 @@ func checkDownloadEvidence(r *Receipt, c *capability.Capability, ps *problems) {
 // shapes.
 func checkOutputValues(o *Outputs, r *Receipt, c *capability.Capability, ps *problems) {
 	const f = FileOutputs
+	failedOut := failedExtractOutput(r, c)
 	for i, v := range o.Outputs {
 		p := "outputs[" + strconv.Itoa(i) + "]"
 		decl, ok := c.Output(v.Name)
@@ -506,6 +507,11 @@ func checkOutputValues(o *Outputs, r *Receipt, c *capability.Capability, ps *pro
 		}
 		if decl.Required && !decl.Kind.Collection() && r != nil && r.Terminal.State == TerminalCompleted && !v.Produced {
 			ps.add(f, ErrOutputs, "%s: required output %s not produced in a completed run", p, v.Name)
+		}
+		if v.Name == failedOut && v.Produced {
+			// FORMAT.md 4.2: a failed extraction leaves its output
+			// unproduced; a value there is part of an answer, never one.
+			ps.add(f, ErrOutputs, "%s: output %s of the failed extraction %s is produced", p, v.Name, r.Terminal.Action)
 		}
 		if s, ok := v.Value.(string); ok && decl.Required && decl.Kind == capability.OutputText && v.Produced &&
 			r != nil && r.Terminal.State == TerminalCompleted && textrule.Blank(s) {

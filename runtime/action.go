@@ -71,6 +71,9 @@ func (r *run) runAction(m *capability.Milestone, ai, visit int) *stop {
 			out.Status = receipt.ActionFailed
 			out.Failure = st.failure
 			out.Cause = st.cause
+			if a.Operation == capability.OpExtract {
+				r.unsetOutput(a.Output)
+			}
 		}
 	}
 	timing := r.clock.stop()

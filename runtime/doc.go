@@ -515,6 +515,11 @@
 //     its header row, must reach the size), and a run that would complete
 //     with the set still seen in part fails records_incomplete instead,
 //     naming the extraction (terminal.action).
+//   - Either way the extraction failed, so its output is left unproduced
+//     (FORMAT.md 3.2 "Outputs of a failed extraction"), as every failed
+//     extract action leaves it: the records the pass kept and those the
+//     earlier visits added are dropped, never written or returned as if
+//     they were the answer.
 //   - A limit input that was reached asked for fewer records than the set
 //     holds: the set is complete when the members present run from the
 //     first position without a gap (no position declared: complete), so

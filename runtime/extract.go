@@ -61,6 +61,18 @@ func (r *run) extractFresh(m *capability.Milestone, a *capability.Action, timeou
 	}
 }
 
+// unsetOutput leaves the output of a failed extraction unproduced
+// (FORMAT.md 4.2): whatever the failing pass, or the earlier visits of a
+// paginated list, stored is dropped, so neither outputs.json nor the
+// model outputs of the failed run hold a partial value as if it had been
+// produced. Every failed extract action calls it ([run.runAction]), as
+// does a list found incomplete at completion ([run.checkIncomplete]).
+func (r *run) unsetOutput(name string) {
+	if o := r.outs[name]; o != nil {
+		*o = outState{decl: o.decl}
+	}
+}
+
 // fieldMiss is a field locator that matched in no record.
 type fieldMiss struct {
 	field string
@@ -96,8 +108,10 @@ func (r *run) extractOnce(m *capability.Milestone, a *capability.Action, timeout
 		// an output that is not required is produced as "".
 		if textrule.Blank(txt) {
 			txt = ""
+		} else {
+			txt = strings.TrimSpace(txt)
 		}
-		o.text, o.produced = strings.TrimSpace(txt), true
+		o.text, o.produced = txt, true
 		out.Records = 1
 		return nil, nil
 	case capability.ExtractSingle:
@@ -106,8 +120,7 @@ func (r *run) extractOnce(m *capability.Milestone, a *capability.Action, timeout
 			return st, nil
 		}
 		return r.readFilled(m, a, timeout, el, out, func(ctx context.Context, el Element) (bool, *stop, *fieldMiss) {
-			st, miss := r.readInto(ctx, a, []Element{el}, o, out, nil)
-			return st != nil && st.failure != nil && st.failure.Reason == string(ReasonRequiredFieldEmpty), st, miss
+			return r.readInto(ctx, a, []Element{el}, o, out, nil)
 		})
 	}
 	// List mode: the first candidate with at least one match gives the
@@ -164,7 +177,7 @@ func (r *run) extractOnce(m *capability.Milestone, a *capability.Action, timeout
 	}
 	added := make([]bool, len(roots))
 	rctx, cancel := context.WithTimeout(r.ctx, timeout)
-	st, miss := r.readInto(rctx, a, roots, o, out, added)
+	_, st, miss := r.readInto(rctx, a, roots, o, out, added)
 	cancel()
 	if st != nil || miss != nil {
 		return st, miss
@@ -177,8 +190,10 @@ func (r *run) extractOnce(m *capability.Milestone, a *capability.Action, timeout
 // runtime limit for record sets). added, when not nil, has one entry per
 // root and is set for the roots whose records were kept. A required
 // field is empty when it is null or a blank string (FORMAT.md 1.4: only
-// white space and zero-width characters).
-func (r *run) readInto(ctx context.Context, a *capability.Action, roots []Element, o *outState, out *ActionOutcome, added []bool) (*stop, *fieldMiss) {
+// white space and zero-width characters); blank reports that failure
+// (required_field_empty), which a single extraction waits out
+// ([run.readFilled]).
+func (r *run) readInto(ctx context.Context, a *capability.Action, roots []Element, o *outState, out *ActionOutcome, added []bool) (blank bool, st *stop, miss *fieldMiss) {
 	x := a.Extract
 	recs := make([]map[string]any, len(roots))
 	for i := range recs {
@@ -199,7 +214,7 @@ func (r *run) readInto(ctx context.Context, a *capability.Action, roots []Elemen
 						recs[ri][f.Name] = nil
 						continue
 					}
-					return r.classify(err, receipt.CategoryExtractionFailed, ReasonLocatorError), nil
+					return false, r.classify(err, receipt.CategoryExtractionFailed, ReasonLocatorError), nil
 				}
 				el = res.Element
 			}
@@ -212,30 +227,30 @@ func (r *run) readInto(ctx context.Context, a *capability.Action, roots []Elemen
 			}
 			txt, err := r.drv.Read(ctx, el, rd)
 			if err != nil {
-				return r.classify(err, receipt.CategoryExtractionFailed, ReasonReadFailed), nil
+				return false, r.classify(err, receipt.CategoryExtractionFailed, ReasonReadFailed), nil
 			}
 			if f.JSONPointer != "" {
 				if txt, err = jsonField(txt, f.JSONPointer); err != nil {
-					return r.failed(receipt.CategoryExtractionFailed, jsonReason(err),
+					return false, r.failed(receipt.CategoryExtractionFailed, jsonReason(err),
 						fmt.Sprintf("action %s field %s: %v", a.ID, f.Name, err)), nil
 				}
 			}
 			v, err := Coerce(f.Type, txt)
 			if err != nil {
-				return r.failed(receipt.CategoryExtractionFailed, ReasonCoercionFailed,
+				return false, r.failed(receipt.CategoryExtractionFailed, ReasonCoercionFailed,
 					fmt.Sprintf("action %s field %s: value does not fit %s", a.ID, f.Name, f.Type)), nil
 			}
 			recs[ri][f.Name] = v
 			found = true
 		}
 		if !found && len(roots) > 0 && len(cands) > 0 {
-			return nil, &fieldMiss{field: f.Name, tried: tried}
+			return false, nil, &fieldMiss{field: f.Name, tried: tried}
 		}
 	}
 	for ri, rec := range recs {
 		for _, name := range x.RequiredFields {
 			if v := rec[name]; v == nil || isBlankString(v) {
-				return r.failed(receipt.CategoryExtractionFailed, ReasonRequiredFieldEmpty,
+				return true, r.failed(receipt.CategoryExtractionFailed, ReasonRequiredFieldEmpty,
 					fmt.Sprintf("action %s record %d: required field %s is empty", a.ID, ri, name)), nil
 			}
 		}
@@ -246,7 +261,7 @@ func (r *run) readInto(ctx context.Context, a *capability.Action, roots []Elemen
 		}
 		o.produced = true
 		out.Records = len(recs)
-		return nil, nil
+		return false, nil, nil
 	}
 	limit := 0
 	if x.LimitInput != "" {
@@ -266,7 +281,7 @@ func (r *run) readInto(ctx context.Context, a *capability.Action, roots []Elemen
 			}
 			b, err := canonjson.Marshal(key)
 			if err != nil {
-				return r.failed(receipt.CategoryInternal, ReasonDedupeKeyFailed, err.Error()), nil
+				return false, r.failed(receipt.CategoryInternal, ReasonDedupeKeyFailed, err.Error()), nil
 			}
 			if o.seen == nil {
 				o.seen = map[string]bool{}
@@ -288,10 +303,10 @@ func (r *run) readInto(ctx context.Context, a *capability.Action, roots []Elemen
 	o.produced = true
 	out.Records = kept
 	if max := x.MaxRecords; max > 0 && len(o.records) > max {
-		return r.failed(receipt.CategoryExtractionFailed, ReasonMaxRecordsExceeded,
+		return false, r.failed(receipt.CategoryExtractionFailed, ReasonMaxRecordsExceeded,
 			fmt.Sprintf("action %s: %d records exceed max_records %d", a.ID, len(o.records), max)), nil
 	}
-	return nil, nil
+	return false, nil, nil
 }
 
 // isBlankString reports whether v is a blank string (FORMAT.md 1.4).

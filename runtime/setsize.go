@@ -168,7 +168,9 @@ func (r *run) checkSets(m *capability.Milestone, a *capability.Action, sets []De
 
 // checkIncomplete fails a run that would complete while a list
 // extraction's declared set is still seen only in part (its milestone
-// could have been visited again, but was not).
+// could have been visited again, but was not). The extraction failed,
+// so its output is left unproduced ([run.unsetOutput]): the records of
+// the earlier visits are part of a set, not an answer.
 func (r *run) checkIncomplete() *stop {
 	for i := range r.cap.Milestones {
 		for j := range r.cap.Milestones[i].Actions {
@@ -176,6 +178,7 @@ func (r *run) checkIncomplete() *stop {
 			if p, ok := r.pending[id]; ok {
 				st := r.failed(receipt.CategoryExtractionFailed, ReasonRecordsIncomplete, p.detail)
 				st.action = p.action
+				r.unsetOutput(r.cap.Milestones[i].Actions[j].Output)
 				return st
 			}
 		}

@@ -253,29 +253,12 @@ const unseen2CSS = `
 iframe { width: 600px; height: 320px; border: 1px solid #888; }
 `
 
-// unseen2JS is shared by every page's script.
-const unseen2JS = `
-function el(tag, attrs, kids) {
-  var e = document.createElement(tag);
-  for (var k in attrs || {}) {
-    if (k === "on") { for (var ev in attrs.on) e.addEventListener(ev, attrs.on[ev]); continue; }
-    if (attrs[k] === false || attrs[k] == null) continue;
-    e.setAttribute(k, attrs[k] === true ? "" : attrs[k]);
-  }
-  [].concat(kids == null ? [] : kids).forEach(function (c) {
-    if (c == null) return;
-    e.appendChild(typeof c === "string" ? document.createTextNode(c) : c);
-  });
-  return e;
-}
+// unseen2JS is shared by every page's script: el and euro as the unseen
+// pages have them (unseenShared), then this family's own helpers.
+var unseen2JS = unseenShared() + `
 function query(name) {
   var m = new RegExp("[?&]" + name + "=([^&]*)").exec(location.search);
   return m ? decodeURIComponent(m[1]) : "";
-}
-function euro(cents) {
-  var w = String(Math.floor(cents / 100)).replace(/\B(?=(\d{3})+(?!\d))/g, ",");
-  var f = String(cents % 100); if (f.length < 2) f = "0" + f;
-  return "€ " + w + "." + f;
 }
 function post(url, body) {
   return fetch(url, { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body) })
@@ -285,6 +268,24 @@ function getJSON(url) {
   return fetch(url).then(function (r) { if (!r.ok) throw new Error(r.status); return r.json(); });
 }
 `
+
+// unseenShared returns the part of web/assets/unseen.js between its
+// "// shared: begin" and "// shared: end" lines (the el and euro helpers),
+// so both page families run one copy of them.
+func unseenShared() string {
+	b, err := webFS.ReadFile("web/assets/unseen.js")
+	if err != nil {
+		panic(err)
+	}
+	s := string(b)
+	i := strings.Index(s, "// shared: begin")
+	j := strings.Index(s, "// shared: end")
+	if i < 0 || j < i {
+		panic("testsite: web/assets/unseen.js lacks its shared: begin/end lines")
+	}
+	i += strings.IndexByte(s[i:], '\n') + 1
+	return "\n" + s[i:j]
+}
 
 const unseen2NotesBody = `<main id="root">
 <h1>Meeting notes</h1>

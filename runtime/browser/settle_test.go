@@ -1,6 +1,7 @@
 package browser
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"net"
@@ -317,21 +318,7 @@ func TestSettleForgetsLoadsOfReplacedDocument(t *testing.T) {
 	if err != nil || len(els) != 1 {
 		t.Fatalf("Find = %d, %v", len(els), err)
 	}
-	capped := func() uint64 {
-		d.mu.Lock()
-		defer d.mu.Unlock()
-		return d.causal.capped
-	}
-	capped0 := capped()
-	if err := d.Act(ctx, els[0], runtime.Act{Kind: runtime.ActClick}); err != nil {
-		t.Fatal(err)
-	}
-	for i := 0; i < 2; i++ {
-		if err := d.Settle(ctx); err != nil {
-			t.Fatal(err)
-		}
-	}
-	if n := capped() - capped0; n != 0 {
+	if n := settlesCapped(t, ctx, d, func() error { return d.Act(ctx, els[0], runtime.Act{Kind: runtime.ActClick}) }); n != 0 {
 		t.Errorf("%d Settle calls reached the cap after the document that started the load was replaced", n)
 	}
 	d.mu.Lock()
@@ -343,6 +330,27 @@ func TestSettleForgetsLoadsOfReplacedDocument(t *testing.T) {
 	if u, err := d.URL(ctx); err != nil || !strings.HasPrefix(u, otherURL) {
 		t.Errorf("URL = %q, %v, want the other site's", u, err)
 	}
+}
+
+// settlesCapped runs act (failing the test on its error), then Settle
+// twice, and returns how many of those Settle calls reached the cap.
+func settlesCapped(t *testing.T, ctx context.Context, d *Driver, act func() error) uint64 {
+	t.Helper()
+	capped := func() uint64 {
+		d.mu.Lock()
+		defer d.mu.Unlock()
+		return d.causal.capped
+	}
+	capped0 := capped()
+	if err := act(); err != nil {
+		t.Fatal(err)
+	}
+	for i := 0; i < 2; i++ {
+		if err := d.Settle(ctx); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return capped() - capped0
 }
 
 // TestSettleHoldsThroughLoadHandler: a form post whose next document's

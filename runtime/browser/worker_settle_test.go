@@ -275,21 +275,7 @@ x.onerror = () => note("missing");
 	if err := d.RestrictOrigins(ctx, runtime.OriginScope{Allowed: []string{site.URL}}); err != nil {
 		t.Fatal(err)
 	}
-	capped := func() uint64 {
-		d.mu.Lock()
-		defer d.mu.Unlock()
-		return d.causal.capped
-	}
-	capped0 := capped()
-	if err := d.Navigate(ctx, site.URL+"/"); err != nil {
-		t.Fatal(err)
-	}
-	for i := 0; i < 2; i++ {
-		if err := d.Settle(ctx); err != nil {
-			t.Fatal(err)
-		}
-	}
-	if n := capped() - capped0; n != 0 {
+	if n := settlesCapped(t, ctx, d, func() error { return d.Navigate(ctx, site.URL+"/") }); n != 0 {
 		t.Errorf("%d Settle calls reached the cap", n)
 	}
 	d.mu.Lock()

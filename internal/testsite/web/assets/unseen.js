@@ -6,6 +6,7 @@
   var page = document.body.dataset.page;
   var root = document.getElementById("root");
 
+  // shared: begin (unseen2.go's pages inline el and euro from here)
   function el(tag, attrs, kids) {
     var e = document.createElement(tag);
     for (var k in attrs || {}) {
@@ -19,13 +20,14 @@
     });
     return e;
   }
-  function query(name) {
-    return (new RegExp("[?&]" + name + "=([^&]*)").exec(location.search) || [])[1];
-  }
   function euro(cents) {
     var w = String(Math.floor(cents / 100)).replace(/\B(?=(\d{3})+(?!\d))/g, ",");
     var f = String(cents % 100); if (f.length < 2) f = "0" + f;
     return "€ " + w + "." + f;
+  }
+  // shared: end
+  function query(name) {
+    return (new RegExp("[?&]" + name + "=([^&]*)").exec(location.search) || [])[1];
   }
   function post(url, body) {
     return fetch(url, { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body) })
