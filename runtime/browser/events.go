@@ -2,6 +2,7 @@ package browser
 
 import (
 	"encoding/json"
+	"sync"
 	"time"
 
 	"github.com/go-rod/rod/lib/cdp"
@@ -422,12 +423,14 @@ func (d *Driver) onAttached(parent proto.TargetSessionID, e *proto.TargetAttache
 		}
 		// Fetch and XHR responses pause too, so that Settle waits for
 		// the data an act asked for (see causal.responses).
-		if err := d.call(ctx, sid, proto.FetchEnable{Patterns: []*proto.FetchRequestPattern{
-			{URLPattern: "*", RequestStage: proto.FetchRequestStageRequest},
-			{URLPattern: "*", ResourceType: proto.NetworkResourceTypeFetch, RequestStage: proto.FetchRequestStageResponse},
-			{URLPattern: "*", ResourceType: proto.NetworkResourceTypeXHR, RequestStage: proto.FetchRequestStageResponse},
-		}}, nil); err != nil {
-			d.log.Debug("request interception not available", "target_type", string(info.Type), "err", err)
+		fetch := func() {
+			if err := d.call(ctx, sid, proto.FetchEnable{Patterns: []*proto.FetchRequestPattern{
+				{URLPattern: "*", RequestStage: proto.FetchRequestStageRequest},
+				{URLPattern: "*", ResourceType: proto.NetworkResourceTypeFetch, RequestStage: proto.FetchRequestStageResponse},
+				{URLPattern: "*", ResourceType: proto.NetworkResourceTypeXHR, RequestStage: proto.FetchRequestStageResponse},
+			}}, nil); err != nil {
+				d.log.Debug("request interception not available", "target_type", string(info.Type), "err", err)
+			}
 		}
 		// Audits reports the connections the connect-src policy refused
 		// (WebSockets above all), so they become violations. A paused
@@ -454,26 +457,58 @@ func (d *Driver) onAttached(parent proto.TargetSessionID, e *proto.TargetAttache
 			d.mu.Unlock()
 		}
 		script := kind == kindWorker && workerType(info.Type)
-		if info.Type == targetTypeServiceWorker {
-			resume()
-		}
-		if script {
-			followLoads()
-		}
-		audits()
 		if info.Type == proto.TargetTargetInfoTypePage || info.Type == targetTypeIframe {
-			_ = d.call(ctx, sid, proto.PageEnable{}, nil)
+			// A page or frame is paused until resume below: its set-up
+			// commands are independent of each other, so they are sent
+			// at once and all answered before it runs (one round trip
+			// to a renderer that is still starting, not ten).
+			var wg sync.WaitGroup
+			wg.Go(fetch)
+			wg.Go(audits)
+			wg.Go(func() { _ = d.call(ctx, sid, proto.PageEnable{}, nil) })
 			// The renderer reports the page's fetch and XHR loads, for
 			// Settle (causal.loads).
-			if err := d.call(ctx, sid, proto.NetworkEnable{}, nil); err != nil {
-				d.log.Debug("load events not available", "target_type", string(info.Type), "err", err)
-			} else {
+			wg.Go(func() {
+				if err := d.call(ctx, sid, proto.NetworkEnable{}, nil); err != nil {
+					d.log.Debug("load events not available", "target_type", string(info.Type), "err", err)
+					return
+				}
 				d.mu.Lock()
 				if t := d.targets[sid]; t != nil {
 					t.loads = true
 				}
 				d.mu.Unlock()
+			})
+			if kind == kindPage {
+				// The context's service worker versions, for Settle
+				// (causal.sw): one call at set-up, none per action.
+				wg.Go(func() {
+					if err := d.call(ctx, sid, proto.ServiceWorkerEnable{}, nil); err != nil {
+						d.log.Debug("service worker events not available", "err", err)
+					}
+				})
+				wg.Go(func() { _ = d.call(ctx, sid, proto.PageSetLifecycleEventsEnabled{Enabled: true}, nil) })
+				wg.Go(func() { _ = d.call(ctx, sid, proto.EmulationSetFocusEmulationEnabled{Enabled: true}, nil) })
 			}
+			if kind == kindPage || kind == kindPopup {
+				// WithViewport, before the page or popup runs; the page's
+				// failure fails setup (a run at the wrong size would pass
+				// as one at the right size).
+				wg.Go(func() {
+					if err := d.applyViewport(ctx, sid); err != nil {
+						d.log.Warn("viewport not set", "target_type", string(info.Type), "err", err)
+						if kind == kindPage {
+							d.mu.Lock()
+							d.viewportErr = err
+							d.mu.Unlock()
+						}
+					}
+				})
+			}
+			wg.Go(func() {
+				_ = d.call(ctx, sid, proto.TargetSetAutoAttach{AutoAttach: true, WaitForDebuggerOnStart: true, Flatten: true}, nil)
+			})
+			wg.Wait()
 			d.mu.Lock()
 			t, csp := d.targets[sid], ""
 			if d.origins != nil {
@@ -485,29 +520,15 @@ func (d *Driver) onAttached(parent proto.TargetSessionID, e *proto.TargetAttache
 					d.log.Debug("connect policy not installed", "target_type", string(info.Type), "err", err)
 				}
 			}
-			if kind == kindPage {
-				// The context's service worker versions, for Settle
-				// (causal.sw): one call at set-up, none per action.
-				if err := d.call(ctx, sid, proto.ServiceWorkerEnable{}, nil); err != nil {
-					d.log.Debug("service worker events not available", "err", err)
-				}
-				_ = d.call(ctx, sid, proto.PageSetLifecycleEventsEnabled{Enabled: true}, nil)
-				_ = d.call(ctx, sid, proto.EmulationSetFocusEmulationEnabled{Enabled: true}, nil)
+		} else {
+			fetch()
+			if info.Type == targetTypeServiceWorker {
+				resume()
 			}
-			if kind == kindPage || kind == kindPopup {
-				// WithViewport, before the page or popup runs; the page's
-				// failure fails setup (a run at the wrong size would pass
-				// as one at the right size).
-				if err := d.applyViewport(ctx, sid); err != nil {
-					d.log.Warn("viewport not set", "target_type", string(info.Type), "err", err)
-					if kind == kindPage {
-						d.mu.Lock()
-						d.viewportErr = err
-						d.mu.Unlock()
-					}
-				}
+			if script {
+				followLoads()
 			}
-			_ = d.call(ctx, sid, proto.TargetSetAutoAttach{AutoAttach: true, WaitForDebuggerOnStart: true, Flatten: true}, nil)
+			audits()
 		}
 		d.captureAttached(ctx, sid, info.URL)
 		resume()

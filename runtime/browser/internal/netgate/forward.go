@@ -208,7 +208,7 @@ func (g *Gate) forward(c *idleConn, br *bufio.Reader, req *http.Request, up *ups
 	keepClient := !req.Close && !(resp.ContentLength < 0 && len(resp.TransferEncoding) == 0 && bodyAllowed(req, resp))
 	upstreamCloses := resp.Close
 	resp.Close = !keepClient
-	err = resp.Write(c)
+	err = writeResponse(c, resp)
 	resp.Body.Close()
 	if err != nil || !keepClient {
 		g.dropUpstream(up)
@@ -247,3 +247,51 @@ func (g *Gate) blocked(w io.Writer) {
 	const body = "blocked by the run's origin scope\n"
 	fmt.Fprintf(w, "HTTP/1.1 403 Forbidden\r\nContent-Type: text/plain; charset=utf-8\r\nContent-Length: %d\r\nCache-Control: no-store\r\nConnection: close\r\n\r\n%s", len(body), body)
 }
+
+// writeResponse writes resp to the client connection c through a buffer,
+// so its status line, headers and a body at hand leave in one write,
+// not one per header line (resp.Write writes each piece on its own).
+// Whatever was buffered is flushed before every read of the body, so
+// bytes that arrived are passed on before the gate waits for more: a
+// streamed body (chunks, server-sent events) is relayed as it comes.
+func writeResponse(c io.Writer, resp *http.Response) error {
+	bw := bufio.NewWriter(c)
+	body := resp.Body
+	fb := &flushingBody{r: body, bw: bw}
+	resp.Body = fb
+	err := resp.Write(writerOnly{bw})
+	resp.Body = body
+	if err != nil {
+		return err
+	}
+	if fb.err != nil {
+		return fb.err
+	}
+	return bw.Flush()
+}
+
+// flushingBody is a response body that flushes bw before each read.
+type flushingBody struct {
+	r   io.Reader
+	bw  *bufio.Writer
+	err error // the first flush error
+}
+
+func (f *flushingBody) Read(p []byte) (int, error) {
+	if f.bw.Buffered() > 0 {
+		if err := f.bw.Flush(); err != nil {
+			f.err = err
+			return 0, err
+		}
+	}
+	return f.r.Read(p)
+}
+
+func (f *flushingBody) Close() error { return nil }
+
+// writerOnly hides every method but Write (io.Copy then never hands the
+// body to the buffer's ReadFrom, which would read into the buffer the
+// body's Read flushes).
+type writerOnly struct{ w io.Writer }
+
+func (w writerOnly) Write(p []byte) (int, error) { return w.w.Write(p) }

@@ -42,25 +42,49 @@ if (!endpoint) {
 
 const browser = await chromium.connectOverCDP(endpoint);
 
+// steps, with BENCHCMP_PW_STEPS=1 in the environment, writes each flow's
+// step times (ms since the previous step) to stderr.
+const steps = process.env.BENCHCMP_PW_STEPS === '1';
+
 async function flow(req) {
   const start = performance.now();
+  let last = start;
+  const marks = [];
+  const mark = (name) => {
+    if (!steps) return;
+    const now = performance.now();
+    marks.push(name + ' ' + (now - last).toFixed(1));
+    last = now;
+  };
   const context = await browser.newContext();
+  mark('newContext');
   try {
     const page = await context.newPage();
+    mark('newPage');
     await page.goto(req.base + '/login');
+    mark('goto');
     await page.getByRole('textbox', { name: 'Username', exact: true }).fill(req.username);
     await page.getByLabel('Password', { exact: true }).fill(req.password);
+    mark('fill x2');
     await page.getByRole('button', { name: 'Sign in', exact: true }).click();
+    mark('click sign-in');
     await page.waitForURL(u => u.pathname === '/members');
+    mark('waitForURL members');
     await page.getByLabel('Member ID', { exact: true }).fill(req.member_id);
+    mark('fill member');
     await page.getByRole('button', { name: 'Search', exact: true }).click();
+    mark('click search');
     await page.waitForURL(u => u.pathname.includes('/members/' + req.member_id));
+    mark('waitForURL member');
     await page.getByRole('heading', { name: 'Accounts', exact: true }).waitFor();
+    mark('heading');
     const main = page.getByRole('main');
     const name = (await main.getByTestId('member-name').textContent()).trim();
     const savings = (await main.getByTestId('balance-savings').textContent()).trim();
     const checking = (await main.getByTestId('balance-checking').textContent()).trim();
+    mark('read x3');
     const ms = performance.now() - start;
+    if (steps) console.error('pw flow: ' + marks.join(', ') + ' total ' + ms.toFixed(1));
     if (!name || !checking) throw new Error('empty member name or checking balance');
     return { ms, savings, name, checking };
   } finally {
