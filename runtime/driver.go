@@ -328,6 +328,12 @@ var (
 	// cancelled beforeinput, a maxlength of 0). A value the page
 	// reformatted changed and is not refused.
 	ErrFillRefused = errors.New("fill refused by the page")
+	// ErrFormInvalid: the click or Enter would have submitted a form and
+	// the form's constraint validation refused it (a required field left
+	// empty, a value out of its pattern or range): no submit event fired
+	// and nothing was sent. Drivers return it inside a *[DispatchError]
+	// (the input went out; the page's click handlers ran).
+	ErrFormInvalid = errors.New("form submission refused by its validation")
 	// ErrAfterDispatch: an Act failed after its input (the mouse press and
 	// release, or the key event) had already been sent to the page, so its
 	// effect may have happened. Drivers return it as a *[DispatchError].
