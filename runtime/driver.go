@@ -334,6 +334,12 @@ var (
 	// caused (a fetch or XHR its input started) still had no answer: the
 	// act's effect is not known yet, so nothing after it may be judged.
 	ErrActPending = errors.New("a request the act caused is still in flight")
+	// ErrFormInvalid: the click or Enter would have submitted a form and
+	// the form's constraint validation refused it (a required field left
+	// empty, a value out of its pattern or range): no submit event fired
+	// and nothing was sent. Drivers return it inside a *[DispatchError]
+	// (the input went out; the page's click handlers ran).
+	ErrFormInvalid = errors.New("form submission refused by its validation")
 	// ErrAfterDispatch: an Act failed after its input (the mouse press and
 	// release, or the key event) had already been sent to the page, so its
 	// effect may have happened. Drivers return it as a *[DispatchError].

@@ -208,7 +208,7 @@ func (d *Driver) elemErr(ctx context.Context, op string, err error) error {
 	if c := interruption(ctx); c != nil {
 		return fmt.Errorf("browser: %s: %w", op, c)
 	}
-	for _, s := range []error{runtime.ErrStaleElement, runtime.ErrNotInteractable, runtime.ErrUnsupported, runtime.ErrFillRefused} {
+	for _, s := range []error{runtime.ErrStaleElement, runtime.ErrNotInteractable, runtime.ErrUnsupported, runtime.ErrFillRefused, runtime.ErrFormInvalid} {
 		if errors.Is(err, s) {
 			return err
 		}
@@ -706,8 +706,24 @@ func (d *Driver) press(ctx context.Context, el *element, key string, sent *bool)
 	if err := d.startWhenReady(ctx, el, jsPressStart, false, &r); err != nil {
 		return err
 	}
+	// Enter in a form's field may submit it: watch the form's
+	// validation (formwatch.go).
+	var watch proto.RuntimeRemoteObjectID
+	if k.key == "Enter" {
+		r, err := d.callOn(ctx, el.sid, el.obj, jsArmSubmitWatch, false, nil)
+		if err != nil {
+			return err
+		}
+		watch = r.ObjectID
+	}
 	*sent = true
-	return d.sendKey(ctx, el.sid, k, mods)
+	if err := d.sendKey(ctx, el.sid, k, mods); err != nil {
+		return err
+	}
+	if watch != "" {
+		return d.readSubmitWatch(ctx, el.sid, watch, `function(){ return this.result() }`)
+	}
+	return nil
 }
 
 // sendKey sends keyDown (with text for printable keys) and keyUp to the

@@ -54,8 +54,13 @@ import (
 // presses that reach this element (an element inside it, shadow trees
 // included, or one of its labels, as the hit-test before the click
 // allows) and stops a press that does not, with the rest of its click.
-const jsArmPress = `function(){
+//
+// With watch (the element's own guard) it also arms the submit watch of
+// the element's form (formwatch.go): read reports form: true when one is
+// armed, submit() reads and removes it, done() removes it too.
+const jsArmPress = `function(watch){
   const el = this, w = el.ownerDocument.defaultView, rec = {hit: 0, other: 0, stop: false};
+  const fw = watch ? ` + jsSubmitWatch + `(el) : null;
   const reaches = e => {
     const p = e.composedPath();
     if (p.includes(el) || (e.target instanceof Node && el.contains(e.target))) return true;
@@ -75,7 +80,9 @@ const jsArmPress = `function(){
   const types = ['pointerdown', 'mousedown', 'pointerup', 'mouseup', 'click'];
   const off = () => { for (const t of types) w.removeEventListener(t, h, true); };
   for (const t of types) w.addEventListener(t, h, true);
-  return { read() { return {hit: rec.hit, other: rec.other}; }, done: off };
+  return { read() { return {hit: rec.hit, other: rec.other, form: !!fw}; },
+    done() { off(); if (fw) fw.off(); },
+    submit() { return fw ? fw.result() : {count: 0}; } };
 }`
 
 // jsTwoFrames resolves after two animation frames of this element's
@@ -88,12 +95,13 @@ type pressProbe struct {
 }
 
 type pressCount struct {
-	Hit   int `json:"hit"`
-	Other int `json:"other"`
+	Hit   int  `json:"hit"`
+	Other int  `json:"other"`
+	Form  bool `json:"form"`
 }
 
-func (d *Driver) armPress(ctx context.Context, sid proto.TargetSessionID, obj proto.RuntimeRemoteObjectID) (pressProbe, error) {
-	r, err := d.callOn(ctx, sid, obj, jsArmPress, false, nil)
+func (d *Driver) armPress(ctx context.Context, sid proto.TargetSessionID, obj proto.RuntimeRemoteObjectID, watch bool) (pressProbe, error) {
+	r, err := d.callOn(ctx, sid, obj, jsArmPress, false, nil, val(watch))
 	if err != nil {
 		return pressProbe{}, err
 	}
@@ -124,7 +132,7 @@ func (d *Driver) dispatchClick(ctx context.Context, el *element, x, y float64, s
 	pressed := proto.InputDispatchMouseEvent{Type: proto.InputDispatchMouseEventTypeMousePressed, X: x, Y: y, Button: proto.InputMouseButtonLeft, Buttons: intp(1), ClickCount: 1}
 	released := proto.InputDispatchMouseEvent{Type: proto.InputDispatchMouseEventTypeMouseReleased, X: x, Y: y, Button: proto.InputMouseButtonLeft, Buttons: intp(0), ClickCount: 1}
 	for {
-		own, err := d.armPress(ctx, el.sid, el.obj)
+		own, err := d.armPress(ctx, el.sid, el.obj, true)
 		if err != nil {
 			return err
 		}
@@ -135,7 +143,7 @@ func (d *Driver) dispatchClick(ctx context.Context, el *element, x, y float64, s
 			}
 		}
 		for _, l := range el.chain {
-			p, err := d.armPress(ctx, l.sid, l.obj)
+			p, err := d.armPress(ctx, l.sid, l.obj, false)
 			if err != nil {
 				disarm(probes)
 				return err
@@ -155,7 +163,7 @@ func (d *Driver) dispatchClick(ctx context.Context, el *element, x, y float64, s
 		// The press is acknowledged by the frame it was routed to once its
 		// handlers ran; the listeners normally know at once. Poll briefly
 		// (bounded by ctx) in case a document dispatches it later.
-		where, err := d.pressTarget(ctx, probes)
+		where, form, err := d.pressTarget(ctx, probes)
 		if err != nil {
 			return err
 		}
@@ -163,6 +171,14 @@ func (d *Driver) dispatchClick(ctx context.Context, el *element, x, y float64, s
 			return err
 		}
 		if where == pressOnElement {
+			// The click's default action (a form's validation) ran
+			// before the release returned.
+			if form {
+				if err := d.readSubmitWatch(ctx, own.sid, own.obj, `function(){ return this.submit() }`); err != nil {
+					disarm(probes[1:])
+					return err
+				}
+			}
 			// The element's own guard removed itself at the press that
 			// reached it (a top-level click sends no disarming call, issue
 			// 21); the frame path's guards are disarmed after the release:
@@ -206,37 +222,42 @@ const (
 
 // pressTarget reads the probes until one saw the press: probes[0] is the
 // element's, the others the frame path's iframe elements.
-func (d *Driver) pressTarget(ctx context.Context, probes []pressProbe) (pressWhere, error) {
+//
+// form reports that the element's guard armed a submit watch.
+func (d *Driver) pressTarget(ctx context.Context, probes []pressProbe) (where pressWhere, form bool, err error) {
 	deadline := time.Now().Add(2 * time.Second)
 	for {
 		onPath := false
 		for i, p := range probes {
 			c, err := d.readPress(ctx, p)
 			if err != nil {
-				return pressNowhere, err
+				return pressNowhere, form, err
+			}
+			if i == 0 {
+				form = c.Form
 			}
 			switch {
 			case i == 0 && c.Hit > 0:
-				return pressOnElement, nil
+				return pressOnElement, form, nil
 			case i == 0 && c.Other > 0:
-				return pressStopped, nil
+				return pressStopped, form, nil
 			case i > 0 && c.Hit > 0:
 				onPath = true
 			case i > 0 && c.Other > 0:
-				return pressStopped, nil
+				return pressStopped, form, nil
 			}
 		}
 		// An ancestor's iframe element got the press while the element's
 		// own document saw nothing: misrouted.
 		if onPath {
-			return pressOnFramePath, nil
+			return pressOnFramePath, form, nil
 		}
 		if time.Now().After(deadline) {
-			return pressElsewhere, nil
+			return pressElsewhere, form, nil
 		}
 		select {
 		case <-ctx.Done():
-			return pressNowhere, ctx.Err()
+			return pressNowhere, form, ctx.Err()
 		case <-time.After(pollInterval):
 		}
 	}

@@ -691,6 +691,25 @@
 //     changed. fill and press do not scroll themselves: they focus the
 //     element, which scrolls it into view as the browser does for focus;
 //     select sets the value without the pointer and needs no view.
+//   - A click on a submit button (or a custom button inside a form that
+//     calls requestSubmit), or Enter in a form's field, whose form the
+//     browser's constraint validation refused (a required field left
+//     empty, a value off its type, pattern or range) is
+//     [runtime.ErrFormInvalid] inside a *[runtime.DispatchError] (the
+//     runtime fails the run as act_failed): the act's form is watched
+//     from before the input goes out until the act's last event was
+//     dispatched, and an "invalid" event on one of its controls with no
+//     "submit" event of it is the refusal. The error names the controls
+//     (name, id or aria-label) and the validity flags that failed, never
+//     a value. Nothing was posted; without this the click "worked" and a
+//     postcondition that already held (the previous confirmation still
+//     on screen) let the run go on. A novalidate form or a formnovalidate
+//     button is not validated by the browser; a page that validates by
+//     itself and then submits (or prevents the submit event) is judged by
+//     its submit event, as the browser's own rule: a refusal the page
+//     makes inside its submit handler is not seen here (its postcondition
+//     decides). The watch costs one call after a click inside a form, and
+//     nothing for other clicks. See formwatch.go.
 //   - A fill the page refused is [runtime.ErrFillRefused] (the runtime
 //     fails the run as act_failed), and fires no change for a typed
 //     field: refused means that once the page has reacted the field holds

@@ -507,8 +507,13 @@ func TestUnseen2Frame(t *testing.T) {
 		"\"Submit expense\" (1.3 s) posts nothing (the server never receives the second expense; the new form's " +
 		"required fields are empty), and its postcondition text_visible \"Expense submitted\" already held before the " +
 		"click (the first confirmation is on screen again), so ref-2 reads EXP-<first> and the run completes with " +
-		"ref2 = ref1. Nothing in the runtime asks whether a postcondition already held before its act, nor notices a " +
-		"submit click the form's constraint validation refused"
+		"ref2 = ref1. Since the driver refuses a submission the form's validation stopped (runtime.ErrFormInvalid, " +
+		"TestFormInvalidRefused), a click that lands in the new, empty form fails act_failed (safe; seen 1 of 2 runs at " +
+		"remount=300). Left: a click that lands in the old form (values filled, the submit event fires) just before " +
+		"the parent removes that iframe: the navigation it started is cancelled with the frame, nothing is posted, " +
+		"and the new frame's \"Expense submitted\" (the first confirmation) satisfies the postcondition (1 of 2 runs). " +
+		"Nothing in the runtime asks whether a postcondition already held before its act, nor whether the frame an " +
+		"act's submission navigated was removed before its request went out"
 	for _, tc := range []struct{ remount, fault string }{
 		{"0", ""},
 		{"100", remountFault + " (at 100 ms it passed 4 of 4 runs on the shared driver at load ~35, and misreported " +
