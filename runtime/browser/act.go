@@ -85,7 +85,6 @@ func (d *Driver) Act(ctx context.Context, e runtime.Element, a runtime.Act) erro
 	if err != nil {
 		return err
 	}
-	d.actBegan()
 	// sent is set just before the first input event (mouse press, key
 	// down) goes out: from then on the page may act on it.
 	var sent bool
@@ -535,6 +534,7 @@ func (d *Driver) startWhenReady(ctx context.Context, el *element, fn string, fil
 	last := NotInteractableError{Check: CheckVisible, Detail: "not measured yet"}
 	for {
 		*r = fillStart{}
+		d.actBegan()
 		if err := d.callAwait(ctx, el.sid, el.obj, fn, r, args...); err != nil {
 			var js *jsError
 			if errors.As(err, &js) {
@@ -671,6 +671,7 @@ func (d *Driver) selectOption(ctx context.Context, el *element, value string) er
 			return err
 		}
 		var r int
+		d.actBegan()
 		if _, err := d.callOn(ctx, el.sid, el.obj, jsSelect, true, &r, val(value)); err != nil {
 			return err
 		}

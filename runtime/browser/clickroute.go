@@ -155,6 +155,7 @@ func (d *Driver) dispatchClick(ctx context.Context, el *element, x, y float64, s
 				// Dispatched, even when the press is stopped or retried:
 				// the flag is conservative.
 				*sent = true
+				d.actBegan()
 			}
 			if err := d.call(ctx, d.pageSID, ev, nil); err != nil {
 				return err

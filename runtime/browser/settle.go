@@ -290,11 +290,18 @@ func newCausal() causal {
 	}
 }
 
-// actBegan opens the act window (causal.actOpen): Act calls it before
-// the first input goes out.
+// actBegan opens the act window (causal.actOpen) just before an act's
+// input may reach the page: before each mouse press, and before each
+// attempt of a fill's, a key press's or a select's page-side call. An
+// act that waits for its element (not visible, not enabled yet) opens
+// it again at every attempt and forgets what the earlier ones counted
+// as caused: a background poll that fired while the act waited is not
+// the act's. The previous act's caused loads were answered by the
+// Settle that followed it (or that Settle failed), so none is lost.
 func (d *Driver) actBegan() {
 	d.mu.Lock()
 	d.causal.actOpen = true
+	clear(d.causal.caused)
 	d.mu.Unlock()
 }
 
