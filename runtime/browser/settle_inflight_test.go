@@ -41,7 +41,7 @@ func inflightSite(t *testing.T, pay time.Duration, answered *atomic.Int64) *http
 		case "/":
 			w.Header().Set("Content-Type", "text/html; charset=utf-8")
 			fmt.Fprint(w, `<!doctype html><title>Inflight</title>
-<button id=pay>Pay</button><button id=chain>Pay and refresh</button><button id=watch>Watch</button><button id=nothing>Nothing</button>
+<button id=pay>Pay</button><button id=chain>Pay and refresh</button><button id=watch>Watch</button><button id=nothing>Nothing</button><button id=later disabled>Later</button>
 <p id=out>Open</p><p id=polls>0</p>
 <script>
 const out = document.getElementById("out");
@@ -61,6 +61,12 @@ document.getElementById("watch").onclick = () => {
   new EventSource("/events");
   fetch("/stream").then((r) => { out.textContent = "Streaming"; r.body.getReader().read(); });
 };
+if (new URLSearchParams(location.search).get("late")) {
+  // "Later" is enabled after 1.2 s; meanwhile, at 300 ms, the page sends
+  // a slow request of its own (the click waits for the button then).
+  setTimeout(() => fetch("/pay?ms=`+ms+`", {method: "POST"}), 300);
+  setTimeout(() => { document.getElementById("later").disabled = false; }, 1200);
+}
 if (new URLSearchParams(location.search).get("bg")) {
   fetch("/longpoll").catch(() => {});
   let n = 0;
@@ -141,7 +147,9 @@ func heldCount(d *Driver) uint64 {
 // [runtime.ErrActPending]. Work the click did not cause holds nothing
 // past the cap: a long-poll and a poll timer started before the click,
 // and a stream (an EventSource, a fetch whose body never ends) the click
-// opened, whose answers began at once. On the old code the barrier let
+// opened, whose answers began at once; a slow request the page sent
+// while the click waited for its button to be enabled (the act window
+// opens at the press). On the old code the barrier let
 // go at the cap, with the page still showing "Paid" and no answer sent.
 func TestSettleHoldsActRequest(t *testing.T) {
 	d := shared(t)
@@ -218,6 +226,9 @@ func TestSettleHoldsActRequest(t *testing.T) {
 		{"background", "?bg=1", "Nothing"},
 		{"background+stream", "?bg=1", "Watch"},
 		{"stream", "", "Watch"},
+		// The click waits for its button to be enabled while the page's
+		// own slow request goes out: that request is not the click's.
+		{"sent-while-waiting", "?late=1", "Later"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			ctx := tctx(t, 60*time.Second)
