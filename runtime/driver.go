@@ -330,9 +330,11 @@ var (
 	// cancelled beforeinput, a maxlength of 0). A value the page
 	// reformatted changed and is not refused.
 	ErrFillRefused = errors.New("fill refused by the page")
-	// ErrActPending: Settle's context ended while a request the last act
-	// caused (a fetch or XHR its input started) still had no answer: the
-	// act's effect is not known yet, so nothing after it may be judged.
+	// ErrActPending: the last act's effect is not known, so nothing after
+	// it may be judged: Settle's context ended while a request the act
+	// caused (a fetch or XHR its input started) still had no answer, or
+	// the page removed the frame the act had asked to navigate (a form
+	// it submitted) before the new document committed.
 	ErrActPending = errors.New("a request the act caused is still in flight")
 	// ErrFormInvalid: the click or Enter would have submitted a form and
 	// the form's constraint validation refused it (a required field left

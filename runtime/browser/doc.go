@@ -336,7 +336,20 @@
 //     slow answer: it holds the action to its timeout and fails it
 //     (safe). Not covered: a fetch the act's handlers start later than
 //     the first round trip (a debounced search, a timer), a worker's
-//     fetch, a second link of a chain; these are capped as before. A
+//     fetch, a second link of a chain; these are capped as before. The
+//     act window opens just before the input (each mouse press, each
+//     attempt of a fill's, key press's or select's page-side call): a
+//     request the page sent while the act waited for its element is not
+//     the act's. A frame the act asked to navigate in itself (a form it
+//     submitted, a link; Page.frameRequestedNavigation while the window
+//     is open) that the page removes before the new document commits
+//     (Page.frameDetached, reason remove) took the navigation and its
+//     request with it: the act's Settle fails with
+//     [runtime.ErrActPending] naming the URL (without its query), never
+//     nil, where it used to let the parent's next view satisfy the
+//     postcondition (TestSettleLostNavigation, TestUnseen2Frame). Only
+//     the act's own Settle judges this; a navigation that never commits
+//     (a 204, a download) is forgotten then. A
 //     dialog ends it at once with [runtime.ErrNativeDialog]. "Quiet"
 //     waits for causal events only, never for a fixed time: a page that
 //     is busy re-rendering (a controlled input, a time-sliced render, a

@@ -136,7 +136,7 @@ func (d *Driver) dispatch(ev *cdp.Event) {
 		var e proto.PageFrameRequestedNavigation
 		if d.targetOf(sid) != nil && decode(ev, &e) {
 			if e.Disposition == "" || e.Disposition == proto.PageClientNavigationDispositionCurrentTab {
-				d.navStart(sid, e.FrameID)
+				d.navRequested(sid, e.FrameID, e.URL)
 			} else {
 				d.noteCausal() // a new window or download: its own events follow
 			}
@@ -181,6 +181,8 @@ func (d *Driver) dispatch(ev *cdp.Event) {
 			d.mu.Lock()
 			d.frames[e.Frame.ID] = true
 			d.invalidateFrameLocked(e.Frame.ID)
+			// The act's navigation of this frame committed.
+			delete(d.causal.actNavs, frameKey{sid, e.Frame.ID})
 			if e.Frame.ParentID == "" {
 				// A new top document of this target: every handle of
 				// the session is gone, its child frames' included. A
@@ -214,6 +216,7 @@ func (d *Driver) dispatch(ev *cdp.Event) {
 			d.mu.Lock()
 			d.invalidateFrameLocked(e.FrameID)
 			d.causal.documentReplacedLocked(sid, e.FrameID, false)
+			d.causal.frameRemovedLocked(sid, e.FrameID, e.Reason != proto.PageFrameDetachedReasonSwap)
 			d.mu.Unlock()
 			d.navDone(sid, e.FrameID)
 		}

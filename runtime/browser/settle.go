@@ -51,6 +51,13 @@ type causal struct {
 	// navs are the frames with a navigation requested, scheduled or
 	// loading, by session and frame, with when it began.
 	navs map[navKey]time.Time
+	// actNavs are the frames whose navigation was requested while the
+	// act window was open (the act's own: a form it submitted, a link it
+	// followed), until their next document commits, another act begins
+	// or they detach. One the page removes first sets navLost (its
+	// frame's URL without query), which the next Settle reports.
+	actNavs map[frameKey]string
+	navLost string
 	// targets are attached targets whose set-up (interception installed,
 	// resumed) or, for popups, first document is not decided yet.
 	targets map[proto.TargetSessionID]time.Time
@@ -287,6 +294,7 @@ func newCausal() causal {
 		follow:    map[proto.TargetSessionID]time.Time{},
 		caused:    map[loadKey]causedLoad{},
 		chainOpen: map[frameKey]time.Time{},
+		actNavs:   map[frameKey]string{},
 	}
 }
 
@@ -302,7 +310,38 @@ func (d *Driver) actBegan() {
 	d.mu.Lock()
 	d.causal.actOpen = true
 	clear(d.causal.caused)
+	clear(d.causal.actNavs)
+	d.causal.navLost = ""
 	d.mu.Unlock()
+}
+
+// navRequested records that frame of session sid was asked to navigate
+// to url in itself (Page.frameRequestedNavigation): while the act window
+// is open, by the act (causal.actNavs).
+func (d *Driver) navRequested(sid proto.TargetSessionID, frame proto.PageFrameID, url string) {
+	d.mu.Lock()
+	if d.causal.actOpen {
+		if i := strings.IndexAny(url, "?#"); i >= 0 {
+			url = url[:i]
+		}
+		d.causal.actNavs[frameKey{sid, frame}] = url
+	}
+	d.mu.Unlock()
+	d.navStart(sid, frame)
+}
+
+// frameRemovedLocked records that frame of session sid detached: removed
+// by its page (remove) or moved to a process of its own (swap). A frame
+// the act asked to navigate that the page removed before its next
+// document committed lost that navigation (causal.navLost).
+func (c *causal) frameRemovedLocked(sid proto.TargetSessionID, frame proto.PageFrameID, removed bool) {
+	k := frameKey{sid, frame}
+	if u, ok := c.actNavs[k]; ok {
+		delete(c.actNavs, k)
+		if removed && c.navLost == "" {
+			c.navLost = u
+		}
+	}
 }
 
 // inflightLocked returns a caused load still awaiting its answer (its
@@ -888,6 +927,7 @@ func (d *Driver) forgetSessionLocked(sid proto.TargetSessionID) {
 	maps.DeleteFunc(c.responses, func(k respKey, _ respVal) bool { return k.sid == sid })
 	maps.DeleteFunc(c.loads, func(k loadKey, _ loadVal) bool { return k.sid == sid })
 	maps.DeleteFunc(c.caused, func(k loadKey, _ causedLoad) bool { return k.sid == sid })
+	maps.DeleteFunc(c.actNavs, func(k frameKey, _ string) bool { return k.sid == sid })
 	maps.DeleteFunc(c.chainOpen, func(k frameKey, _ time.Time) bool { return k.sid == sid })
 	maps.DeleteFunc(c.landed, func(k frameKey, _ bool) bool { return k.sid == sid })
 	maps.DeleteFunc(c.committed, func(k frameKey, _ proto.NetworkLoaderID) bool { return k.sid == sid })
@@ -967,7 +1007,32 @@ func (d *Driver) forgetSessionLocked(sid proto.TargetSessionID) {
 // for its answer and then a whole cap for its handling, and when ctx
 // ends first (or runtime.MaxActionTimeout passes) it fails with
 // [runtime.ErrActPending], never nil: the act's outcome is unknown.
+// So does a Settle after an act that asked its frame to navigate (a
+// form submission, a link) when the page removed that frame before the
+// new document committed (Page.frameDetached, reason "remove"): the
+// navigation and whatever it was to send went with the frame
+// (causal.actNavs).
 func (d *Driver) Settle(ctx context.Context) error {
+	err := d.settle(ctx)
+	// Only the act's own Settle judges its navigations: one that never
+	// commits (a 204, a download) is forgotten here.
+	d.mu.Lock()
+	lost := d.causal.navLost
+	d.causal.navLost = ""
+	clear(d.causal.actNavs)
+	d.mu.Unlock()
+	if err != nil {
+		return err
+	}
+	if lost != "" {
+		return fmt.Errorf("%w: the page removed the frame the act navigated (%s) before its new document committed; what the navigation was to send may never have gone", runtime.ErrActPending, lost)
+	}
+	return nil
+}
+
+// settle is Settle without the check of a navigation lost with its
+// frame.
+func (d *Driver) settle(ctx context.Context) error {
 	cctx, done, err := d.begin(ctx)
 	if err != nil {
 		return err

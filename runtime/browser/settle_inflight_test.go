@@ -7,6 +7,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"strconv"
+	"strings"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -246,6 +247,105 @@ func TestSettleHoldsActRequest(t *testing.T) {
 			}
 			if n := heldCount(d) - held; n != 0 {
 				t.Errorf("%d Settle calls held past the cap for work the click did not cause", n)
+			}
+		})
+	}
+}
+
+// lostNavSite serves the page of TestSettleLostNavigation: an iframe
+// holding a form whose submission the server answers after 800 ms. With
+// ?remove=submit the parent removes the iframe as soon as the form is
+// submitted (the frame posts a message from its submit handler); with
+// ?remove=loaded it removes it once the answer's document loaded. posted
+// counts the submissions the server answered.
+func lostNavSite(t *testing.T, posted *atomic.Int64) *httptest.Server {
+	t.Helper()
+	site := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "text/html; charset=utf-8")
+		switch r.URL.Path {
+		case "/":
+			fmt.Fprint(w, `<!doctype html><title>Parent</title><p id=out>Open</p>
+<iframe id=f title="Form" src="/form"></iframe>
+<script>
+const remove = new URLSearchParams(location.search).get("remove");
+addEventListener("message", (e) => {
+  if (e.data === remove) { document.getElementById("f").remove(); document.getElementById("out").textContent = "Closed"; }
+});
+</script>`)
+		case "/form":
+			fmt.Fprint(w, `<!doctype html><title>Form</title>
+<form method=post action="/post"><input name=v value=1><button>Send</button></form>
+<script>document.querySelector("form").addEventListener("submit", () => parent.postMessage("submit", "*"));</script>`)
+		case "/post":
+			select {
+			case <-time.After(800 * time.Millisecond):
+			case <-r.Context().Done():
+				return
+			}
+			posted.Add(1)
+			http.Redirect(w, r, "/sent", http.StatusSeeOther)
+		case "/sent":
+			fmt.Fprint(w, `<!doctype html><title>Sent</title><p>Sent</p><script>parent.postMessage("loaded", "*");</script>`)
+		default:
+			http.NotFound(w, r)
+		}
+	}))
+	t.Cleanup(site.Close)
+	return site
+}
+
+// TestSettleLostNavigation: a click that submits a form in an iframe the
+// page removes before the answer's document commits lost its
+// submission: Settle fails with ErrActPending naming the frame's URL,
+// never nil (on the old driver it returned nil and the parent's
+// "Closed" read as the act's effect). Removed only after the answer's
+// document loaded, the submission went through and Settle is nil.
+func TestSettleLostNavigation(t *testing.T) {
+	d := shared(t)
+	for _, tc := range []struct {
+		remove string
+		lost   bool
+	}{{"submit", true}, {"loaded", false}} {
+		t.Run(tc.remove, func(t *testing.T) {
+			ctx := tctx(t, 60*time.Second)
+			var posted atomic.Int64
+			site := lostNavSite(t, &posted)
+			if err := d.RestrictOrigins(ctx, runtime.OriginScope{Allowed: []string{site.URL}}); err != nil {
+				t.Fatal(err)
+			}
+			if err := d.Navigate(ctx, site.URL+"/?remove="+tc.remove); err != nil {
+				t.Fatal(err)
+			}
+			if err := d.Settle(ctx); err != nil {
+				t.Fatal(err)
+			}
+			fr, _, err := d.Frame(ctx, []string{"iframe[title='Form']"})
+			if err != nil {
+				t.Fatal(err)
+			}
+			els, err := d.Find(ctx, fr, nil, role("button", "Send"))
+			if err != nil || len(els) != 1 {
+				t.Fatalf("Find Send = %d, %v", len(els), err)
+			}
+			if err := d.Act(ctx, els[0], runtime.Act{Kind: runtime.ActClick}); err != nil {
+				t.Fatalf("click: %v", err)
+			}
+			err = d.Settle(ctx)
+			if !tc.lost {
+				if err != nil {
+					t.Fatalf("Settle = %v, want nil", err)
+				}
+				if n := posted.Load(); n != 1 {
+					t.Errorf("server answered %d submissions, want 1", n)
+				}
+				return
+			}
+			if !errors.Is(err, runtime.ErrActPending) || !strings.Contains(err.Error(), site.URL+"/post") {
+				t.Fatalf("Settle = %v, want ErrActPending naming %s/post", err, site.URL)
+			}
+			// Reported once: the next barrier judges what comes next.
+			if err := d.Settle(ctx); err != nil {
+				t.Errorf("the next Settle = %v, want nil", err)
 			}
 		})
 	}
