@@ -89,9 +89,9 @@ const settleTimeout = 5 * time.Second
 // (popups, navigations, paused requests, downloads, dialogs), so that the
 // violations drained next are complete. Its own timeout is not a failure:
 // the driver's cap already bounds it and the waits after it go on
-// draining. A request the act caused that had no answer within the bound
-// ([ErrActPending]) is: the act's outcome is not known, and nothing after
-// it may be judged.
+// draining. An act whose outcome is not known within the bound
+// ([ErrActPending]: a request it caused had no answer, or the page
+// removed the frame it navigated) is: nothing after it may be judged.
 func (r *run) settle(ctx context.Context, bound time.Duration) *stop {
 	defer r.clock.enter(phaseSettle)()
 	sctx, cancel := context.WithTimeout(ctx, max(settleTimeout, bound))

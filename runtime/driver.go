@@ -335,7 +335,7 @@ var (
 	// caused (a fetch or XHR its input started) still had no answer, or
 	// the page removed the frame the act had asked to navigate (a form
 	// it submitted) before the new document committed.
-	ErrActPending = errors.New("a request the act caused is still in flight")
+	ErrActPending = errors.New("the act's outcome is not known yet")
 	// ErrFormInvalid: the click or Enter would have submitted a form and
 	// the form's constraint validation refused it (a required field left
 	// empty, a value out of its pattern or range): no submit event fired

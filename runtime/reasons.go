@@ -80,8 +80,10 @@ const (
 	ReasonLocatorError Reason = "locator_error"
 
 	// ReasonPostconditionFailed (ui_assertion_failed): the action's
-	// postcondition did not hold within the action timeout, or a request
-	// the act caused had no answer within it ([ErrActPending]).
+	// postcondition did not hold within the action timeout, or the act's
+	// outcome was not known within it ([ErrActPending]: a request the act
+	// caused had no answer, or the page removed the frame the act
+	// navigated before its new document committed).
 	ReasonPostconditionFailed Reason = "postcondition_failed"
 	// ReasonNoTransition (ui_assertion_failed): no transition of the
 	// milestone held within the transition timeout.

@@ -60,7 +60,7 @@ import (
 // armed, submit() reads and removes it, done() removes it too.
 const jsArmPress = `function(watch){
   const el = this, w = el.ownerDocument.defaultView, rec = {hit: 0, other: 0, stop: false};
-  const fw = watch ? ` + jsSubmitWatch + `(el) : null;
+  const watchClick = true, fw = watch ? ` + jsSubmitWatch + `(el) : null;
   const reaches = e => {
     const p = e.composedPath();
     if (p.includes(el) || (e.target instanceof Node && el.contains(e.target))) return true;

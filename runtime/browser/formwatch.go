@@ -37,6 +37,12 @@ import (
 // watches the element's form as described above and returns
 // {result(), off()}, or null when the element has no form.
 const jsSubmitWatch = `(el => {
+  // A control that never submits (a checkbox, a select, a text field
+  // clicked) needs no watch; Enter in a text field does (implicit
+  // submission), and jsArmSubmitWatch is only armed for Enter.
+  const tag = el.localName, type = (el.getAttribute && el.getAttribute('type') || '').toLowerCase();
+  if (watchClick && (tag === 'select' || tag === 'textarea' || tag === 'option' ||
+      (tag === 'input' && type !== 'submit' && type !== 'image'))) return null;
   let f = (el.form instanceof HTMLFormElement) ? el.form : null;
   if (!f && el.closest) f = el.closest('form');
   if (!f) return null;
@@ -63,7 +69,7 @@ const jsSubmitWatch = `(el => {
 
 // jsArmSubmitWatch arms the watch on this element alone (a key press);
 // it returns the watch, or null when the element has no form.
-const jsArmSubmitWatch = `function(){ return ` + jsSubmitWatch + `(this); }`
+const jsArmSubmitWatch = `function(){ const watchClick = false; return ` + jsSubmitWatch + `(this); }`
 
 // submitResult is what a watch saw.
 type submitResult struct {
