@@ -90,8 +90,8 @@ const settleTimeout = 5 * time.Second
 // violations drained next are complete. Its own timeout is not a failure:
 // the driver's cap already bounds it and the waits after it go on
 // draining. An act whose outcome is not known within the bound
-// ([ErrActPending]: a request it caused had no answer, or the page
-// removed the frame it navigated) is: nothing after it may be judged.
+// ([ErrActPending]: a request or navigation it caused had no answer, or
+// the page removed the frame it navigated) is: nothing after it may be judged.
 func (r *run) settle(ctx context.Context, bound time.Duration) *stop {
 	defer r.clock.enter(phaseSettle)()
 	sctx, cancel := context.WithTimeout(ctx, max(settleTimeout, bound))

@@ -87,7 +87,8 @@
 // failure; its other errors are classified like any driver error
 // (internal / settle_failed when no sentinel applies). The barrier after
 // an action is bounded by the action timeout (at least 5 s): a request
-// the act caused that still has no answer when it ends, or a frame the
+// the act caused, or a navigation it asked for, that still has no
+// answer when it ends, or a frame the
 // act navigated that the page removed before the new document committed
 // ([ErrActPending]), fails the action with ui_assertion_failed /
 // postcondition_failed, its postcondition never judged.

@@ -222,8 +222,9 @@ type Driver interface {
 	// event has arrived for a short quiet window, or at a driver-defined
 	// hard cap (which is not an error), or when ctx ends (ctx.Err()). The
 	// cap does not apply to a request the last act caused that has no
-	// answer yet: Settle waits for it until ctx ends, then fails with
-	// [ErrActPending]. An open native dialog gives [ErrNativeDialog]. A
+	// answer yet, nor to a navigation it asked for that has not committed
+	// its new document: Settle waits for it until ctx ends, then fails
+	// with [ErrActPending]. An open native dialog gives [ErrNativeDialog]. A
 	// driver without asynchronous effects (the fake) returns at once.
 	Settle(ctx context.Context) error
 
@@ -332,8 +333,9 @@ var (
 	ErrFillRefused = errors.New("fill refused by the page")
 	// ErrActPending: the last act's effect is not known, so nothing after
 	// it may be judged: Settle's context ended while a request the act
-	// caused (a fetch or XHR its input started) still had no answer, or
-	// the page removed the frame the act had asked to navigate (a form
+	// caused (a fetch or XHR its input started, or a navigation it asked
+	// for: a form it submitted, a link) still had no answer, or the page
+	// removed the frame the act had asked to navigate (a form
 	// it submitted) before the new document committed.
 	ErrActPending = errors.New("the act's outcome is not known yet")
 	// ErrFormInvalid: the click or Enter would have submitted a form and

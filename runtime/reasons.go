@@ -81,9 +81,9 @@ const (
 
 	// ReasonPostconditionFailed (ui_assertion_failed): the action's
 	// postcondition did not hold within the action timeout, or the act's
-	// outcome was not known within it ([ErrActPending]: a request the act
-	// caused had no answer, or the page removed the frame the act
-	// navigated before its new document committed).
+	// outcome was not known within it ([ErrActPending]: a request or a
+	// navigation the act caused had no answer, or the page removed the
+	// frame the act navigated before its new document committed).
 	ReasonPostconditionFailed Reason = "postcondition_failed"
 	// ReasonNoTransition (ui_assertion_failed): no transition of the
 	// milestone held within the transition timeout.

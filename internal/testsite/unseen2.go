@@ -90,6 +90,18 @@ import (
 //	                          replaces the iframe element that much later by a
 //	                          new one showing the same confirmation
 //	                          ([Stress.Unseen2Expenses])
+//	GET /unseen2/orders       h1 "Orders": a server-rendered list (no
+//	                          script): p[data-testid=order-count] "<n>
+//	                          orders" and a table "Orders" of every order
+//	                          ([Unseen2Orders]); a GET form whose buttons
+//	                          "Show shipped" and "Show open" (name status)
+//	                          reload the page with ?status=, listing only
+//	                          those orders; the form carries the page's
+//	                          ?delay=<ms> in a hidden field, and a filtered
+//	                          page takes that long to answer
+//	GET /unseen2/orders/desk  h1 "Order desk": the orders list in a
+//	                          same-origin iframe (title "Orders"), with the
+//	                          desk's ?delay=
 
 // Unseen2Assignment is one assignment the ticket page posted.
 type Unseen2Assignment struct {
@@ -109,6 +121,25 @@ type Unseen2Payment struct {
 	Ref    string `json:"ref"`
 	Payee  string `json:"payee"`
 	Amount int    `json:"amount"` // euro cents
+}
+
+// Unseen2Order is one order of the server-rendered orders list.
+type Unseen2Order struct {
+	Number string
+	Status string // "open" or "shipped"
+}
+
+// Unseen2Orders returns the orders list: 12 orders, 4 of them shipped.
+func Unseen2Orders() []Unseen2Order {
+	out := make([]Unseen2Order, 0, 12)
+	for i := 0; i < 12; i++ {
+		st := "open"
+		if i%3 == 1 {
+			st = "shipped"
+		}
+		out = append(out, Unseen2Order{Number: "ORD-" + itoa(7101+i), Status: st})
+	}
+	return out
 }
 
 // Unseen2Member is one row of the div grid.
@@ -671,6 +702,41 @@ func (u *unseen2) routes(mux *http.ServeMux) {
 			return
 		}
 		wcJSON(w, Unseen2Team())
+	})
+
+	mux.HandleFunc("GET /unseen2/orders", func(w http.ResponseWriter, r *http.Request) {
+		status := r.URL.Query().Get("status")
+		delay := r.URL.Query().Get("delay")
+		if ms, ok := pathCount(delay, 0, 10000); ok && status != "" {
+			if !sleep(r, time.Duration(ms)*time.Millisecond) {
+				return
+			}
+		} else if !ok {
+			delay = ""
+		}
+		var rows strings.Builder
+		n := 0
+		for _, o := range Unseen2Orders() {
+			if status != "" && o.Status != status {
+				continue
+			}
+			n++
+			rows.WriteString("<tr><td>" + o.Number + "</td><td>" + o.Status + "</td></tr>")
+		}
+		body := `<main><h1>Orders</h1>
+<form method="get" action="/unseen2/orders"><input type="hidden" name="delay" value="` + template.HTMLEscapeString(delay) + `">
+<button name="status" value="shipped">Show shipped</button> <button name="status" value="open">Show open</button></form>
+<p data-testid="order-count">` + itoa(n) + ` orders</p>
+<table aria-label="Orders"><tr><th>Number</th><th>Status</th></tr>` + rows.String() + `</table></main>`
+		unseen2Page(w, http.StatusOK, "Orders", body, "")
+	})
+
+	mux.HandleFunc("GET /unseen2/orders/desk", func(w http.ResponseWriter, r *http.Request) {
+		src := "/unseen2/orders"
+		if ms, ok := pathCount(r.URL.Query().Get("delay"), 0, 10000); ok {
+			src += "?delay=" + itoa(ms)
+		}
+		unseen2Page(w, http.StatusOK, "Order desk", `<main><h1>Order desk</h1><iframe title="Orders" src="`+src+`" width="600" height="500"></iframe></main>`, "")
 	})
 
 	mux.HandleFunc("GET /unseen2/frame", page("Expenses", unseen2FrameBody, unseen2FrameJS))

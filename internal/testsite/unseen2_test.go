@@ -19,6 +19,7 @@ func TestUnseen2Pages(t *testing.T) {
 		"team":       `role: "table"`,
 		"frame":      `title="Expense form"`,
 		"frame/form": `Submit expense`,
+		"orders":     `<p data-testid="order-count">12 orders</p>`,
 	} {
 		r := c.get(st.URL() + "/unseen2/" + p)
 		wantStatus(t, r, http.StatusOK)
@@ -85,4 +86,24 @@ func TestUnseen2API(t *testing.T) {
 	r = c.get(st.URL() + "/unseen2/frame/form?done=EXP-501")
 	wantContains(t, r, "Expense submitted", "EXP-501")
 	wantNotContains(t, c.get(st.URL()+"/unseen2/frame/form?done=EXP-999"), "Expense submitted")
+}
+
+// TestUnseen2Orders: the filter buttons list only the orders of their
+// status, the form carries the page's delay, and a bad delay is dropped.
+func TestUnseen2Orders(t *testing.T) {
+	st := startStress(t)
+	c := newClient(t)
+	r := c.get(st.URL() + "/unseen2/orders?delay=50")
+	wantStatus(t, r, http.StatusOK)
+	wantContains(t, r, `name="delay" value="50"`)
+	r = c.get(st.URL() + "/unseen2/orders?delay=50&status=shipped")
+	wantStatus(t, r, http.StatusOK)
+	wantContains(t, r, `<p data-testid="order-count">4 orders</p>`)
+	r = c.get(st.URL() + "/unseen2/orders?status=open&delay=x")
+	wantStatus(t, r, http.StatusOK)
+	wantContains(t, r, `<p data-testid="order-count">8 orders</p>`)
+	wantContains(t, r, `name="delay" value=""`)
+	r = c.get(st.URL() + "/unseen2/orders/desk?delay=70")
+	wantStatus(t, r, http.StatusOK)
+	wantContains(t, r, `<iframe title="Orders" src="/unseen2/orders?delay=70"`)
 }

@@ -336,7 +336,24 @@
 //     slow answer: it holds the action to its timeout and fails it
 //     (safe). Not covered: a fetch the act's handlers start later than
 //     the first round trip (a debounced search, a timer), a worker's
-//     fetch, a second link of a chain; these are capped as before. The
+//     fetch, a second link of a chain; these are capped as before. A
+//     navigation the act asked for in its own frame (a form it
+//     submitted, a link it followed: Page.frameRequestedNavigation
+//     while the act window is open) holds the same way while the frame
+//     is still navigating and has not committed the new document (its
+//     answer's headers have not come): a filter form whose server
+//     answers after 4.5 s is read on the filtered page, never off the
+//     list it was leaving (TestSettleHoldsActNavigation,
+//     TestUnseen2Orders). In an iframe the old document stays readable
+//     until the new one commits, and the old code read the unfiltered
+//     count there; in the top-level page Chromium holds the session's
+//     commands while its main frame navigates, which hid the gap. Past
+//     ctx Settle fails with
+//     [runtime.ErrActPending] naming "the navigation to" its URL. Once
+//     committed, the new document's load is capped as any other; a
+//     same-document link, a 204 and a download end the frame's
+//     navigation and hold nothing, nor does a navigation the page
+//     started itself (a timer setting an iframe's src). The
 //     act window opens just before the input (each mouse press, each
 //     attempt of a fill's, key press's or select's page-side call): a
 //     request the page sent while the act waited for its element is not

@@ -55,8 +55,10 @@ type causal struct {
 	// act window was open (the act's own: a form it submitted, a link it
 	// followed), until their next document commits, another act begins
 	// or they detach. One the page removes first sets navLost (its
-	// frame's URL without query), which the next Settle reports.
-	actNavs map[frameKey]string
+	// frame's URL without query), which the next Settle reports. One
+	// whose frame is still navigating holds Settle past settleCap, as an
+	// act-caused load awaiting its answer does (inflightLocked).
+	actNavs map[frameKey]actNav
 	navLost string
 	// targets are attached targets whose set-up (interception installed,
 	// resumed) or, for popups, first document is not decided yet.
@@ -212,6 +214,13 @@ type causedLoad struct {
 	chained bool
 }
 
+// actNav is one navigation the act asked for: the URL without its query
+// and when it was requested.
+type actNav struct {
+	url string
+	at  time.Time
+}
+
 // openChainLocked opens frame k's chain window until at least until.
 func (c *causal) openChainLocked(k frameKey, until time.Time) {
 	if until.After(c.chainOpen[k]) {
@@ -294,7 +303,7 @@ func newCausal() causal {
 		follow:    map[proto.TargetSessionID]time.Time{},
 		caused:    map[loadKey]causedLoad{},
 		chainOpen: map[frameKey]time.Time{},
-		actNavs:   map[frameKey]string{},
+		actNavs:   map[frameKey]actNav{},
 	}
 }
 
@@ -324,7 +333,7 @@ func (d *Driver) navRequested(sid proto.TargetSessionID, frame proto.PageFrameID
 		if i := strings.IndexAny(url, "?#"); i >= 0 {
 			url = url[:i]
 		}
-		d.causal.actNavs[frameKey{sid, frame}] = url
+		d.causal.actNavs[frameKey{sid, frame}] = actNav{url, time.Now()}
 	}
 	d.mu.Unlock()
 	d.navStart(sid, frame)
@@ -336,16 +345,23 @@ func (d *Driver) navRequested(sid proto.TargetSessionID, frame proto.PageFrameID
 // document committed lost that navigation (causal.navLost).
 func (c *causal) frameRemovedLocked(sid proto.TargetSessionID, frame proto.PageFrameID, removed bool) {
 	k := frameKey{sid, frame}
-	if u, ok := c.actNavs[k]; ok {
+	if n, ok := c.actNavs[k]; ok {
 		delete(c.actNavs, k)
 		if removed && c.navLost == "" {
-			c.navLost = u
+			c.navLost = n.url
 		}
 	}
 }
 
-// inflightLocked returns a caused load still awaiting its answer (its
-// URL), if any.
+// inflightLocked returns what the act started that still awaits its
+// answer, if any: a caused load without its response headers (its URL),
+// or a navigation the act asked for whose frame is still navigating
+// (requested, scheduled or loading since the request) and has not
+// committed the new document ("the navigation to" its URL). A
+// navigation that ends without a document (a 204 answer, a download, a
+// stop) ends its frame's navigation state and holds nothing; one that
+// commits (the answer's headers came, or an error page for a blocked
+// one) leaves actNavs.
 func (c *causal) inflightLocked() (string, bool) {
 	for k, cl := range c.caused {
 		if _, ok := c.loads[k]; !ok {
@@ -354,6 +370,13 @@ func (c *causal) inflightLocked() (string, bool) {
 		}
 		if !cl.answered {
 			return cl.url, true
+		}
+	}
+	for k, n := range c.actNavs {
+		for _, loading := range []bool{false, true} {
+			if at, ok := c.navs[navKey{k.sid, k.frame, loading}]; ok && !at.Before(n.at) {
+				return "the navigation to " + n.url, true
+			}
 		}
 	}
 	return "", false
@@ -927,7 +950,7 @@ func (d *Driver) forgetSessionLocked(sid proto.TargetSessionID) {
 	maps.DeleteFunc(c.responses, func(k respKey, _ respVal) bool { return k.sid == sid })
 	maps.DeleteFunc(c.loads, func(k loadKey, _ loadVal) bool { return k.sid == sid })
 	maps.DeleteFunc(c.caused, func(k loadKey, _ causedLoad) bool { return k.sid == sid })
-	maps.DeleteFunc(c.actNavs, func(k frameKey, _ string) bool { return k.sid == sid })
+	maps.DeleteFunc(c.actNavs, func(k frameKey, _ actNav) bool { return k.sid == sid })
 	maps.DeleteFunc(c.chainOpen, func(k frameKey, _ time.Time) bool { return k.sid == sid })
 	maps.DeleteFunc(c.landed, func(k frameKey, _ bool) bool { return k.sid == sid })
 	maps.DeleteFunc(c.committed, func(k frameKey, _ proto.NetworkLoaderID) bool { return k.sid == sid })
@@ -1007,6 +1030,9 @@ func (d *Driver) forgetSessionLocked(sid proto.TargetSessionID) {
 // for its answer and then a whole cap for its handling, and when ctx
 // ends first (or runtime.MaxActionTimeout passes) it fails with
 // [runtime.ErrActPending], never nil: the act's outcome is unknown.
+// A navigation the act asked for in its own frame (causal.actNavs) is
+// held the same way while the frame is still navigating and has not
+// committed the new document (inflightLocked).
 // So does a Settle after an act that asked its frame to navigate (a
 // form submission, a link) when the page removed that frame before the
 // new document committed (Page.frameDetached, reason "remove"): the

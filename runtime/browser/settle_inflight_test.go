@@ -12,6 +12,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/vera-run/vera/locator"
 	"github.com/vera-run/vera/runtime"
 )
 
@@ -346,6 +347,174 @@ func TestSettleLostNavigation(t *testing.T) {
 			// Reported once: the next barrier judges what comes next.
 			if err := d.Settle(ctx); err != nil {
 				t.Errorf("the next Settle = %v, want nil", err)
+			}
+		})
+	}
+}
+
+// slowNavSite serves the page of TestSettleHoldsActNavigation: a form
+// that posts to /slow, a link to /slow, a link to a fragment of the
+// page, a link answered 204 No Content and a button that does nothing;
+// its iframe (title "Side") holds a form "Send" that posts to /slow too.
+// /slow answers after ms milliseconds (the page's ?ms=, or never before
+// the test ends when it is 0) with a redirect to /done. A page loaded
+// with ?bg=1 navigates its own iframe to /slow 100 ms after load (work
+// no act caused). answered counts the answers /slow wrote.
+func slowNavSite(t *testing.T, answered *atomic.Int64) *httptest.Server {
+	t.Helper()
+	done := make(chan struct{})
+	site := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "text/html; charset=utf-8")
+		switch r.URL.Path {
+		case "/":
+			ms := r.URL.Query().Get("ms")
+			fmt.Fprint(w, `<!doctype html><title>Slow</title><p id=out>Open</p>
+<form method=post action="/slow?ms=`+ms+`"><input name=v value=1><button>Submit</button></form>
+<a href="/slow?ms=`+ms+`">Open</a> <a href="#part">Jump</a> <a href="/empty">Empty</a> <button type=button id=nothing>Nothing</button>
+<iframe title="Side" src="/side?ms=`+ms+`"></iframe>
+<h2 id=part>Part</h2>
+<script>
+if (new URLSearchParams(location.search).get("bg")) {
+  addEventListener("load", () => setTimeout(() => { document.querySelector("iframe").src = "/slow?ms=`+ms+`"; }, 100));
+}
+</script>`)
+		case "/side":
+			fmt.Fprint(w, `<!doctype html><title>Side</title><p>Side</p>
+<form method=post action="/slow?ms=`+r.URL.Query().Get("ms")+`"><button>Send</button></form>`)
+		case "/slow":
+			ms, _ := strconv.Atoi(r.URL.Query().Get("ms"))
+			wait := time.Duration(ms) * time.Millisecond
+			if ms == 0 {
+				wait = time.Hour
+			}
+			select {
+			case <-time.After(wait):
+			case <-r.Context().Done():
+				return
+			case <-done:
+				return
+			}
+			answered.Add(1)
+			http.Redirect(w, r, "/done", http.StatusSeeOther)
+		case "/done":
+			fmt.Fprint(w, `<!doctype html><title>Done</title><p>Done</p>`)
+		case "/empty":
+			w.WriteHeader(http.StatusNoContent)
+		default:
+			http.NotFound(w, r)
+		}
+	}))
+	t.Cleanup(func() {
+		close(done)
+		site.Close()
+	})
+	return site
+}
+
+// TestSettleHoldsActNavigation: a navigation the act asked for (a form
+// it submitted, a link it followed) whose server answers after Settle's
+// 3 s cap holds the barrier until the new document committed and loaded:
+// Settle returns on the answer's page, never on the old one, and when
+// ctx ends first it fails with [runtime.ErrActPending] naming the URL.
+// A same-document link, a 204 answer and a slow navigation of an iframe
+// the page started on its own (no act asked for it) hold nothing past
+// the cap. On the old code Settle let go at the cap with the form's
+// page still showing and no answer written (in the iframe, the form's
+// document was still the one a read saw).
+func TestSettleHoldsActNavigation(t *testing.T) {
+	d := shared(t)
+	for _, tc := range []struct {
+		name, q, click string
+		link, frame    bool // the control is a link; it is in the iframe
+		ctxFor         time.Duration
+		pending        bool   // Settle fails with ErrActPending
+		held           bool   // Settle held past the cap
+		url            string // the page's path after Settle
+	}{
+		{name: "form", q: "?ms=4500", click: "Submit", ctxFor: 30 * time.Second, held: true, url: "/done"},
+		{name: "link", q: "?ms=4500", click: "Open", link: true, ctxFor: 30 * time.Second, held: true, url: "/done"},
+		{name: "frame-form", q: "?ms=4500", click: "Send", frame: true, ctxFor: 30 * time.Second, held: true, url: "/"},
+		{name: "never", q: "?ms=0", click: "Submit", ctxFor: 5 * time.Second, pending: true, held: true},
+		{name: "fragment", q: "?ms=4500", click: "Jump", link: true, ctxFor: 30 * time.Second, url: "/"},
+		{name: "no-content", q: "?ms=4500", click: "Empty", link: true, ctxFor: 30 * time.Second, url: "/"},
+		{name: "background", q: "?ms=0&bg=1", click: "Nothing", ctxFor: 30 * time.Second, url: "/"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			ctx := tctx(t, 60*time.Second)
+			var answered atomic.Int64
+			site := slowNavSite(t, &answered)
+			if err := d.RestrictOrigins(ctx, runtime.OriginScope{Allowed: []string{site.URL}}); err != nil {
+				t.Fatal(err)
+			}
+			if err := d.Navigate(ctx, site.URL+"/"+tc.q); err != nil {
+				t.Fatal(err)
+			}
+			if err := d.Settle(ctx); err != nil {
+				t.Fatal(err)
+			}
+			if tc.name == "background" {
+				// The iframe's own navigation has begun.
+				time.Sleep(300 * time.Millisecond)
+			}
+			var sel []string
+			if tc.frame {
+				sel = []string{"iframe[title='Side']"}
+			}
+			top, _, err := d.Frame(ctx, sel)
+			if err != nil {
+				t.Fatal(err)
+			}
+			r := "button"
+			if tc.link {
+				r = "link"
+			}
+			els, err := d.Find(ctx, top, nil, role(r, tc.click))
+			if err != nil || len(els) != 1 {
+				t.Fatalf("Find %s %q = %d, %v", r, tc.click, len(els), err)
+			}
+			before := heldCount(d)
+			if err := d.Act(ctx, els[0], runtime.Act{Kind: runtime.ActClick}); err != nil {
+				t.Fatalf("click %q: %v", tc.click, err)
+			}
+			sctx, cancel := context.WithTimeout(ctx, tc.ctxFor)
+			defer cancel()
+			start := time.Now()
+			err = d.Settle(sctx)
+			took := time.Since(start)
+			if held := heldCount(d) > before; held != tc.held {
+				t.Errorf("held past the cap = %v, want %v (Settle took %s)", held, tc.held, took)
+			}
+			if tc.pending {
+				if !errors.Is(err, runtime.ErrActPending) || !strings.Contains(err.Error(), site.URL+"/slow") {
+					t.Fatalf("Settle = %v, want ErrActPending naming %s/slow", err, site.URL)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatalf("Settle = %v, want nil", err)
+			}
+			if !tc.held && took > settleCap+time.Second {
+				t.Errorf("Settle took %s, want the cap at most", took)
+			}
+			u, err := d.URL(ctx)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if path := strings.TrimPrefix(u, site.URL); path != tc.url && !strings.HasPrefix(path, tc.url+"?") && !strings.HasPrefix(path, tc.url+"#") {
+				t.Errorf("URL after Settle = %s, want %s%s", u, site.URL, tc.url)
+			}
+			if tc.frame {
+				// The iframe shows the answer's document, not the form.
+				fr, _, err := d.Frame(ctx, sel)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if els, err := d.Find(ctx, fr, nil, locator.Candidate{Strategy: locator.Text, Text: "Done", Exact: true}); err != nil || len(els) != 1 {
+					t.Errorf("the iframe shows no Done after Settle: %d, %v", len(els), err)
+				}
+			}
+			if tc.held && answered.Load() != 1 {
+				t.Errorf("server answered %d times, want 1", answered.Load())
 			}
 		})
 	}

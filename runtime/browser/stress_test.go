@@ -700,8 +700,8 @@ func TestStressUnseenWorkers(t *testing.T) {
 // payment" shows "Paid" before the server refuses it (a postcondition
 // read before the 409 is handled reports a payment that did not happen),
 // the grid shows skeleton rows until its data arrives, and the iframe
-// navigates on every submission. A misreport logs the iteration's driver
-// log.
+// navigates on every submission; a framed list's filter answers after
+// Settle's cap. A misreport logs the iteration's driver log.
 func TestStressUnseen2(t *testing.T) {
 	n := stressIterations(t)
 	s := sites(t)
@@ -783,6 +783,18 @@ func TestStressUnseen2(t *testing.T) {
 			func(res *runtime.Result, _ int) []string {
 				if got := asJSON(t, res.ModelOutputs["payments"]); !reflect.DeepEqual(got, unseen2PaymentsWant(27)) {
 					return []string{fmt.Sprintf("%d payments, want 27", lenAny(got))}
+				}
+				return nil
+			}, func() int { return 0 }},
+		// The framed list's filtered page answers after 4.5 s, past
+		// Settle's cap: the count read off the unfiltered list ("12
+		// orders") is the misreport.
+		{"unseen2-orders-framed-slow", wcCapabilityQuery(t, origin, "unseen2-orders", "/unseen2/orders/desk",
+			`[{"name": "delay", "value": "4500"}]`, unseen2Orders(true)),
+			nil, false,
+			func(res *runtime.Result, _ int) []string {
+				if got := res.ModelOutputs["count"]; got != "4 orders" {
+					return []string{fmt.Sprintf("count = %q, want 4 orders", got)}
 				}
 				return nil
 			}, func() int { return 0 }},

@@ -534,3 +534,83 @@ func TestUnseen2Frame(t *testing.T) {
 		})
 	}
 }
+
+// unseen2Orders filters the orders list to the shipped ones and reads
+// the count; framed, the list is the desk page's iframe. The filter's
+// postcondition (the list page's path) holds on the page before the
+// filter too, as an author proving "still on the list" writes it: only
+// the barrier keeps the count from being read off the unfiltered list.
+func unseen2Orders(framed bool) string {
+	frame := ""
+	if framed {
+		frame = `
+    "frame_selectors": ["iframe[title='Orders']"],`
+	}
+	return `
+  "inputs": [],
+  "outputs": [{"name": "count", "kind": "text", "exposure": "model_and_artifact"}],
+  "milestones": [{
+    "id": "orders",
+    "intent": "Count the shipped orders",` + frame + `
+    "actions": [
+      {"id": "show-shipped", "operation": "click", "intent": "Show only the shipped orders", "effect": "read_only", "confirmation": "none",
+       "locator_candidates": [{"strategy": "role", "role": "button", "name": "Show shipped", "exact": true}],
+       "postcondition": {"kind": "text_visible", "text": "orders"}},
+      {"id": "read-count", "operation": "extract", "intent": "Read the number of orders listed", "effect": "read_only", "confirmation": "none",
+       "locator_candidates": [{"strategy": "test_id", "test_id": "order-count"}],
+       "output": "count",
+       "extract": {"mode": "text"},
+       "postcondition": {"kind": "output_produced", "output": "count"}}
+    ]
+  }]`
+}
+
+// TestUnseen2Orders: a filter button submits a GET form and the server
+// takes its time to answer with the filtered list. The click's barrier
+// holds until the filtered document committed and loaded, past Settle's
+// 3 s cap (4500 ms), so the count is the shipped orders', never the
+// unfiltered list's; an answer later than the 8 s action timeout
+// (9500 ms) fails the click with postcondition_failed and reports no
+// count. Framed (the list in the desk's iframe), the old code let the
+// barrier go at the cap and the run completed with "12 orders" read off
+// the document the filter was leaving. In the top-level page it was
+// right by accident: Chromium holds the page session's commands while
+// its main frame is navigating, so the first read after the cap waited
+// for the new document (and 9500 completed 1.7 s past the action
+// timeout).
+func TestUnseen2Orders(t *testing.T) {
+	d := shared(t)
+	s := sites(t)
+	for _, framed := range []bool{false, true} {
+		start, name := "/unseen2/orders", "page"
+		if framed {
+			start, name = "/unseen2/orders/desk", "frame"
+		}
+		for _, tc := range []struct {
+			delay string
+			ok    bool
+		}{{"400", true}, {"4500", true}, {"9500", false}} {
+			t.Run(name+"/"+tc.delay, func(t *testing.T) {
+				c := wcCapabilityQuery(t, s.Stress.Origin(), "unseen2-orders", start,
+					`[{"name": "delay", "value": "`+tc.delay+`"}]`, unseen2Orders(framed))
+				res := execute(t, tctx(t, 60*time.Second), d, c, nil)
+				if tc.ok {
+					wantState(t, res, runtime.StateCompleted, "")
+					if got := res.ModelOutputs["count"]; got != "4 orders" {
+						t.Errorf("count = %q, want 4 orders", got)
+					}
+					return
+				}
+				if res.State == runtime.StateCompleted || res.Failure == nil || res.StoppedAt != "show-shipped" {
+					t.Fatalf("run ended %s (count %v), want a failure at show-shipped", describeResult(res), res.ModelOutputs["count"])
+				}
+				if res.Failure.Reason != string(runtime.ReasonPostconditionFailed) {
+					t.Errorf("reason = %s, want postcondition_failed", res.Failure.Reason)
+				}
+				if got := res.ModelOutputs["count"]; got != nil {
+					t.Errorf("count = %q was reported", got)
+				}
+			})
+		}
+	}
+}
