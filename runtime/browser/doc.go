@@ -307,7 +307,11 @@
 //     the input it received and sent what they caused, then waits on
 //     those events until nothing is pending and a confirming round trip
 //     (through the page, then a Browser.getVersion through the browser,
-//     which sends every event it had before it answers) saw no new
+//     which sends every event it had before it answers; each answer is
+//     fenced through the driver's event loop, so the events that came
+//     before it are dispatched before Settle looks, where a loaded
+//     machine used to let the act's fetch report land after the act
+//     window closed: TestSettleFencesEvents) saw no new
 //     causal event; capped at 3 s (pending work older than the cap no
 //     longer holds it; the runtime's later waits go on draining). The
 //     cap does not let go of a request the act caused that has no answer

@@ -54,6 +54,9 @@ type Driver struct {
 	lifeCancel context.CancelFunc
 	wg         sync.WaitGroup // event loop and handler goroutines
 	loopDone   chan struct{}
+	// fences are the event loop's other input (see dispatched): each is
+	// closed once every event received before it was dispatched.
+	fences chan chan struct{}
 
 	browserCtxID proto.BrowserBrowserContextID
 	pageTarget   proto.TargetTargetID
@@ -104,6 +107,10 @@ type Driver struct {
 	// declaration of every Runtime.callFunctionOn callOn sends and the
 	// expression of every Runtime.evaluate evalObject sends.
 	declTrace atomic.Pointer[func(decl string)]
+	// dispatchHook, when set (tests only), runs in the event loop before
+	// each event is dispatched: a test delays one there to widen the
+	// gap between the loop receiving an event and dispatching it.
+	dispatchHook atomic.Pointer[func(ev *cdp.Event)]
 }
 
 // setCallTrace sets (nil: clears) the callTrace hook; safe while the
@@ -284,6 +291,7 @@ func open(ctx context.Context, wsURL string, o options, proc *process, downloads
 		lifeCtx:     lifeCtx,
 		lifeCancel:  lifeCancel,
 		loopDone:    make(chan struct{}),
+		fences:      make(chan chan struct{}),
 		pageReady:   make(chan struct{}),
 		inflight:    map[uint64]context.CancelCauseFunc{},
 		targets:     map[proto.TargetSessionID]*target{},

@@ -1,6 +1,7 @@
 package browser
 
 import (
+	"context"
 	"encoding/json"
 	"sync"
 	"time"
@@ -61,13 +62,55 @@ func workerType(typ proto.TargetTargetInfoType) bool {
 // eventLoop reads every CDP event. It never makes a CDP call itself: the
 // client delivers responses and events on one reader goroutine, so a call
 // made here could deadlock. Work that needs calls runs in goroutines.
+// Between events it closes the fences posted to it (dispatched).
 func (d *Driver) eventLoop() {
 	defer d.wg.Done()
 	defer close(d.loopDone)
-	for ev := range d.cdp.Event() {
-		d.dispatch(ev)
+	events := d.cdp.Event()
+	for {
+		select {
+		case ev, ok := <-events:
+			if !ok {
+				d.markCrashed("connection to the browser closed")
+				return
+			}
+			if h := d.dispatchHook.Load(); h != nil {
+				(*h)(ev)
+			}
+			d.dispatch(ev)
+		case f := <-d.fences:
+			close(f)
+		}
 	}
-	d.markCrashed("connection to the browser closed")
+}
+
+// dispatched returns once the event loop has dispatched every event the
+// connection delivered before the call: a response the caller has
+// received came after them on the wire, and the client's reader hands
+// each event to the loop (an unbuffered send) before it reads the next
+// message, but the loop may still be dispatching the last one when the
+// response reaches its caller. Settle fences each round trip so that
+// what the page reported before answering is counted (an act's fetch
+// reported just before the first round trip's answer is the act's, and
+// a causal event just before a confirming round trip's answer sends it
+// round again). It returns at once when the loop has ended, and
+// ctx.Err() when ctx ends first.
+func (d *Driver) dispatched(ctx context.Context) error {
+	f := make(chan struct{})
+	select {
+	case d.fences <- f:
+	case <-d.loopDone:
+		return nil
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+	select {
+	case <-f:
+	case <-d.loopDone:
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+	return nil
 }
 
 // goHandle runs fn in a goroutine that Close waits for.

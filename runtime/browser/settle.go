@@ -1007,7 +1007,9 @@ func (d *Driver) forgetSessionLocked(sid proto.TargetSessionID) {
 //
 // Event-ended waits: every pending state above ends on a Chromium event
 // (or the driver's own reply), and the round trips are ordered by the
-// page's and the browser's own channels. Bounded waits, where no event
+// page's and the browser's own channels; each is fenced through the
+// event loop (dispatched), so every event that came before its answer
+// has been dispatched when Settle reads the causal state. Bounded waits, where no event
 // exists: settleQuiet after a document or script reply (no event says
 // the script ran or what it started without the Debugger domain, and
 // the teller flow never pays it), the DOM-quiet check (settleDOMQuiet,
@@ -1088,6 +1090,11 @@ func (d *Driver) settle(ctx context.Context) error {
 		}
 	}
 	err = d.roundTrip(rctx)
+	if err == nil {
+		// What the renderer reported before the answer is dispatched
+		// (a fetch the click's handler started): it is the act's.
+		err = d.dispatched(rctx)
+	}
 	d.mu.Lock()
 	// The act's input has been handled: the loads it started are
 	// reported (causal.caused); later ones are not its own.
@@ -1215,6 +1222,10 @@ func (d *Driver) settle(ctx context.Context) error {
 		if err == nil {
 			d.workersRoundTrip(rctx)
 			err = d.browserRoundTrip(rctx)
+		}
+		if err == nil {
+			// Every event sent before the answers is counted in seq.
+			err = d.dispatched(rctx)
 		}
 		if c := interruption(cctx); c != nil {
 			return d.fail(cctx, "settle", c)

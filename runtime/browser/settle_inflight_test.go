@@ -12,6 +12,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/go-rod/rod/lib/cdp"
+	"github.com/go-rod/rod/lib/proto"
 	"github.com/vera-run/vera/locator"
 	"github.com/vera-run/vera/runtime"
 )
@@ -517,5 +519,44 @@ func TestSettleHoldsActNavigation(t *testing.T) {
 				t.Errorf("server answered %d times, want 1", answered.Load())
 			}
 		})
+	}
+}
+
+// TestSettleFencesEvents: the event loop may still be dispatching the
+// renderer's report of the click's XHR when the answer to Settle's first
+// round trip, which came after it on the wire, reaches Settle (the
+// client's reader hands an event to the loop and goes on reading). A
+// report held 100 ms in the loop (dispatchHook) is still the act's: the
+// XHR holds the barrier past the cap until it is answered. On the old
+// code Settle closed the act window before the report was dispatched,
+// let go at the cap and the page still showed "Paid".
+func TestSettleFencesEvents(t *testing.T) {
+	d := shared(t)
+	ctx := tctx(t, 60*time.Second)
+	var answered atomic.Int64
+	site := inflightSite(t, 4*time.Second, &answered)
+	hook := func(ev *cdp.Event) {
+		if ev.Method == "Network.requestWillBeSent" && strings.Contains(string(ev.Params), "/pay?") {
+			time.Sleep(100 * time.Millisecond)
+		}
+	}
+	d.dispatchHook.Store(&hook)
+	defer d.dispatchHook.Store(nil)
+	clickOn(t, ctx, d, site, "", "Pay")
+	before := heldCount(d)
+	if err := d.Settle(ctx); err != nil {
+		t.Fatalf("Settle = %v", err)
+	}
+	if heldCount(d) == before {
+		t.Error("Settle did not hold past the cap for the click's XHR")
+	}
+	var res struct {
+		Result remoteObject `json:"result"`
+	}
+	if err := d.call(ctx, d.pageSID, proto.RuntimeEvaluate{Expression: `document.getElementById("out").textContent`, ReturnByValue: true}, &res); err != nil {
+		t.Fatal(err)
+	}
+	if got := string(res.Result.Value); got != `"Answered 409"` {
+		t.Errorf("the page shows %s when Settle returned, want \"Answered 409\"", got)
 	}
 }
