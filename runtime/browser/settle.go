@@ -199,7 +199,7 @@ type causal struct {
 	// while the window is open never chains on.
 	chainOpen map[frameKey]time.Time
 	// held counts the Settle calls that held past settleCap for a caused
-	// load (for tests).
+	// load or an act's navigation (for tests).
 	held uint64
 }
 
@@ -1157,7 +1157,7 @@ func (d *Driver) settle(ctx context.Context) error {
 				d.mu.Lock()
 				d.causal.held++
 				d.mu.Unlock()
-				d.log.Debug("settle: holding past the cap for a request the act caused", "url", url)
+				d.log.Debug("settle: holding past the cap for what the act caused", "awaiting", url)
 				wasHeld = true
 			}
 			holding = url
