@@ -3,10 +3,14 @@ package browser
 import (
 	"context"
 	"errors"
+	"fmt"
 	"net"
+	"net/http"
+	"net/http/httptest"
 	"os"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"syscall"
 	"testing"
 	"time"
@@ -288,5 +292,62 @@ func TestLaunchLongTMPDIR(t *testing.T) {
 	d.Close()
 	if _, err := os.Stat(extra); extra != "" && !os.IsNotExist(err) {
 		t.Errorf("short TMPDIR left behind: %v", err)
+	}
+}
+
+// TestNavigateStatus checks the main document's status as Navigate reads
+// it from the browser's response event (the final response, after
+// redirects), without asking the page: a 200 loads, a 404 or 500 (error
+// page and all) fails with ErrTargetUnreachable naming the status, a
+// redirect to either decides by where it lands, and a load answers
+// without a Runtime.evaluate (the page's main thread is busy with its
+// first render then; the status is known already).
+func TestNavigateStatus(t *testing.T) {
+	d := shared(t)
+	ctx := tctx(t, 30*time.Second)
+	mux := http.NewServeMux()
+	page := func(code int) http.HandlerFunc {
+		return func(w http.ResponseWriter, _ *http.Request) {
+			w.Header().Set("Content-Type", "text/html; charset=utf-8")
+			w.WriteHeader(code)
+			fmt.Fprintf(w, "<!doctype html><title>%d</title><h1>Status %d</h1>", code, code)
+		}
+	}
+	mux.HandleFunc("GET /ok", page(200))
+	mux.HandleFunc("GET /missing", page(404))
+	mux.HandleFunc("GET /boom", page(500))
+	mux.HandleFunc("GET /to-ok", func(w http.ResponseWriter, r *http.Request) { http.Redirect(w, r, "/ok", http.StatusFound) })
+	mux.HandleFunc("GET /to-missing", func(w http.ResponseWriter, r *http.Request) {
+		http.Redirect(w, r, "/missing", http.StatusMovedPermanently)
+	})
+	srv := httptest.NewServer(mux)
+	defer srv.Close()
+	for _, c := range []struct {
+		path string
+		want int // 0: loads
+	}{
+		{"/ok", 0}, {"/missing", 404}, {"/boom", 500}, {"/to-ok", 0}, {"/to-missing", 404}, {"/ok?again", 0},
+	} {
+		var evals atomic.Int32
+		d.setCallTrace(func(m string, _ time.Time) {
+			if m == "Runtime.evaluate" {
+				evals.Add(1)
+			}
+		})
+		err := d.Navigate(ctx, srv.URL+c.path)
+		d.setCallTrace(nil)
+		switch {
+		case c.want == 0 && err != nil:
+			t.Errorf("%s: %v", c.path, err)
+		case c.want != 0 && (!errors.Is(err, runtime.ErrTargetUnreachable) || !strings.Contains(fmt.Sprint(err), fmt.Sprintf("HTTP %d", c.want))):
+			t.Errorf("%s: %v, want ErrTargetUnreachable with HTTP %d", c.path, err, c.want)
+		}
+		if n := evals.Load(); n != 0 {
+			t.Errorf("%s: Navigate asked the page %d times for what the response event said", c.path, n)
+		}
+	}
+	// about:blank has no response: the page is asked, and it loads.
+	if err := d.Navigate(ctx, "about:blank"); err != nil {
+		t.Fatal(err)
 	}
 }

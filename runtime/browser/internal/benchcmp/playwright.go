@@ -73,11 +73,12 @@ func startPlaywright(dir, cdpHTTP string) (*playwright, error) {
 
 // pwAnswer is one answer line of flow.mjs.
 type pwAnswer struct {
-	MS      float64 `json:"ms"`
-	NavMS   float64 `json:"nav_ms"`
-	Count   int     `json:"count"`
-	Savings string  `json:"savings"`
-	Error   string  `json:"error"`
+	MS       float64 `json:"ms"`
+	NavMS    float64 `json:"nav_ms"`
+	RenderMS float64 `json:"render_ms"`
+	Count    int     `json:"count"`
+	Savings  string  `json:"savings"`
+	Error    string  `json:"error"`
 }
 
 func (p *playwright) ask(req map[string]any) (pwAnswer, error) {
