@@ -45,7 +45,8 @@ type batch struct {
 	lat    []time.Duration // the passed flows'
 	failed int             // flows that ended without the answer (a timeout under load); a wrong answer aborts
 	open   []time.Duration // Vera: NewDriver's part of each flow (context, page, gate set up)
-	cpu    time.Duration   // CPU time of the side's own process (Go: this one; Node: flow.mjs) during the batch
+	cpu    time.Duration   // CPU time of the side's own process (Go: this one, the test sites' servers included; Node: flow.mjs) during the batch
+	bcpu   time.Duration   // CPU time of the Chromium process tree during the batch
 	flows  int             // flows run, passed or not
 }
 
@@ -77,6 +78,63 @@ func procCPU(pid int) time.Duration {
 	ut, _ := strconv.ParseInt(f[11], 10, 64)
 	st, _ := strconv.ParseInt(f[12], 10, 64)
 	return time.Duration(ut+st) * time.Second / 100 // USER_HZ
+}
+
+// treeCPU is the CPU time of process root and its descendants from
+// /proc: user and system time of each, plus the time of the children each
+// has reaped (a closed context's renderer, reaped by Chromium's zygote,
+// counts there once it is gone). 0 when unreadable (not Linux).
+func treeCPU(root int) time.Duration {
+	ents, err := os.ReadDir("/proc")
+	if err != nil {
+		return 0
+	}
+	type proc struct {
+		ppid int
+		cpu  int64
+	}
+	procs := map[int]proc{}
+	for _, e := range ents {
+		pid, err := strconv.Atoi(e.Name())
+		if err != nil {
+			continue
+		}
+		raw, err := os.ReadFile("/proc/" + e.Name() + "/stat")
+		if err != nil {
+			continue
+		}
+		s := string(raw)
+		i := strings.LastIndexByte(s, ')')
+		if i < 0 {
+			continue
+		}
+		f := strings.Fields(s[i+1:])
+		if len(f) < 15 {
+			continue
+		}
+		ppid, _ := strconv.Atoi(f[1])
+		var sum int64
+		for _, k := range []int{11, 12, 13, 14} { // utime stime cutime cstime
+			v, _ := strconv.ParseInt(f[k], 10, 64)
+			sum += v
+		}
+		procs[pid] = proc{ppid, sum}
+	}
+	var total int64
+	for pid, p := range procs {
+		for q, hops := pid, 0; q > 1 && hops < 64; hops++ {
+			if q == root {
+				total += p.cpu
+				break
+			}
+			parent, ok := procs[q]
+			if !ok {
+				break
+			}
+			q = parent.ppid
+		}
+	}
+	return time.Duration(total) * time.Second / 100 // USER_HZ
 }
 
 // perSecond counts passed flows only.
@@ -154,7 +212,7 @@ func throughput(levels []int, flows, reps int, pwDir, cpuProfile string) error {
 		errs := make([]error, n)
 		next := make(chan int)
 		var wg sync.WaitGroup
-		cpu0 := selfCPU()
+		cpu0, b0 := selfCPU(), treeCPU(ext.Pid())
 		start := time.Now()
 		for range conc {
 			wg.Go(func() {
@@ -191,7 +249,7 @@ func throughput(levels []int, flows, reps int, pwDir, cpuProfile string) error {
 		close(next)
 		wg.Wait()
 		wall := time.Since(start)
-		out := batch{wall: wall, open: opens, cpu: selfCPU() - cpu0, flows: n}
+		out := batch{wall: wall, open: opens, cpu: selfCPU() - cpu0, bcpu: treeCPU(ext.Pid()) - b0, flows: n}
 		for i, e := range errs {
 			switch {
 			case e == nil:
@@ -210,7 +268,7 @@ func throughput(levels []int, flows, reps int, pwDir, cpuProfile string) error {
 		for i := range n {
 			ids[i] = flowMember(i).ID
 		}
-		cpu0 := procCPU(pw.cmd.Process.Pid)
+		cpu0, b0 := procCPU(pw.cmd.Process.Pid), treeCPU(ext.Pid())
 		a, err := pw.askBatch(map[string]any{"op": "batch", "base": sites.Teller.URL(), "username": username, "password": password,
 			"member_ids": ids, "concurrency": conc})
 		if err != nil {
@@ -219,7 +277,7 @@ func throughput(levels []int, flows, reps int, pwDir, cpuProfile string) error {
 		if len(a.Flows) != n {
 			return batch{}, fmt.Errorf("playwright: %d answers for %d flows", len(a.Flows), n)
 		}
-		out := batch{wall: ms(a.WallMS), cpu: procCPU(pw.cmd.Process.Pid) - cpu0, flows: n}
+		out := batch{wall: ms(a.WallMS), cpu: procCPU(pw.cmd.Process.Pid) - cpu0, bcpu: treeCPU(ext.Pid()) - b0, flows: n}
 		for i, f := range a.Flows {
 			m := flowMember(i)
 			switch {
@@ -287,6 +345,7 @@ func throughput(levels []int, flows, reps int, pwDir, cpuProfile string) error {
 				dst.failed += x.failed
 				dst.open = append(dst.open, x.open...)
 				dst.cpu += x.cpu
+				dst.bcpu += x.bcpu
 				dst.flows += x.flows
 			}
 		}
@@ -300,6 +359,10 @@ func throughput(levels []int, flows, reps int, pwDir, cpuProfile string) error {
 			pct(vb.open, 50).Round(time.Millisecond), pct(vb.open, 95).Round(time.Millisecond), (vb.cpu / time.Duration(max(vb.flows, 1))).Round(time.Millisecond))
 		if pw != nil {
 			fmt.Printf(", playwright (Node) %v", (pb.cpu / time.Duration(max(pb.flows, 1))).Round(time.Millisecond))
+		}
+		fmt.Printf("; Chromium CPU per flow: Vera %v", (vb.bcpu / time.Duration(max(vb.flows, 1))).Round(time.Millisecond))
+		if pw != nil {
+			fmt.Printf(", playwright %v", (pb.bcpu / time.Duration(max(pb.flows, 1))).Round(time.Millisecond))
 		}
 		fmt.Println()
 	}
