@@ -27,11 +27,15 @@ const DefaultLaunchTimeout = 60 * time.Second
 // background networking, component updates, sync, crash reporting or
 // GPU), DevTools on 127.0.0.1 only, no QUIC and no non-proxied WebRTC
 // UDP (they would bypass the network gate), no background throttling,
-// hidden scrollbars, a 1280x800 window, and --no-sandbox only when
-// running as root. Each start adds its own profile directory and
-// --remote-debugging-port=0; [WithExtraFlags] appends switches after
-// these and cannot remove them. The list is a copy: changing it changes
-// nothing.
+// no omnibox popup WebUI pages in each window (two renderers per browser
+// context that nothing headless shows, two thirds of the browser's CPU
+// per context: a host that starts its own Chromium for [Connect] should
+// pass the same --disable-features), hidden scrollbars, a 1280x800
+// window, and --no-sandbox only when running as root. Each start adds
+// its own profile directory and --remote-debugging-port=0;
+// [WithExtraFlags] appends switches after these and cannot remove them
+// (a second --disable-features replaces the list's: repeat it whole). The
+// list is a copy: changing it changes nothing.
 func DefaultFlags() []string { return chromeproc.DefaultFlags() }
 
 // findBrowser resolves the executable: explicit path, then VERA_BROWSER,
