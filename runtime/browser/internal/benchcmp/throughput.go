@@ -62,22 +62,43 @@ func selfCPU() time.Duration {
 // procCPU is process pid's user+system CPU time from /proc (0 when
 // unreadable: not Linux).
 func procCPU(pid int) time.Duration {
-	raw, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
-	if err != nil {
+	st, ok := readStat(strconv.Itoa(pid))
+	if !ok {
 		return 0
+	}
+	return time.Duration(st.utime+st.stime) * time.Second / 100 // USER_HZ
+}
+
+// procStat is what the throughput mode reads of /proc/<pid>/stat, in
+// clock ticks (USER_HZ, 100 on Linux).
+type procStat struct {
+	ppid                         int
+	utime, stime, cutime, cstime int64
+}
+
+// readStat reads /proc/<pid>/stat (false when unreadable: gone, or not
+// Linux). The fields after the command name, which may hold spaces and
+// parentheses, are counted from its closing parenthesis.
+func readStat(pid string) (procStat, bool) {
+	raw, err := os.ReadFile("/proc/" + pid + "/stat")
+	if err != nil {
+		return procStat{}, false
 	}
 	s := string(raw)
 	i := strings.LastIndexByte(s, ')')
 	if i < 0 {
-		return 0
+		return procStat{}, false
 	}
 	f := strings.Fields(s[i+1:])
-	if len(f) < 13 {
-		return 0
+	if len(f) < 15 {
+		return procStat{}, false
 	}
-	ut, _ := strconv.ParseInt(f[11], 10, 64)
-	st, _ := strconv.ParseInt(f[12], 10, 64)
-	return time.Duration(ut+st) * time.Second / 100 // USER_HZ
+	var st procStat
+	st.ppid, _ = strconv.Atoi(f[1])
+	for k, dst := range map[int]*int64{11: &st.utime, 12: &st.stime, 13: &st.cutime, 14: &st.cstime} {
+		*dst, _ = strconv.ParseInt(f[k], 10, 64)
+	}
+	return st, true
 }
 
 // treeCPU is the CPU time of process root and its descendants from
@@ -99,26 +120,11 @@ func treeCPU(root int) time.Duration {
 		if err != nil {
 			continue
 		}
-		raw, err := os.ReadFile("/proc/" + e.Name() + "/stat")
-		if err != nil {
+		st, ok := readStat(e.Name())
+		if !ok {
 			continue
 		}
-		s := string(raw)
-		i := strings.LastIndexByte(s, ')')
-		if i < 0 {
-			continue
-		}
-		f := strings.Fields(s[i+1:])
-		if len(f) < 15 {
-			continue
-		}
-		ppid, _ := strconv.Atoi(f[1])
-		var sum int64
-		for _, k := range []int{11, 12, 13, 14} { // utime stime cutime cstime
-			v, _ := strconv.ParseInt(f[k], 10, 64)
-			sum += v
-		}
-		procs[pid] = proc{ppid, sum}
+		procs[pid] = proc{st.ppid, st.utime + st.stime + st.cutime + st.cstime}
 	}
 	var total int64
 	for pid, p := range procs {
