@@ -92,8 +92,8 @@ func (d *Driver) Violations(ctx context.Context) ([]runtime.Violation, error) {
 // [runtime.ErrTargetUnreachable]; in the latter case the error page has
 // loaded and stays. Navigate returns at the load event without a call
 // into the page, whose main thread then lays out and paints the new
-// document (the next call into the page waits for that). A same-document navigation (only the fragment
-// changes) returns at once. When ctx's deadline passes after the document
+// document (the next call into the page waits for that). A
+// same-document navigation (only the fragment changes) returns at once. When ctx's deadline passes after the document
 // committed but before its load event (a slow image or script, HTML
 // still streaming), the target was reached: the main document's status
 // decides as above, read within committedStatusWait after the deadline,
