@@ -10,6 +10,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -103,22 +104,70 @@ func digest(b []byte) string {
 }
 
 // TestQuickstartCanceled ends the program mid-way, as Ctrl-C does: run
-// returns an error and the operator browser is gone when it returns.
+// returns an error and the operator browser is gone when it returns. The
+// cancellation comes at a point of the program's own output (just after
+// the browser started, in the middle of the second run), not after a
+// guessed time: on a fast machine the whole program used to finish
+// within the 2 s that were meant to be mid-way.
 func TestQuickstartCanceled(t *testing.T) {
 	exampletest.RequireBrowser(t)
-	for _, after := range []time.Duration{300 * time.Millisecond, 2 * time.Second} {
-		ctx, cancel := context.WithTimeout(context.Background(), after)
-		var out bytes.Buffer
-		err := run(ctx, []string{"-out", filepath.Join(t.TempDir(), "o")}, &out)
+	for _, c := range []struct {
+		marker string
+		n      int // cancel once the output holds marker n times
+	}{
+		{"operator browser", 1},
+		{"run 2:", 1},
+		{"milestone login", 2},
+	} {
+		ctx, cancel := context.WithCancel(context.Background())
+		out := &cancelAt{marker: c.marker, n: c.n, cancel: cancel}
+		err := run(ctx, []string{"-out", filepath.Join(t.TempDir(), "o")}, out)
 		cancel()
-		t.Logf("canceled after %s: %v", after, err)
+		t.Logf("canceled at %q #%d: %v", c.marker, c.n, err)
+		if !out.fired() {
+			t.Errorf("the output never showed %q %d times:\n%s", c.marker, c.n, out.String())
+		}
 		if err == nil {
-			t.Errorf("run survived cancellation after %s:\n%s", after, out.String())
+			t.Errorf("run survived cancellation at %q:\n%s", c.marker, out.String())
 		}
 		if n := chromeproc.CountProcesses(os.TempDir()); n != 0 {
 			t.Errorf("%d browser processes still running after run returned", n)
 		}
 	}
+}
+
+// cancelAt is the program's output that calls cancel once it holds marker
+// n times.
+type cancelAt struct {
+	mu     sync.Mutex
+	buf    bytes.Buffer
+	marker string
+	n      int
+	cancel context.CancelFunc
+	done   bool
+}
+
+func (w *cancelAt) Write(p []byte) (int, error) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	n, err := w.buf.Write(p)
+	if !w.done && strings.Count(w.buf.String(), w.marker) >= w.n {
+		w.done = true
+		w.cancel()
+	}
+	return n, err
+}
+
+func (w *cancelAt) fired() bool {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return w.done
+}
+
+func (w *cancelAt) String() string {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return w.buf.String()
 }
 
 func TestQuickstartUsage(t *testing.T) {
