@@ -93,12 +93,8 @@ func readStat(pid string) (procStat, bool) {
 	if len(f) < 15 {
 		return procStat{}, false
 	}
-	var st procStat
-	st.ppid, _ = strconv.Atoi(f[1])
-	for k, dst := range map[int]*int64{11: &st.utime, 12: &st.stime, 13: &st.cutime, 14: &st.cstime} {
-		*dst, _ = strconv.ParseInt(f[k], 10, 64)
-	}
-	return st, true
+	n := func(k int) int64 { v, _ := strconv.ParseInt(f[k], 10, 64); return v }
+	return procStat{ppid: int(n(1)), utime: n(11), stime: n(12), cutime: n(13), cstime: n(14)}, true
 }
 
 // treeCPU is the CPU time of process root and its descendants from
