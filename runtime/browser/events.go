@@ -3,6 +3,7 @@ package browser
 import (
 	"context"
 	"encoding/json"
+	"strings"
 	"sync"
 	"time"
 
@@ -54,6 +55,20 @@ type target struct {
 func workerType(typ proto.TargetTargetInfoType) bool {
 	switch typ {
 	case targetTypeWorker, targetTypeSharedWorker, targetTypeServiceWorker:
+		return true
+	}
+	return false
+}
+
+// localScheme reports whether raw is a blob: or data: URL: the browser
+// serves it itself, without a network request the interceptor could pause.
+func localScheme(raw string) bool {
+	i := strings.IndexByte(raw, ':')
+	if i < 0 {
+		return false
+	}
+	switch strings.ToLower(raw[:i]) {
+	case "blob", "data":
 		return true
 	}
 	return false
@@ -285,7 +300,11 @@ func (d *Driver) dispatch(ev *cdp.Event) {
 			case proto.NetworkResourceTypeDocument:
 				// A navigation: the frame's load tracks it.
 			default:
-				if e.RedirectResponse == nil {
+				// A blob: or data: URL never reaches the network, so the
+				// interceptor never pauses it, and a blob: worker's
+				// script load ends on the worker's session, not this one:
+				// followed, it held the next Settle to the cap.
+				if e.RedirectResponse == nil && !localScheme(e.Request.URL) {
 					d.requestSent(sid, e.RequestID, e.FrameID)
 				}
 			}

@@ -239,9 +239,6 @@ func TestSettleWorkerPollBound(t *testing.T) {
 // worker whose script is missing (404) are each decided for the barrier
 // (set up and script loaded, or gone), so none holds a Settle to the cap.
 func TestSettleWorkerKindsDecided(t *testing.T) {
-	skipFault(t, "known fault: the page session reports a blob: worker's script request (Network.requestWillBeSent, "+
-		"causal.undecided) that the interceptor never pauses and whose load ends on the worker's session, so it "+
-		"holds the first Settle to the cap (seen with the cap log: undecided=1)")
 	workerKindsRun(t, shared(t))
 }
 
