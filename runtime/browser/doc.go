@@ -203,7 +203,8 @@
 //     subresource request of a page or frame as its renderer reports it
 //     (Network.requestWillBeSent, ordered by the round trip through the
 //     page) until the interceptor paused it (its networkId) or its load
-//     ended without it (memory cache, data URL): the pause travels
+//     ended without it (a memory-cache hit; blob: and data: URLs,
+//     which never reach the network, are not awaited): the pause travels
 //     another way, and an image a load handler added to the next
 //     document of a form post was paused after the barrier let go, its
 //     violation missed, in 1 of 30-60 runs at load 30

@@ -99,7 +99,8 @@ type causal struct {
 	// page) until the interceptor has decided them (Fetch.requestPaused
 	// with their network id, which records a violation for a request
 	// outside the scope) or their load ended without it (a memory-cache
-	// hit, a data URL). The browser's pause is not ordered by the round
+	// hit; blob: and data: URLs never reach the network and are not
+	// recorded, see localScheme). The browser's pause is not ordered by the round
 	// trip through the page: an image a load handler added could be
 	// paused after the barrier let go, and its violation came too late.
 	undecided map[loadKey]loadVal
