@@ -94,10 +94,15 @@ func (r submitResult) refusal() error {
 // readSubmitWatch reads and removes the watch object w (a method of the
 // press guard, or the watch itself) in session sid. A read that fails
 // (the document went away: the submission navigated, or the frame was
-// replaced) is no refusal.
+// replaced) is no refusal, but one cut short by ctx returns ctx's error:
+// the act's fate is unknown, and reporting it done let the next step
+// start with its time already spent.
 func (d *Driver) readSubmitWatch(ctx context.Context, sid proto.TargetSessionID, w proto.RuntimeRemoteObjectID, fn string) error {
 	var r submitResult
 	if _, err := d.callOn(ctx, sid, w, fn, true, &r); err != nil {
+		if ctx.Err() != nil {
+			return ctx.Err()
+		}
 		d.log.Debug("submit watch not read", "err", err)
 		return nil
 	}

@@ -1,6 +1,7 @@
 package browser
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"net/http"
@@ -222,5 +223,36 @@ func waitPosts(t *testing.T, ctx interface{ Done() <-chan struct{} }, p *formPag
 			t.Fatalf("server received %d submissions, want %d: %v", len(p.posts()), n, p.posts())
 		case <-time.After(pollInterval):
 		}
+	}
+}
+
+// TestSubmitWatchCanceled: a watch read cut short by the act's context
+// returns the context's error (the submission's fate is unknown; on a
+// loaded machine the read of a form whose POST had no answer ran to the
+// act's deadline, and the act was reported done), while a read that fails
+// because the document went away is no refusal.
+func TestSubmitWatchCanceled(t *testing.T) {
+	d := shared(t)
+	forms := serveForms(t)
+	ctx := tctx(t, 30*time.Second)
+	top := openHelperPage(t, ctx, d, forms.url, "/form")
+	el, err := d.asElement(findOne(t, ctx, d, top, role("button", "Send plain")))
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, err := d.armPress(ctx, el.sid, el.obj, true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cctx, cancel := context.WithCancel(ctx)
+	cancel()
+	if err := d.readSubmitWatch(cctx, p.sid, p.obj, `function(){ return this.submit() }`); !errors.Is(err, context.Canceled) {
+		t.Errorf("read with a cancelled ctx = %v, want context.Canceled", err)
+	}
+	if err := d.Navigate(ctx, forms.url+"/done"); err != nil {
+		t.Fatal(err)
+	}
+	if err := d.readSubmitWatch(ctx, p.sid, p.obj, `function(){ return this.submit() }`); err != nil {
+		t.Errorf("read after the document went away = %v, want nil", err)
 	}
 }
