@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"github.com/vera-run/vera/internal/testmain"
+	"log/slog"
 	"os"
 	"sync"
 	"testing"
@@ -85,6 +86,9 @@ var (
 	sharedMu   sync.Mutex // tests using the shared driver run one at a time
 )
 
+// envDebugLog names a file that receives the shared driver's debug log.
+const envDebugLog = "VERA_TEST_DEBUGLOG"
+
 // shared returns a launched driver reused across tests (launching costs
 // about a second); it is closed by TestMain. The caller holds it for the
 // whole test.
@@ -94,7 +98,18 @@ func shared(t testing.TB) *Driver {
 	sharedOnce.Do(func() {
 		ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 		defer cancel()
-		sharedDrv, sharedErr = Launch(ctx)
+		var opts []Option
+		if p := os.Getenv(envDebugLog); p != "" {
+			// The shared driver's debug log (settle: lines and the
+			// like), to diagnose a case that fails only under load.
+			f, err := os.Create(p)
+			if err != nil {
+				sharedErr = fmt.Errorf("%s: %w", envDebugLog, err)
+				return
+			}
+			opts = append(opts, WithLogger(slog.New(slog.NewTextHandler(f, &slog.HandlerOptions{Level: slog.LevelDebug}))))
+		}
+		sharedDrv, sharedErr = Launch(ctx, opts...)
 	})
 	if sharedErr != nil {
 		t.Fatalf("Launch: %v", sharedErr)
