@@ -10,6 +10,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	goruntime "runtime"
 	"strconv"
 	"strings"
 	"sync"
@@ -235,17 +236,32 @@ func Start(ctx context.Context, opts ...Option) (*Process, error) {
 	cmd.Stdout = nil
 	cmd.Stderr = errFile
 	SetProcessGroup(cmd)
-	err = cmd.Start()
+	p := &Process{cmd: cmd, bin: bin, dir: dir, log: log, exited: make(chan struct{})}
+	// The browser is started and waited for on one locked OS thread:
+	// Linux sends the parent-death signal when the thread that started
+	// the child exits, and Go ends a thread when a goroutine that locked
+	// it returns locked, which another goroutine of the host may do on
+	// the thread this one ran on. Locked, no other goroutine runs on it
+	// until the browser has exited (Wait blocks a thread meanwhile in
+	// any case).
+	started := make(chan error, 1)
+	go func() {
+		goruntime.LockOSThread()
+		defer goruntime.UnlockOSThread()
+		err := cmd.Start()
+		started <- err
+		if err != nil {
+			return
+		}
+		_ = cmd.Wait()
+		close(p.exited)
+	}()
+	err = <-started
 	_ = errFile.Close()
 	if err != nil {
 		_ = os.RemoveAll(dir)
 		return nil, fmt.Errorf("%w: %s: %v", ErrStart, filepath.Base(bin), err)
 	}
-	p := &Process{cmd: cmd, bin: bin, dir: dir, log: log, exited: make(chan struct{})}
-	go func() {
-		_ = cmd.Wait()
-		close(p.exited)
-	}()
 
 	if _, ok := ctx.Deadline(); !ok {
 		var cancel context.CancelFunc

@@ -25,6 +25,10 @@ import (
 var tmp string
 
 func TestMain(m *testing.M) {
+	if os.Getenv(envOrphanHelper) == "1" {
+		orphanHelper()
+		return
+	}
 	dir, err := os.MkdirTemp("", "vcpt-")
 	if err != nil {
 		fmt.Fprintln(os.Stderr, err)

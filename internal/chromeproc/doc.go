@@ -40,7 +40,14 @@
 //     only as a bounded tail for error messages.
 //   - Close uses SIGKILL at once: the profile is throw-away, so a graceful
 //     shutdown would only cost time. A parent killed with SIGKILL cannot run
-//     Close; the directory name then identifies what to clean up.
+//     Close: on Linux the browser is started with a parent-death signal
+//     (SIGKILL), so the kernel ends it and its helpers follow
+//     (TestParentDeathKillsBrowser); elsewhere it keeps running. Either
+//     way the directory stays, and its name identifies what to clean up.
+//     Linux sends that signal when the thread that started the child
+//     exits, and Go ends a thread whose goroutine returned while locked
+//     to it (runtime.LockOSThread), so the browser is started and waited
+//     for on a goroutine locked to its thread until the browser exits.
 //   - EnvBrowser and InstallHint are defined here, once; runtime/browser
 //     re-exports them (this package cannot import that one, whose own
 //     tests use this package).

@@ -8,9 +8,11 @@ import (
 )
 
 // SetProcessGroup starts the browser in its own process group so Close can
-// end it and its children at once.
+// end it and its children at once; on Linux the browser also gets SIGKILL
+// when the program that started it dies (see parentDeathSignal).
 func SetProcessGroup(cmd *exec.Cmd) {
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	parentDeathSignal(cmd.SysProcAttr)
 }
 
 // KillTree sends SIGKILL to the browser's process group and the browser.
