@@ -32,7 +32,10 @@
 //     XDG config/cache and TMPDIR inside one temporary folder. Close kills
 //     the group, then every process whose command line still names that
 //     folder (the crash handler daemonizes out of the group), waits for
-//     them and deletes the folder. A connected browser is never killed and
+//     them and deletes the folder. On Linux a host that dies without
+//     Close (SIGKILL, a crash) takes its launched browser with it: the
+//     browser has SIGKILL as its parent-death signal; the folder stays.
+//     A connected browser is never killed and
 //     its settings never change: Close disposes only the driver's browser
 //     context (its page and popups) and drops the connection.
 //   - The origin scope is enforced by the browser: browser-level
