@@ -196,8 +196,11 @@ type causal struct {
 	// past the frame's next DOM-quiet check. A load the frame sends
 	// meanwhile is the page's handling of the act's data (a POST, then
 	// the GET that refreshes the view) and is caused too, one link deep:
-	// it opens no window itself, so a poll timer that keeps firing
-	// while the window is open never chains on.
+	// it opens no window itself, and its end closes the window, so a
+	// poll timer that keeps firing never chains on (each poll sent while
+	// the window was open counted as the act's, and with loads in flight
+	// no DOM-quiet check closed it: at the cap one was always in flight,
+	// TestSettleChainOneLink).
 	chainOpen map[frameKey]time.Time
 	// held counts the Settle calls that held past settleCap for a caused
 	// load or an act's navigation (for tests).
@@ -781,6 +784,11 @@ func (d *Driver) loadEnded(sid proto.TargetSessionID, id proto.NetworkRequestID)
 			delete(d.causal.caused, k)
 			if !cl.chained {
 				d.causal.openChainLocked(frameKey{sid, l.frame}, time.Now().Add(settleCap))
+			} else {
+				// One link deep: the handling that followed has
+				// ended, and what the frame sends from now on (the
+				// next poll of a timer) is not the act's.
+				delete(d.causal.chainOpen, frameKey{sid, l.frame})
 			}
 		}
 		d.causal.noteLocked()
