@@ -8,7 +8,10 @@ import (
 	"net"
 	"net/http"
 	"net/textproto"
+	"net/url"
 	"strings"
+
+	"github.com/vera-run/vera/internal/origin"
 )
 
 // upstream is the connection a client connection's plain HTTP requests
@@ -56,6 +59,22 @@ func isUpgrade(h http.Header) bool {
 		}
 	}
 	return false
+}
+
+// referrerOrigin is the origin of a Referer header, "" when it has none.
+func referrerOrigin(ref string) string {
+	if ref == "" {
+		return ""
+	}
+	u, err := url.Parse(ref)
+	if err != nil {
+		return ""
+	}
+	o, ok := origin.OfURL(u)
+	if !ok {
+		return ""
+	}
+	return o.String()
 }
 
 // requestDest classifies a request by the Sec-Fetch headers the browser
@@ -130,6 +149,7 @@ func (g *Gate) forward(c *idleConn, br *bufio.Reader, req *http.Request, up *ups
 			ref.Origin = "http://" + strings.TrimSuffix(key, ":80")
 		}
 		ref.Kind = kind
+		ref.Referrer = referrerOrigin(req.Header.Get("Referer"))
 		g.refuse(*ref)
 		g.blocked(c)
 		return up, false

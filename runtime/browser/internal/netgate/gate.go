@@ -80,6 +80,11 @@ type Refusal struct {
 	Origin string
 	Kind   Kind
 	Reason Reason
+	// Referrer is the origin of a plain HTTP request's Referer header:
+	// the document or worker that sent it, as the browser set it (a page
+	// cannot name another origin there). Empty for a tunnel, whose
+	// headers the gate cannot see, and for a request without one.
+	Referrer string
 }
 
 // Resolver resolves host names; *net.Resolver implements it.

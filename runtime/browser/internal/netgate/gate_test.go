@@ -181,7 +181,18 @@ func TestForwardScope(t *testing.T) {
 	if n := out.ln.n.Load(); n != 0 {
 		t.Errorf("the outside server accepted %d connections", n)
 	}
-	want := []Refusal{{Origin: out.URL, Kind: KindSubresource, Reason: ReasonScope}}
+	// The Referer's origin is reported (the driver tells an earlier
+	// scope's document by it); a malformed one is dropped.
+	for _, ref := range []string{"HTTP://LocalHost:8080/page?q=1#f", "::not a url"} {
+		if code, _, err = get(t, c, out.URL+"/c", map[string]string{"Referer": ref}); err != nil || code != http.StatusForbidden {
+			t.Fatalf("outside with a Referer: %d %v", code, err)
+		}
+	}
+	want := []Refusal{
+		{Origin: out.URL, Kind: KindSubresource, Reason: ReasonScope},
+		{Origin: out.URL, Kind: KindSubresource, Reason: ReasonScope, Referrer: "http://localhost:8080"},
+		{Origin: out.URL, Kind: KindSubresource, Reason: ReasonScope},
+	}
 	if got := rec.all(); !equal(got, want) {
 		t.Errorf("refusals %v, want %v", got, want)
 	}
@@ -231,7 +242,7 @@ func TestSubresourceOnlyDocuments(t *testing.T) {
 			t.Fatalf("%s: %d %v", d.dest, code, err)
 		}
 	}
-	want := []Refusal{{sub.URL, KindNavigation, ReasonScope}, {sub.URL, KindFrame, ReasonScope}}
+	want := []Refusal{{sub.URL, KindNavigation, ReasonScope, ""}, {sub.URL, KindFrame, ReasonScope, ""}}
 	if got := rec.all(); !equal(got, want) {
 		t.Errorf("refusals %v, want %v", got, want)
 	}
@@ -327,7 +338,7 @@ func TestRebinding(t *testing.T) {
 	if n := evil.ln.n.Load(); n != 0 {
 		t.Errorf("the rebinding target accepted %d connections", n)
 	}
-	want := []Refusal{{app, KindSubresource, ReasonAddress}, {app, KindSubresource, ReasonAddress}}
+	want := []Refusal{{app, KindSubresource, ReasonAddress, ""}, {app, KindSubresource, ReasonAddress, ""}}
 	if got := rec.all(); !equal(got, want) {
 		t.Errorf("refusals %v, want %v", got, want)
 	}
