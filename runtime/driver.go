@@ -203,12 +203,18 @@ type Driver interface {
 	// RestrictOrigins installs the origin scope. The browser itself blocks
 	// every request outside it before the request leaves (request
 	// interception, not an after-the-fact URL check). It is called before
-	// the first Navigate and may be called again to replace the scope.
+	// the first Navigate and may be called again to replace the scope
+	// (Execute calls it first in every run).
 	RestrictOrigins(ctx context.Context, scope OriginScope) error
 
 	// Violations returns the blocked requests since the last call, in order,
 	// and clears them. It never waits: call Settle first to be sure the
-	// requests an act caused have been decided.
+	// requests an act caused have been decided. Only the current scope's
+	// are returned: a request of a document that was loaded under an
+	// earlier scope (the previous run's page, still polling while the next
+	// run starts) is blocked when outside the scope but is not this run's
+	// violation; a document outside the scope that is brought back without
+	// a request (a back-forward cache restore) is one.
 	Violations(ctx context.Context) ([]Violation, error)
 
 	// Settle is the causal barrier after an act or a navigation. It returns

@@ -98,6 +98,29 @@
 //     interception pauses a blocked navigation, popup or frame, and DNS
 //     rebinding, which no URL check can see. A request blocked by the
 //     first layer never reaches the gate, so nothing is counted twice.
+//     A document that commits outside the scope without a request either
+//     layer could block (a back-forward cache restore: the page goes
+//     back, in memory, to a document of an earlier run on another site)
+//     is recorded when it commits (Page.frameNavigated), as a navigation,
+//     frame or popup violation; committed error pages (a blocked
+//     navigation, already recorded) and local URLs are not.
+//   - Violations are the current scope's. A driver reused for the next
+//     run (RestrictOrigins with its scope) still hosts the previous
+//     run's document until the start navigation replaces it, and after
+//     that its backlog: Chromium serializes same-URL GETs, so a page
+//     that polled one URL faster than it was answered left requests that
+//     were paused, proxied or refused by the connect policy up to a second
+//     after it had gone. They are blocked when outside the new scope but
+//     are not recorded: a request whose document (its loader) last
+//     committed, or was navigated within, before the current scope was
+//     installed, a connect-src refusal in such a document, and a request
+//     whose Referer names an origin outside the whole scope (no document
+//     or resource of the current scope can have one) are an earlier
+//     scope's. Recorded, they made a clean run on another site end
+//     completed but not clean, with up to 30 blocked requests
+//     (TestReusedDriverScopes). A request whose document is unknown, or
+//     without a Referer, is recorded; workers' requests are always
+//     recorded.
 //   - Roles and accessible names are the browser's: a role candidate is
 //     answered from Chromium's accessibility tree, except for the
 //     elements whose role and name the page reads with certainty (a

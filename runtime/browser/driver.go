@@ -76,6 +76,7 @@ type Driver struct {
 	inflight   map[uint64]context.CancelCauseFunc
 	nextID     uint64
 	origins    *originScope
+	epochs     scopeEpochs // which documents are an earlier scope's (scopegen.go)
 	violations []runtime.Violation
 	targets    map[proto.TargetSessionID]*target
 	byTarget   map[proto.TargetTargetID]*target

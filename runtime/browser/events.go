@@ -235,8 +235,14 @@ func (d *Driver) dispatch(ev *cdp.Event) {
 		}
 	case "Page.frameNavigated":
 		var e proto.PageFrameNavigated
-		if t := d.targetOf(sid); t != nil && (t.kind == kindPage || t.kind == kindFrame) && decode(ev, &e) && e.Frame != nil {
-			d.mu.Lock()
+		t := d.targetOf(sid)
+		if t == nil || t.kind == kindWorker || !decode(ev, &e) || e.Frame == nil {
+			break
+		}
+		d.mu.Lock()
+		d.epochs.committedLocked(e.Frame.ID, e.Frame.LoaderID)
+		d.commitViolationLocked(t, e.Frame)
+		if t.kind == kindPage || t.kind == kindFrame {
 			d.frames[e.Frame.ID] = true
 			d.invalidateFrameLocked(e.Frame.ID)
 			// The act's navigation of this frame committed.
@@ -258,14 +264,17 @@ func (d *Driver) dispatch(ev *cdp.Event) {
 			d.causal.documentReplacedLocked(sid, e.Frame.ID, e.Frame.ParentID == "")
 			d.causal.committedLocked(sid, e.Frame.ID, e.Frame.LoaderID, e.Frame.ParentID == "")
 			d.causal.noteLocked()
-			d.mu.Unlock()
 		}
+		d.mu.Unlock()
 	case "Page.navigatedWithinDocument":
 		var e proto.PageNavigatedWithinDocument
-		if t := d.targetOf(sid); t != nil && t.kind == kindPage && decode(ev, &e) && e.FrameID == proto.PageFrameID(t.id) {
+		if t := d.targetOf(sid); t != nil && t.kind != kindWorker && decode(ev, &e) {
 			d.mu.Lock()
-			d.url = e.URL
-			d.causal.noteLocked()
+			d.epochs.adoptedLocked(e.FrameID)
+			if t.kind == kindPage && e.FrameID == proto.PageFrameID(t.id) {
+				d.url = e.URL
+				d.causal.noteLocked()
+			}
 			d.mu.Unlock()
 		}
 	case "Page.frameDetached":
@@ -281,6 +290,7 @@ func (d *Driver) dispatch(ev *cdp.Event) {
 	case "Network.requestWillBeSent":
 		var e struct {
 			RequestID        proto.NetworkRequestID    `json:"requestId"`
+			LoaderID         proto.NetworkLoaderID     `json:"loaderId"`
 			Type             proto.NetworkResourceType `json:"type"`
 			FrameID          proto.PageFrameID         `json:"frameId"`
 			RedirectResponse json.RawMessage           `json:"redirectResponse"`
@@ -294,6 +304,9 @@ func (d *Driver) dispatch(ev *cdp.Event) {
 				d.workerLoadSent(sid, e.RequestID)
 			}
 		} else if t != nil && t.kind != kindWorker && decode(ev, &e) && e.FrameID != "" {
+			d.mu.Lock()
+			d.epochs.announcedLocked(loadKey{sid, e.RequestID}, e.LoaderID)
+			d.mu.Unlock()
 			switch e.Type {
 			case proto.NetworkResourceTypeFetch, proto.NetworkResourceTypeXHR:
 				d.loadSent(sid, e.RequestID, e.FrameID, e.Request.URL)
@@ -655,6 +668,11 @@ func (d *Driver) onDetached(sid proto.TargetSessionID) {
 	d.mu.Lock()
 	t := d.targets[sid]
 	d.forgetSessionLocked(sid)
+	for k := range d.epochs.byReq {
+		if k.sid == sid {
+			delete(d.epochs.byReq, k)
+		}
+	}
 	if t != nil {
 		delete(d.targets, sid)
 		if d.byTarget[t.id] == t {
@@ -704,6 +722,10 @@ func (d *Driver) onRequest(sid proto.TargetSessionID, e *proto.FetchRequestPause
 	allowed := seedDoc || !governed || d.origins.permits(origin, document)
 	var v runtime.Violation
 	closePopup := false
+	earlier := d.epochs.pausedLocked(loadKey{sid, e.NetworkID}, e.FrameID)
+	if !allowed && !earlier {
+		earlier = d.referrerEarlierLocked(headerValue(e.Request.Headers, "Referer"))
+	}
 	if !allowed && t != nil {
 		v = runtime.Violation{Kind: runtime.ViolationSubresource, Origin: origin}
 		if document {
@@ -717,7 +739,11 @@ func (d *Driver) onRequest(sid proto.TargetSessionID, e *proto.FetchRequestPause
 				v.Kind = runtime.ViolationFrame
 			}
 		}
-		if t.kind == kindPage || t.kind == kindFrame || t.kind == kindPopup || t.kind == kindPopupFrame || t.kind == kindWorker {
+		switch {
+		case earlier:
+			// Blocked, but the previous run's (scopeEpochs).
+			d.epochs.blocked++
+		case t.kind == kindPage || t.kind == kindFrame || t.kind == kindPopup || t.kind == kindPopupFrame || t.kind == kindWorker:
 			d.violations = append(d.violations, v)
 		}
 	}
@@ -773,7 +799,7 @@ func (d *Driver) onRequest(sid proto.TargetSessionID, e *proto.FetchRequestPause
 		})
 		return
 	}
-	d.log.Info("request blocked", "kind", string(v.Kind), "origin", origin)
+	d.log.Info("request blocked", "kind", string(v.Kind), "origin", origin, "earlier_scope", earlier)
 	var popup proto.TargetTargetID
 	if closePopup && t != nil {
 		popup = t.id
@@ -846,13 +872,20 @@ func (d *Driver) onIssue(sid proto.TargetSessionID, e *proto.AuditsIssueAdded) {
 		return
 	}
 	d.mu.Lock()
-	blocked := d.targets[sid] != nil && d.origins != nil && !d.origins.permits(origin, false)
-	if blocked {
+	t := d.targets[sid]
+	blocked := t != nil && d.origins != nil && !d.origins.permits(origin, false)
+	// Refused in a document of an earlier scope (scopeEpochs): the
+	// target's document decides, the issue names no frame.
+	earlier := blocked && d.epochs.frameEarlierLocked(proto.PageFrameID(t.id))
+	switch {
+	case earlier:
+		d.epochs.blocked++
+	case blocked:
 		d.violations = append(d.violations, runtime.Violation{Kind: runtime.ViolationSubresource, Origin: origin})
 	}
 	d.mu.Unlock()
 	if blocked {
-		d.log.Info("connection blocked", "kind", string(runtime.ViolationSubresource), "origin", origin)
+		d.log.Info("connection blocked", "kind", string(runtime.ViolationSubresource), "origin", origin, "layer", "connect-src", "earlier_scope", earlier)
 	}
 }
 

@@ -24,8 +24,9 @@ func gateScope(s *originScope) *netgate.Scope {
 // onRefusal records a connection the network gate refused as a
 // violation: a navigation or frame when the browser marked the request as
 // one (Sec-Fetch headers), else a subresource, tunnels included (a
-// CONNECT says nothing about what it carries). Called from the gate's
-// goroutines.
+// CONNECT says nothing about what it carries), unless a document outside
+// the scope sent it (its Referer: an earlier scope's document, see
+// scopeEpochs). Called from the gate's goroutines.
 func (d *Driver) onRefusal(r netgate.Refusal) {
 	kind := runtime.ViolationSubresource
 	switch r.Kind {
@@ -35,9 +36,17 @@ func (d *Driver) onRefusal(r netgate.Refusal) {
 		kind = runtime.ViolationFrame
 	}
 	d.mu.Lock()
-	if !d.closed {
+	// Sent by a document or resource outside the scope: an earlier
+	// scope's, or its backlog (scopeEpochs): refused, not the current
+	// run's.
+	earlier := d.referrerEarlierLocked(r.Referrer)
+	switch {
+	case d.closed:
+	case earlier:
+		d.epochs.blocked++
+	default:
 		d.violations = append(d.violations, runtime.Violation{Kind: kind, Origin: r.Origin})
 	}
 	d.mu.Unlock()
-	d.log.Info("connection blocked", "kind", string(kind), "origin", r.Origin, "reason", string(r.Reason), "layer", "network")
+	d.log.Info("connection blocked", "kind", string(kind), "origin", r.Origin, "reason", string(r.Reason), "layer", "network", "earlier_scope", earlier)
 }

@@ -46,6 +46,7 @@ func (d *Driver) RestrictOrigins(ctx context.Context, s runtime.OriginScope) err
 	}
 	d.mu.Lock()
 	d.origins = sc
+	d.epochs.newScopeLocked()
 	var docs []*target
 	for _, t := range d.targets {
 		if t.typ == proto.TargetTargetInfoTypePage || t.typ == targetTypeIframe {

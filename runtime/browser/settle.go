@@ -772,6 +772,7 @@ func (c *causal) documentReplacedLocked(sid proto.TargetSessionID, frame proto.P
 func (d *Driver) loadEnded(sid proto.TargetSessionID, id proto.NetworkRequestID) {
 	d.mu.Lock()
 	k := loadKey{sid, id}
+	d.epochs.endedLocked(k)
 	delete(d.causal.decided, k)
 	if _, ok := d.causal.undecided[k]; ok {
 		delete(d.causal.undecided, k)
