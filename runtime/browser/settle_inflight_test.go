@@ -600,11 +600,7 @@ addEventListener("load", () => setInterval(() => fetch("/poll?n=" + (++n)).catch
 			fmt.Fprint(w, "ok")
 		case "/poll":
 			polls.Add(1)
-			select {
-			case <-time.After(150 * time.Millisecond):
-			case <-r.Context().Done():
-			}
-			fmt.Fprint(w, "ok")
+			answerAfter(w, r, 150*time.Millisecond)
 		default:
 			http.NotFound(w, r)
 		}

@@ -38,11 +38,7 @@ addEventListener("load", () => setTimeout(() => setInterval(poll, %d), %d));
 			fmt.Fprint(w, `<!doctype html><link rel=icon href="data:,"><title>Static</title><p>Previous site</p>`)
 		case "/poll":
 			polls.Add(1)
-			select {
-			case <-time.After(150 * time.Millisecond):
-			case <-r.Context().Done():
-			}
-			fmt.Fprint(w, "ok")
+			answerAfter(w, r, 150*time.Millisecond)
 		default:
 			http.NotFound(w, r)
 		}
@@ -98,15 +94,7 @@ func TestEarlierScopeRequestsNotViolations(t *testing.T) {
 					t.Fatal(err)
 				}
 			}
-			if err := d.RestrictOrigins(ctx, runtime.OriginScope{Allowed: []string{b.URL}}); err != nil {
-				t.Fatal(err)
-			}
-			if err := d.Navigate(ctx, b.URL+"/"); err != nil {
-				t.Fatal(err)
-			}
-			if err := d.Settle(ctx); err != nil {
-				t.Fatal(err)
-			}
+			visitScoped(t, ctx, d, b.URL)
 			// The backlog is sent over the next few hundred ms; wait
 			// until some of it was blocked (at most 5 s).
 			deadline := time.Now().Add(5 * time.Second)
@@ -134,6 +122,31 @@ func TestEarlierScopeRequestsNotViolations(t *testing.T) {
 				t.Errorf("the new document's fetch of %s was not recorded as a violation", a.URL)
 			}
 		})
+	}
+}
+
+// answerAfter answers "ok" after d, or nothing when the client gave up
+// first.
+func answerAfter(w http.ResponseWriter, r *http.Request, d time.Duration) {
+	select {
+	case <-time.After(d):
+		fmt.Fprint(w, "ok")
+	case <-r.Context().Done():
+	}
+}
+
+// visitScoped installs a scope of origin alone, loads its "/" and
+// settles.
+func visitScoped(t *testing.T, ctx context.Context, d *Driver, origin string) {
+	t.Helper()
+	if err := d.RestrictOrigins(ctx, runtime.OriginScope{Allowed: []string{origin}}); err != nil {
+		t.Fatal(err)
+	}
+	if err := d.Navigate(ctx, origin+"/"); err != nil {
+		t.Fatal(err)
+	}
+	if err := d.Settle(ctx); err != nil {
+		t.Fatal(err)
 	}
 }
 
@@ -181,21 +194,8 @@ func TestBackForwardRestoreRecorded(t *testing.T) {
 		return s
 	}
 	a, b := mk("A", &aHits), mk("B", nil)
-	if err := d.RestrictOrigins(ctx, runtime.OriginScope{Allowed: []string{a.URL}}); err != nil {
-		t.Fatal(err)
-	}
-	if err := d.Navigate(ctx, a.URL+"/"); err != nil {
-		t.Fatal(err)
-	}
-	if err := d.RestrictOrigins(ctx, runtime.OriginScope{Allowed: []string{b.URL}}); err != nil {
-		t.Fatal(err)
-	}
-	if err := d.Navigate(ctx, b.URL+"/"); err != nil {
-		t.Fatal(err)
-	}
-	if err := d.Settle(ctx); err != nil {
-		t.Fatal(err)
-	}
+	visitScoped(t, ctx, d, a.URL)
+	visitScoped(t, ctx, d, b.URL)
 	if vs, _ := d.Violations(ctx); len(vs) != 0 {
 		t.Fatalf("violations before going back: %v", vs)
 	}
