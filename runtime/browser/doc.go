@@ -113,14 +113,19 @@
 //     after it had gone. They are blocked when outside the new scope but
 //     are not recorded: a request whose document (its loader) last
 //     committed, or was navigated within, before the current scope was
-//     installed, a connect-src refusal in such a document, and a request
+//     installed, the commit of a navigation sent before it (the previous
+//     page leaving by a timer, answered late), a connect-src refusal in
+//     such a document, and a request
 //     whose Referer names an origin outside the whole scope (no document
 //     or resource of the current scope can have one) are an earlier
 //     scope's. Recorded, they made a clean run on another site end
 //     completed but not clean, with up to 30 blocked requests
 //     (TestReusedDriverScopes). A request whose document is unknown, or
 //     without a Referer, is recorded; workers' requests are always
-//     recorded.
+//     recorded. Chromium answers the connect policy's install
+//     (Page.addScriptToEvaluateOnNewDocument) only once a pending
+//     navigation of the page has its response, so RestrictOrigins waits
+//     for the previous page's slow navigation, up to ctx.
 //   - Roles and accessible names are the browser's: a role candidate is
 //     answered from Chromium's accessibility tree, except for the
 //     elements whose role and name the page reads with certainty (a

@@ -240,7 +240,6 @@ func (d *Driver) dispatch(ev *cdp.Event) {
 			break
 		}
 		d.mu.Lock()
-		d.epochs.committedLocked(e.Frame.ID, e.Frame.LoaderID)
 		d.commitViolationLocked(t, e.Frame)
 		if t.kind == kindPage || t.kind == kindFrame {
 			d.frames[e.Frame.ID] = true
@@ -306,6 +305,9 @@ func (d *Driver) dispatch(ev *cdp.Event) {
 		} else if t != nil && t.kind != kindWorker && decode(ev, &e) && e.FrameID != "" {
 			d.mu.Lock()
 			d.epochs.announcedLocked(loadKey{sid, e.RequestID}, e.LoaderID)
+			if e.Type == proto.NetworkResourceTypeDocument {
+				d.epochs.navigationLocked(e.LoaderID)
+			}
 			d.mu.Unlock()
 			switch e.Type {
 			case proto.NetworkResourceTypeFetch, proto.NetworkResourceTypeXHR:

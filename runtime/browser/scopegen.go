@@ -37,6 +37,7 @@ type scopeEpochs struct {
 	loaders map[proto.NetworkLoaderID]uint64            // a document's generation at its last commit
 	byReq   map[loadKey]proto.NetworkLoaderID           // the document that announced a request, until it is paused or ends
 	current map[proto.PageFrameID]proto.NetworkLoaderID // each frame's document, by its last commit
+	navs    map[proto.NetworkLoaderID]uint64            // a navigation's generation when it was sent, until it commits
 	blocked uint64                                      // such requests blocked outside the scope (tests)
 }
 
@@ -48,10 +49,28 @@ const epochLimit = 1 << 14
 // known (up to epochLimit): a backlog can outlast several short runs.
 func (s *scopeEpochs) newScopeLocked() { s.gen++ }
 
-// committedLocked stamps a document that committed in frame.
-func (s *scopeEpochs) committedLocked(frame proto.PageFrameID, l proto.NetworkLoaderID) {
+// navigationLocked notes when a navigation (a document request, whose
+// loader is its request id) was sent.
+func (s *scopeEpochs) navigationLocked(l proto.NetworkLoaderID) {
 	if l == "" {
 		return
+	}
+	if s.navs == nil || len(s.navs) >= epochLimit {
+		s.navs = map[proto.NetworkLoaderID]uint64{}
+	}
+	if _, ok := s.navs[l]; !ok {
+		s.navs[l] = s.gen
+	}
+}
+
+// committedLocked stamps a document that committed in frame, and reports
+// whether it is an earlier scope's: a navigation sent before the current
+// scope was installed (the previous run's page, or its timer, leaving)
+// that commits after it keeps the generation it was sent in, until the
+// next run's start navigation replaces it.
+func (s *scopeEpochs) committedLocked(frame proto.PageFrameID, l proto.NetworkLoaderID) bool {
+	if l == "" {
+		return false
 	}
 	if s.loaders == nil || len(s.loaders) >= epochLimit {
 		s.loaders = map[proto.NetworkLoaderID]uint64{}
@@ -59,8 +78,14 @@ func (s *scopeEpochs) committedLocked(frame proto.PageFrameID, l proto.NetworkLo
 	if s.current == nil || len(s.current) >= epochLimit {
 		s.current = map[proto.PageFrameID]proto.NetworkLoaderID{}
 	}
-	s.loaders[l] = s.gen
+	g, sent := s.navs[l]
+	delete(s.navs, l)
+	if !sent || g > s.gen {
+		g = s.gen
+	}
+	s.loaders[l] = g
 	s.current[frame] = l
+	return g < s.gen
 }
 
 // adoptedLocked stamps frame's document again: a same-document
@@ -153,8 +178,14 @@ func (d *Driver) staleBlockedCount() uint64 {
 // origin, with nothing recorded by the driver (the runtime's check of
 // the page's origin after each act is the next layer). A committed error page (a blocked
 // navigation, recorded when it was blocked) and documents without a
-// network origin (about:blank, srcdoc, data:) are not governed.
+// network origin (about:blank, srcdoc, data:) are not governed. It also
+// stamps the document's generation (scopeEpochs.committedLocked).
 func (d *Driver) commitViolationLocked(t *target, f *proto.PageFrame) {
+	if d.epochs.committedLocked(f.ID, f.LoaderID) {
+		// An earlier scope's navigation (committedLocked): sent while
+		// that scope allowed it.
+		return
+	}
 	if d.origins == nil || f.UnreachableURL != "" {
 		return
 	}

@@ -352,3 +352,76 @@ func TestStressScopeReuse(t *testing.T) {
 	}
 	y.done()
 }
+
+// TestEarlierNavigationCommit: a navigation the previous run's page sent
+// (a timer leaving for its next page, answered slowly) that commits after
+// the next run's scope was installed is the previous run's: the commit
+// check (commitViolationLocked) recorded it as the new run's navigation
+// violation. A navigation that document sends after the new scope is
+// blocked and not recorded either; the next run's page then loads with
+// nothing recorded.
+func TestEarlierNavigationCommit(t *testing.T) {
+	d := shared(t)
+	ctx := tctx(t, 60*time.Second)
+	sent := make(chan struct{}, 4)
+	release := make(chan struct{})
+	a := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "text/html; charset=utf-8")
+		switch r.URL.Path {
+		case "/":
+			fmt.Fprint(w, `<!doctype html><link rel=icon href="data:,"><title>Leaving</title><button onclick="location.href='/next'">Next</button>`)
+		case "/next":
+			sent <- struct{}{}
+			select {
+			case <-release:
+			case <-r.Context().Done():
+				return
+			}
+			fmt.Fprint(w, `<!doctype html><link rel=icon href="data:,"><title>Next</title><button onclick="location.href='/'">Back home</button>`)
+		}
+	}))
+	t.Cleanup(a.Close)
+	var bOK atomic.Bool
+	b := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		bOK.Store(true)
+		w.Header().Set("Content-Type", "text/html; charset=utf-8")
+		fmt.Fprint(w, `<!doctype html><link rel=icon href="data:,"><title>B</title>`)
+	}))
+	t.Cleanup(b.Close)
+	visitScoped(t, ctx, d, a.URL)
+	var s string
+	obsEval(t, ctx, d, `document.querySelector("button").click(), "x"`, &s)
+	select {
+	case <-sent:
+	case <-ctx.Done():
+		t.Fatal("the navigation was not sent")
+	}
+	// Chromium answers Page.addScriptToEvaluateOnNewDocument (the
+	// connect policy RestrictOrigins installs) only once the pending
+	// navigation has its response: release it from a timer.
+	time.AfterFunc(time.Second, func() { close(release) })
+	if err := d.RestrictOrigins(ctx, runtime.OriginScope{Allowed: []string{b.URL}}); err != nil {
+		t.Fatal(err)
+	}
+	for s != "Next" && ctx.Err() == nil {
+		time.Sleep(20 * time.Millisecond)
+		obsEval(t, ctx, d, `document.title`, &s)
+	}
+	if vs, _ := d.Violations(ctx); len(vs) != 0 {
+		t.Errorf("the previous page's navigation, sent under its own scope, was recorded: %v", vs)
+	}
+	// That document is the previous run's: its own navigation now is
+	// blocked (its Referer is outside the scope), not recorded.
+	stale := d.staleBlockedCount()
+	obsEval(t, ctx, d, `document.querySelector("button").click(), "x"`, &s)
+	for d.staleBlockedCount() == stale && ctx.Err() == nil {
+		time.Sleep(20 * time.Millisecond)
+	}
+	if vs, _ := d.Violations(ctx); len(vs) != 0 {
+		t.Errorf("the previous run's document's navigation was recorded: %v", vs)
+	}
+	visitScoped(t, ctx, d, b.URL)
+	if vs, _ := d.Violations(ctx); len(vs) != 0 || !bOK.Load() {
+		t.Errorf("the next run's page: violations %v, served %v", vs, bOK.Load())
+	}
+}
