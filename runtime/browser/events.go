@@ -758,8 +758,10 @@ func (d *Driver) onRequest(sid proto.TargetSessionID, e *proto.FetchRequestPause
 	// event of its own.
 	d.causal.requestDecidedLocked(sid, e.NetworkID)
 	counted := !icon && !unfollowed
+	id := e.RequestID
+	pk := pauseKey{sid, id, false}
 	if counted {
-		d.causal.fetches++
+		d.causal.paused[pk] = e.NetworkID
 	}
 	if document {
 		d.causal.noteLocked()
@@ -774,13 +776,13 @@ func (d *Driver) onRequest(sid proto.TargetSessionID, e *proto.FetchRequestPause
 		if chains {
 			d.causal.repliedLocked(e.ResourceType, e.FrameID)
 		}
-		d.causal.fetches--
-		if d.causal.fetches == 0 {
+		// The last reply of those that held the barrier is a causal
+		// event: what it waited for has gone on.
+		if d.causal.pauseEndedLocked(pk) && !d.causal.pausedHoldLocked() {
 			d.causal.noteLocked()
 		}
 		d.mu.Unlock()
 	}
-	id := e.RequestID
 	if seedDoc {
 		d.goHandle(func() {
 			_ = d.fulfillSeed(sid, id)
@@ -832,8 +834,9 @@ func (d *Driver) onResponse(sid proto.TargetSessionID, e *proto.FetchRequestPaus
 	// (see onRequest).
 	wsid, wat, worker := d.causal.workerNetLocked(e.NetworkID)
 	counted := !worker || d.causal.followedLocked(wsid, wat)
+	pk := pauseKey{sid, id, true}
 	if counted {
-		d.causal.fetches++
+		d.causal.paused[pk] = e.NetworkID
 	}
 	t := d.targets[sid]
 	chains := (t == nil || !t.loads) && !worker
@@ -851,8 +854,7 @@ func (d *Driver) onResponse(sid proto.TargetSessionID, e *proto.FetchRequestPaus
 		if chains {
 			d.causal.repliedLocked(e.ResourceType, e.FrameID)
 		}
-		if counted {
-			d.causal.fetches--
+		if d.causal.pauseEndedLocked(pk) {
 			d.causal.noteLocked()
 		}
 		d.mu.Unlock()

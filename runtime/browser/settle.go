@@ -46,7 +46,8 @@ const settleWorld = "vera-settle"
 // set in motion, for Settle. It is guarded by Driver.mu.
 type causal struct {
 	// changed is closed and replaced on every causal event, to wake
-	// Settle.
+	// Settle, and by wakeLocked when what is pending changed without
+	// one.
 	changed chan struct{}
 	// navs are the frames with a navigation requested, scheduled or
 	// loading, by session and frame, with when it began.
@@ -63,8 +64,17 @@ type causal struct {
 	// targets are attached targets whose set-up (interception installed,
 	// resumed) or, for popups, first document is not decided yet.
 	targets map[proto.TargetSessionID]time.Time
-	// fetches counts paused requests whose reply has not been sent.
-	fetches int
+	// paused are the paused requests (request or response stage) whose
+	// reply has not been sent, with their network ids. Each holds the
+	// barrier unless it is a worker's load past the worker's follow
+	// bound (pausedHoldsLocked), which is decided when asked, not when
+	// paused: the page's interceptor pauses a dedicated worker's request
+	// on the page's session, often before the worker's own session
+	// reports the load, and a poll counted as the page's then woke the
+	// confirming round trips again with its reply. A worker polling
+	// back to back held Settle to the cap that way on a loaded machine
+	// (TestSettleWorkerPollBound in CI).
+	paused map[pauseKey]proto.NetworkRequestID
 	// responses are the page's fetch and XHR requests that were let
 	// through and whose response has not arrived yet, by session and
 	// request, with when they were sent: the act's data is still on its
@@ -232,6 +242,14 @@ func (c *causal) openChainLocked(k frameKey, until time.Time) {
 	}
 }
 
+// pauseKey names one paused request: its interception id on session sid,
+// at the request stage or (response) the response stage.
+type pauseKey struct {
+	sid      proto.TargetSessionID
+	id       proto.FetchRequestID
+	response bool
+}
+
 // respKey names one fetch or XHR request awaiting its response.
 type respKey struct {
 	sid proto.TargetSessionID
@@ -294,6 +312,7 @@ func newCausal() causal {
 		changed:   make(chan struct{}),
 		navs:      map[navKey]time.Time{},
 		targets:   map[proto.TargetSessionID]time.Time{},
+		paused:    map[pauseKey]proto.NetworkRequestID{},
 		responses: map[respKey]respVal{},
 		loads:     map[loadKey]loadVal{},
 		landed:    map[frameKey]bool{},
@@ -406,8 +425,59 @@ func (d *Driver) loadAnswered(sid proto.TargetSessionID, id proto.NetworkRequest
 // noteLocked records a causal event and wakes Settle.
 func (c *causal) noteLocked() {
 	c.seq++
+	c.wakeLocked()
+}
+
+// wakeLocked wakes Settle to look again at what is pending, with no
+// causal event: the confirming round trips do not go round again for it.
+func (c *causal) wakeLocked() {
 	close(c.changed)
 	c.changed = make(chan struct{})
+}
+
+// pausedHoldsLocked reports whether a paused request with network id net
+// holds the barrier: unless it is the load of a worker past the worker's
+// follow bound (see causal.paused).
+func (c *causal) pausedHoldsLocked(net proto.NetworkRequestID) bool {
+	wsid, wat, worker := c.workerNetLocked(net)
+	return !worker || c.followedLocked(wsid, wat)
+}
+
+// pausedHoldLocked reports whether any paused request holds the barrier.
+func (c *causal) pausedHoldLocked() bool {
+	for _, net := range c.paused {
+		if c.pausedHoldsLocked(net) {
+			return true
+		}
+	}
+	return false
+}
+
+// pauseEndedLocked forgets paused request k, replied to, and reports
+// whether it held the barrier. A reply to one that held nothing (a
+// worker's load past its follow bound) is no causal event: it only wakes
+// Settle, which may have waited for it before the worker reported it.
+func (c *causal) pauseEndedLocked(k pauseKey) bool {
+	net, ok := c.paused[k]
+	if !ok {
+		return false
+	}
+	delete(c.paused, k)
+	if c.pausedHoldsLocked(net) {
+		return true
+	}
+	c.wakeLocked()
+	return false
+}
+
+// pausedAsLocked reports whether a request with network id net is paused.
+func (c *causal) pausedAsLocked(net proto.NetworkRequestID) bool {
+	for _, n := range c.paused {
+		if n == net {
+			return true
+		}
+	}
+	return false
 }
 
 // repliedLocked opens the quiet window after a reply to a chaining
@@ -488,7 +558,7 @@ func imageFetch(e *proto.FetchRequestPaused) bool {
 // later since. A load of a worker sent after the worker's follow bound
 // holds nothing (see checkLanded).
 func (c *causal) pendingLocked(since time.Time) bool {
-	if c.fetches > 0 {
+	if c.pausedHoldLocked() {
 		return true
 	}
 	for _, t := range c.navs {
@@ -600,8 +670,13 @@ func (d *Driver) workerLoadSent(sid proto.TargetSessionID, id proto.NetworkReque
 	// worker that polls back to back would send the confirming round
 	// trips round again forever.
 	followed := d.causal.followedLocked(sid, at)
-	if followed {
+	switch {
+	case followed:
 		d.causal.noteLocked()
+	case d.causal.pausedAsLocked(id):
+		// Paused on the page's session before this report: it held
+		// the barrier until now (causal.paused).
+		d.causal.wakeLocked()
 	}
 	d.mu.Unlock()
 	d.log.Debug("settle: worker load sent", "request", string(id), "followed", followed)
@@ -1181,7 +1256,7 @@ func (d *Driver) settle(ctx context.Context) error {
 			d.mu.Lock()
 			c := &d.causal
 			c.capped++
-			d.log.Debug("settle cap reached", "pending", pending, "fetches", c.fetches, "navs", len(c.navs), "targets", len(c.targets),
+			d.log.Debug("settle cap reached", "pending", pending, "paused", len(c.paused), "navs", len(c.navs), "targets", len(c.targets),
 				"responses", len(c.responses), "loads", len(c.loads), "undecided", len(c.undecided), "worker_loads", len(c.wloads),
 				"sw", len(c.sw), "sw_hint", !c.swHint.IsZero())
 			d.mu.Unlock()
@@ -1244,12 +1319,13 @@ func (d *Driver) settle(ctx context.Context) error {
 			return d.fail(cctx, "settle", cctx.Err())
 		}
 		d.mu.Lock()
-		again := d.causal.seq != seq || d.causal.pendingLocked(stale)
+		events, pending := d.causal.seq-seq, d.causal.pendingLocked(stale)
 		d.mu.Unlock()
-		if !again {
+		if events == 0 && !pending {
 			d.log.Debug("settle: done", "elapsed", time.Since(start))
 			return nil
 		}
+		d.log.Debug("settle: again", "events", events, "pending", pending)
 		if err != nil && rctx.Err() != nil {
 			d.mu.Lock()
 			d.causal.capped++

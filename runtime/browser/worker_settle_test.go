@@ -26,7 +26,8 @@ import (
 //     /sw/data, which the service worker answers by fetching /data and
 //     aggregating.
 //
-// /poll answers after 30 ms; a page loaded with ?poll=1 has a dedicated
+// /poll answers after 30 ms (at once for /poll?fast=1, which ?poll=fast
+// makes the worker fetch); a page loaded with ?poll=1 has a dedicated
 // worker that fetches it back to back forever and counts the answers in
 // p#polls, and a button "Nothing" that does nothing.
 func workerSite(t *testing.T) *httptest.Server {
@@ -51,8 +52,11 @@ const kind = new URLSearchParams(location.search).get("kind");
 const out = document.getElementById("out");
 const show = (s) => { out.textContent = s; };
 if (new URLSearchParams(location.search).get("poll")) {
-  const p = new Worker("/poll.js");
-  p.onmessage = (e) => { document.getElementById("polls").textContent = e.data; };
+  const mode = new URLSearchParams(location.search).get("poll");
+  const p = new Worker(mode === "1" ? "/poll.js" : "/poll.js?fast=1");
+  p.onmessage = (e) => {
+    document.getElementById("polls").textContent = e.data;
+  };
 }
 if (kind === "dedicated") {
   const w = new Worker("/worker.js");
@@ -86,7 +90,11 @@ self.addEventListener("fetch", (e) => {
 });`)
 		case "/poll.js":
 			w.Header().Set("Content-Type", "text/javascript")
-			fmt.Fprint(w, `let n = 0; const poll = () => fetch("/poll").then((r) => r.text()).then(() => { n++; postMessage(n); poll(); }); poll();`)
+			poll := "/poll"
+			if r.URL.Query().Get("fast") != "" {
+				poll = "/poll?fast=1"
+			}
+			fmt.Fprint(w, `let n = 0; const poll = () => fetch("`+poll+`").then((r) => r.text()).then(() => { n++; postMessage(n); poll(); }); poll();`)
 		case "/data":
 			if !wait(300 * time.Millisecond) {
 				return
@@ -95,7 +103,7 @@ self.addEventListener("fetch", (e) => {
 			w.Header().Set("Cache-Control", "no-store")
 			fmt.Fprintf(w, "data-%d", n)
 		case "/poll":
-			if !wait(30 * time.Millisecond) {
+			if r.URL.Query().Get("fast") == "" && !wait(30*time.Millisecond) {
 				return
 			}
 			w.Header().Set("Cache-Control", "no-store")
@@ -183,13 +191,19 @@ func workerSettleRun(t *testing.T, d *Driver, kind string) []string {
 // holds no Settle to the cap: each worker is followed, per Settle, for
 // settleDOMBound after its first checked load.
 func TestSettleWorkerPollBound(t *testing.T) {
+	for _, poll := range []string{"1", "fast"} {
+		t.Run("poll="+poll, func(t *testing.T) { workerPollRun(t, poll) })
+	}
+}
+
+func workerPollRun(t *testing.T, poll string) {
 	d := shared(t)
 	ctx := tctx(t, 120*time.Second)
 	site := workerSite(t)
 	if err := d.RestrictOrigins(ctx, runtime.OriginScope{Allowed: []string{site.URL}}); err != nil {
 		t.Fatal(err)
 	}
-	if err := d.Navigate(ctx, site.URL+"/?poll=1"); err != nil {
+	if err := d.Navigate(ctx, site.URL+"/?poll="+poll); err != nil {
 		t.Fatal(err)
 	}
 	capped := func() uint64 {
