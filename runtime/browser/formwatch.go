@@ -97,14 +97,51 @@ func (r submitResult) refusal() error {
 // replaced) is no refusal, but one cut short by ctx returns ctx's error:
 // the act's fate is unknown, and reporting it done let the next step
 // start with its time already spent.
+//
+// A navigation the act started in the session (causal.actNavs: the
+// submission went) ends the wait without the read: Chromium holds the
+// commands sent to a navigating frame until its navigation has a
+// response, so a read sent after the browser began the submission's
+// navigation (under load, the usual order) waited for the server's
+// answer, however long, and the act with it
+// (TestSubmitReadDuringNavigation). A form that navigated was submitted:
+// there is no refusal to report, and Settle holds for the navigation as
+// the act's own.
 func (d *Driver) readSubmitWatch(ctx context.Context, sid proto.TargetSessionID, w proto.RuntimeRemoteObjectID, fn string) error {
-	var r submitResult
-	if _, err := d.callOn(ctx, sid, w, fn, true, &r); err != nil {
-		if ctx.Err() != nil {
-			return ctx.Err()
-		}
-		d.log.Debug("submit watch not read", "err", err)
-		return nil
+	rctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	type read struct {
+		r   submitResult
+		err error
 	}
-	return r.refusal()
+	got := make(chan read, 1)
+	go func() {
+		var r submitResult
+		_, err := d.callOn(rctx, sid, w, fn, true, &r)
+		got <- read{r, err}
+	}()
+	for {
+		d.mu.Lock()
+		navigated := d.causal.actNavigatedLocked(sid)
+		changed := d.causal.changed
+		d.mu.Unlock()
+		if navigated {
+			cancel()
+			<-got
+			d.log.Debug("submit watch not read: the act's navigation began")
+			return nil
+		}
+		select {
+		case g := <-got:
+			if g.err != nil {
+				if ctx.Err() != nil {
+					return ctx.Err()
+				}
+				d.log.Debug("submit watch not read", "err", g.err)
+				return nil
+			}
+			return g.r.refusal()
+		case <-changed:
+		}
+	}
 }

@@ -8,6 +8,7 @@ import (
 	"net/http/httptest"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -254,5 +255,103 @@ func TestSubmitWatchCanceled(t *testing.T) {
 	}
 	if err := d.readSubmitWatch(ctx, p.sid, p.obj, `function(){ return this.submit() }`); err != nil {
 		t.Errorf("read after the document went away = %v, want nil", err)
+	}
+}
+
+// TestSubmitReadDuringNavigation: a click that submits a form returns as
+// soon as the submission is navigating, even when the read of the form's
+// watch goes out after the browser began that navigation. Chromium holds
+// the commands sent to a navigating frame until the navigation has its
+// response: under load the read was sent late, and the click waited for
+// the submission's answer (seen as TestSettleHoldsActNavigation/form: the
+// click returned after the 4.5 s answer, and Settle had nothing left to
+// hold for). The test sends the read only once the server holds the
+// submission, which it answers only when the test is done.
+func TestSubmitReadDuringNavigation(t *testing.T) {
+	d := shared(t)
+	ctx := tctx(t, 60*time.Second)
+	got, release := make(chan struct{}), make(chan struct{})
+	var once sync.Once
+	site := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "text/html; charset=utf-8")
+		switch r.URL.Path {
+		case "/":
+			fmt.Fprint(w, `<!doctype html><title>Form</title><form method=post action="/slow"><input name=v value=1><button>Submit</button></form>`)
+		case "/slow":
+			once.Do(func() { close(got) })
+			select {
+			case <-release:
+			case <-r.Context().Done():
+				return
+			}
+			http.Redirect(w, r, "/done", http.StatusSeeOther)
+		case "/done":
+			fmt.Fprint(w, `<!doctype html><title>Done</title><p>Done</p>`)
+		default:
+			http.NotFound(w, r)
+		}
+	}))
+	t.Cleanup(site.Close)
+	released := false
+	free := func() {
+		if !released {
+			released = true
+			close(release)
+		}
+	}
+	defer free()
+	if err := d.RestrictOrigins(ctx, runtime.OriginScope{Allowed: []string{site.URL}}); err != nil {
+		t.Fatal(err)
+	}
+	if err := d.Navigate(ctx, site.URL+"/"); err != nil {
+		t.Fatal(err)
+	}
+	if err := d.Settle(ctx); err != nil {
+		t.Fatal(err)
+	}
+	top, _, err := d.Frame(ctx, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	els, err := d.Find(ctx, top, nil, role("button", "Submit"))
+	if err != nil || len(els) != 1 {
+		t.Fatalf("Find = %d, %v", len(els), err)
+	}
+	var late atomic.Bool
+	d.setDeclTrace(func(decl string) {
+		if decl != `function(){ return this.submit() }` {
+			return
+		}
+		select {
+		case <-got:
+		case <-time.After(10 * time.Second):
+			late.Store(true)
+		}
+	})
+	actx, cancel := context.WithTimeout(ctx, 20*time.Second)
+	start := time.Now()
+	err = d.Act(actx, els[0], runtime.Act{Kind: runtime.ActClick})
+	cancel()
+	d.setDeclTrace(nil)
+	if late.Load() {
+		t.Fatal("the submission never reached the server")
+	}
+	if err != nil {
+		t.Fatalf("click = %v after %s: it waited for the submission's answer", err, time.Since(start).Round(time.Millisecond))
+	}
+	// The submission is the act's and still unanswered.
+	sctx, cancel := context.WithTimeout(ctx, 4*time.Second)
+	err = d.Settle(sctx)
+	cancel()
+	if !errors.Is(err, runtime.ErrActPending) {
+		t.Errorf("Settle = %v, want ErrActPending", err)
+	}
+	// Answer it, so the page ends on its document.
+	free()
+	if err := d.Settle(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if u, err := d.URL(ctx); err != nil || u != site.URL+"/done" {
+		t.Errorf("URL = %s, %v; want %s/done", u, err, site.URL)
 	}
 }

@@ -362,6 +362,18 @@ func (d *Driver) navRequested(sid proto.TargetSessionID, frame proto.PageFrameID
 	d.navStart(sid, frame)
 }
 
+// actNavigatedLocked reports whether a frame of session sid was asked to
+// navigate while the act window was open (causal.actNavs), and has not
+// committed its next document yet.
+func (c *causal) actNavigatedLocked(sid proto.TargetSessionID) bool {
+	for k := range c.actNavs {
+		if k.sid == sid {
+			return true
+		}
+	}
+	return false
+}
+
 // frameRemovedLocked records that frame of session sid detached: removed
 // by its page (remove) or moved to a process of its own (swap). A frame
 // the act asked to navigate that the page removed before its next
