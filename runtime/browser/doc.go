@@ -775,7 +775,12 @@
 //     its submit event, as the browser's own rule: a refusal the page
 //     makes inside its submit handler is not seen here (its postcondition
 //     decides). The watch costs one call after a click inside a form, and
-//     nothing for other clicks. See formwatch.go.
+//     nothing for other clicks. A navigation the act started in the
+//     watched document's session ends the wait for that call: the form was
+//     submitted, and Chromium holds commands to a navigating frame until
+//     the navigation has its response, so the read would wait for the
+//     server's answer (Settle holds for it as the act's navigation). See
+//     formwatch.go.
 //   - A fill the page refused is [runtime.ErrFillRefused] (the runtime
 //     fails the run as act_failed), and fires no change for a typed
 //     field: refused means that once the page has reacted the field holds
