@@ -124,8 +124,11 @@
 //     without a Referer, is recorded; workers' requests are always
 //     recorded. Chromium answers the connect policy's install
 //     (Page.addScriptToEvaluateOnNewDocument) only once a pending
-//     navigation of the page has its response, so RestrictOrigins waits
-//     for the previous page's slow navigation, up to ctx.
+//     navigation of the page's top-level document has its response (a
+//     frame's does not hold it), so RestrictOrigins first stops such a
+//     navigation (Page.stopLoading): left pending, the previous run's act
+//     on a server that never answers failed the next run. One the driver
+//     has not heard of yet is waited for, up to ctx.
 //   - Roles and accessible names are the browser's: a role candidate is
 //     answered from Chromium's accessibility tree, except for the
 //     elements whose role and name the page reads with certainty (a

@@ -28,7 +28,8 @@ import (
 // (see the package documentation); a new scope closes the gate's idle
 // upstream connections. Entries must be bare http(s) origins, else the error wraps
 // [ErrInvalidOrigin] and the old scope stays. Before the first call
-// nothing is blocked.
+// nothing is blocked. It begins a run: a navigation of the page (or of a
+// popup) still pending, the previous run's, is stopped first.
 func (d *Driver) RestrictOrigins(ctx context.Context, s runtime.OriginScope) error {
 	cctx, done, err := d.begin(ctx)
 	if err != nil {
@@ -48,12 +49,27 @@ func (d *Driver) RestrictOrigins(ctx context.Context, s runtime.OriginScope) err
 	d.origins = sc
 	d.epochs.newScopeLocked()
 	var docs []*target
+	var stop []proto.TargetSessionID
 	for _, t := range d.targets {
 		if t.typ == proto.TargetTargetInfoTypePage || t.typ == targetTypeIframe {
 			docs = append(docs, t)
 		}
+		if t.typ == proto.TargetTargetInfoTypePage && d.causal.navigatingLocked(t.sid, proto.PageFrameID(t.id)) {
+			stop = append(stop, t.sid)
+		}
 	}
 	d.mu.Unlock()
+	// A navigation of a top-level document still pending (the previous
+	// run's act, answered late or never) is stopped: Chromium answers
+	// the connect policy's install only once it has its response, and a
+	// server that never answers failed the next run as
+	// restrict_origins_failed (TestRestrictStopsPendingNavigation). The
+	// run navigates to its start next.
+	for _, sid := range stop {
+		if err := d.call(cctx, sid, proto.PageStopLoading{}, nil); err != nil {
+			d.log.Debug("restrict origins: pending navigation not stopped", "err", err)
+		}
+	}
 	for _, t := range docs {
 		if err := d.installPolicy(cctx, t, sc.csp); err != nil {
 			d.mu.Lock()

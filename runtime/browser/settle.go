@@ -362,6 +362,14 @@ func (d *Driver) navRequested(sid proto.TargetSessionID, frame proto.PageFrameID
 	d.navStart(sid, frame)
 }
 
+// navigatingLocked reports whether frame of session sid has a
+// navigation requested, scheduled or loading (causal.navs).
+func (c *causal) navigatingLocked(sid proto.TargetSessionID, frame proto.PageFrameID) bool {
+	_, requested := c.navs[navKey{sid, frame, false}]
+	_, loading := c.navs[navKey{sid, frame, true}]
+	return requested || loading
+}
+
 // actNavigatedLocked reports whether a frame of session sid was asked to
 // navigate while the act window was open (causal.actNavs), and has not
 // committed its next document yet.

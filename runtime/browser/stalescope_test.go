@@ -354,12 +354,13 @@ func TestStressScopeReuse(t *testing.T) {
 }
 
 // TestEarlierNavigationCommit: a navigation the previous run's page sent
-// (a timer leaving for its next page, answered slowly) that commits after
+// (a frame leaving for its next page, answered slowly) that commits after
 // the next run's scope was installed is the previous run's: the commit
-// check (commitViolationLocked) recorded it as the new run's navigation
+// check (commitViolationLocked) recorded it as the new run's frame
 // violation. A navigation that document sends after the new scope is
 // blocked and not recorded either; the next run's page then loads with
-// nothing recorded.
+// nothing recorded. (A frame's: the top-level document's pending
+// navigation RestrictOrigins stops, TestRestrictStopsPendingNavigation.)
 func TestEarlierNavigationCommit(t *testing.T) {
 	d := shared(t)
 	ctx := tctx(t, 60*time.Second)
@@ -369,7 +370,9 @@ func TestEarlierNavigationCommit(t *testing.T) {
 		w.Header().Set("Content-Type", "text/html; charset=utf-8")
 		switch r.URL.Path {
 		case "/":
-			fmt.Fprint(w, `<!doctype html><link rel=icon href="data:,"><title>Leaving</title><button onclick="location.href='/next'">Next</button>`)
+			fmt.Fprint(w, `<!doctype html><link rel=icon href="data:,"><title>Leaving</title><iframe src="/inner"></iframe>`)
+		case "/inner":
+			fmt.Fprint(w, `<!doctype html><title>Inner</title><button onclick="location.href='/next'">Next</button>`)
 		case "/next":
 			sent <- struct{}{}
 			select {
@@ -377,10 +380,78 @@ func TestEarlierNavigationCommit(t *testing.T) {
 			case <-r.Context().Done():
 				return
 			}
-			fmt.Fprint(w, `<!doctype html><link rel=icon href="data:,"><title>Next</title><button onclick="location.href='/'">Back home</button>`)
+			fmt.Fprint(w, `<!doctype html><title>Next</title><button onclick="location.href='/inner'">Back</button>`)
 		}
 	}))
 	t.Cleanup(a.Close)
+	var bOK atomic.Bool
+	b := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		bOK.Store(true)
+		w.Header().Set("Content-Type", "text/html; charset=utf-8")
+		fmt.Fprint(w, `<!doctype html><link rel=icon href="data:,"><title>B</title>`)
+	}))
+	t.Cleanup(b.Close)
+	visitScoped(t, ctx, d, a.URL)
+	const inner = `document.querySelector("iframe").contentDocument`
+	var s string
+	obsEval(t, ctx, d, inner+`.querySelector("button").click(), "x"`, &s)
+	select {
+	case <-sent:
+	case <-ctx.Done():
+		t.Fatal("the navigation was not sent")
+	}
+	if err := d.RestrictOrigins(ctx, runtime.OriginScope{Allowed: []string{b.URL}}); err != nil {
+		t.Fatal(err)
+	}
+	close(release)
+	for s != "Next" && ctx.Err() == nil {
+		time.Sleep(20 * time.Millisecond)
+		obsEval(t, ctx, d, inner+`.title`, &s)
+	}
+	if vs, _ := d.Violations(ctx); len(vs) != 0 {
+		t.Errorf("the previous page's navigation, sent under its own scope, was recorded: %v", vs)
+	}
+	// That document is the previous run's: its own navigation now is
+	// blocked (its Referer is outside the scope), not recorded.
+	stale := d.staleBlockedCount()
+	obsEval(t, ctx, d, inner+`.querySelector("button").click(), "x"`, &s)
+	for d.staleBlockedCount() == stale && ctx.Err() == nil {
+		time.Sleep(20 * time.Millisecond)
+	}
+	if vs, _ := d.Violations(ctx); len(vs) != 0 {
+		t.Errorf("the previous run's document's navigation was recorded: %v", vs)
+	}
+	visitScoped(t, ctx, d, b.URL)
+	if vs, _ := d.Violations(ctx); len(vs) != 0 || !bOK.Load() {
+		t.Errorf("the next run's page: violations %v, served %v", vs, bOK.Load())
+	}
+}
+
+// TestRestrictStopsPendingNavigation: the previous run left the page's
+// top-level document navigating to a server that never answers (an act
+// whose Settle failed with ErrActPending). Chromium answers the connect
+// policy's install only once that navigation has its response, so the
+// next run's RestrictOrigins failed at its deadline; it stops the
+// navigation first, and the next run's page loads with nothing recorded.
+func TestRestrictStopsPendingNavigation(t *testing.T) {
+	d := shared(t)
+	ctx := tctx(t, 60*time.Second)
+	sent, release := make(chan struct{}, 4), make(chan struct{})
+	a := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "text/html; charset=utf-8")
+		switch r.URL.Path {
+		case "/":
+			fmt.Fprint(w, `<!doctype html><link rel=icon href="data:,"><title>Leaving</title><button onclick="location.href='/never'">Next</button>`)
+		case "/never":
+			sent <- struct{}{}
+			select {
+			case <-release:
+			case <-r.Context().Done():
+			}
+		}
+	}))
+	t.Cleanup(a.Close)
+	t.Cleanup(func() { close(release) })
 	var bOK atomic.Bool
 	b := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		bOK.Store(true)
@@ -396,29 +467,12 @@ func TestEarlierNavigationCommit(t *testing.T) {
 	case <-ctx.Done():
 		t.Fatal("the navigation was not sent")
 	}
-	// Chromium answers Page.addScriptToEvaluateOnNewDocument (the
-	// connect policy RestrictOrigins installs) only once the pending
-	// navigation has its response: release it from a timer.
-	time.AfterFunc(time.Second, func() { close(release) })
-	if err := d.RestrictOrigins(ctx, runtime.OriginScope{Allowed: []string{b.URL}}); err != nil {
-		t.Fatal(err)
-	}
-	for s != "Next" && ctx.Err() == nil {
-		time.Sleep(20 * time.Millisecond)
-		obsEval(t, ctx, d, `document.title`, &s)
-	}
-	if vs, _ := d.Violations(ctx); len(vs) != 0 {
-		t.Errorf("the previous page's navigation, sent under its own scope, was recorded: %v", vs)
-	}
-	// That document is the previous run's: its own navigation now is
-	// blocked (its Referer is outside the scope), not recorded.
-	stale := d.staleBlockedCount()
-	obsEval(t, ctx, d, `document.querySelector("button").click(), "x"`, &s)
-	for d.staleBlockedCount() == stale && ctx.Err() == nil {
-		time.Sleep(20 * time.Millisecond)
-	}
-	if vs, _ := d.Violations(ctx); len(vs) != 0 {
-		t.Errorf("the previous run's document's navigation was recorded: %v", vs)
+	rctx, cancel := context.WithTimeout(ctx, 5*time.Second)
+	start := time.Now()
+	err := d.RestrictOrigins(rctx, runtime.OriginScope{Allowed: []string{b.URL}})
+	cancel()
+	if err != nil {
+		t.Fatalf("RestrictOrigins = %v after %s, with the previous page's navigation pending", err, time.Since(start).Round(time.Millisecond))
 	}
 	visitScoped(t, ctx, d, b.URL)
 	if vs, _ := d.Violations(ctx); len(vs) != 0 || !bOK.Load() {
