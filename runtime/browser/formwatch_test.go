@@ -300,23 +300,12 @@ func TestSubmitReadDuringNavigation(t *testing.T) {
 		}
 	}
 	defer free()
-	if err := d.RestrictOrigins(ctx, runtime.OriginScope{Allowed: []string{site.URL}}); err != nil {
-		t.Fatal(err)
-	}
-	if err := d.Navigate(ctx, site.URL+"/"); err != nil {
-		t.Fatal(err)
-	}
-	if err := d.Settle(ctx); err != nil {
-		t.Fatal(err)
-	}
+	visitScoped(t, ctx, d, site.URL)
 	top, _, err := d.Frame(ctx, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
-	els, err := d.Find(ctx, top, nil, role("button", "Submit"))
-	if err != nil || len(els) != 1 {
-		t.Fatalf("Find = %d, %v", len(els), err)
-	}
+	el := findOne(t, ctx, d, top, role("button", "Submit"))
 	var late atomic.Bool
 	d.setDeclTrace(func(decl string) {
 		if decl != `function(){ return this.submit() }` {
@@ -330,7 +319,7 @@ func TestSubmitReadDuringNavigation(t *testing.T) {
 	})
 	actx, cancel := context.WithTimeout(ctx, 20*time.Second)
 	start := time.Now()
-	err = d.Act(actx, els[0], runtime.Act{Kind: runtime.ActClick})
+	err = d.Act(actx, el, runtime.Act{Kind: runtime.ActClick})
 	cancel()
 	d.setDeclTrace(nil)
 	if late.Load() {

@@ -353,6 +353,34 @@ func TestStressScopeReuse(t *testing.T) {
 	y.done()
 }
 
+// nextSite is the next run's site of the scope tests: one page, which
+// records that it was served.
+type nextSite struct {
+	url    string
+	served atomic.Bool
+}
+
+func newNextSite(t *testing.T) *nextSite {
+	n := &nextSite{}
+	s := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		n.served.Store(true)
+		w.Header().Set("Content-Type", "text/html; charset=utf-8")
+		fmt.Fprint(w, `<!doctype html><link rel=icon href="data:,"><title>B</title>`)
+	}))
+	t.Cleanup(s.Close)
+	n.url = s.URL
+	return n
+}
+
+// visitClean visits the site as the next run and wants nothing recorded.
+func (n *nextSite) visitClean(t *testing.T, ctx context.Context, d *Driver) {
+	t.Helper()
+	visitScoped(t, ctx, d, n.url)
+	if vs, _ := d.Violations(ctx); len(vs) != 0 || !n.served.Load() {
+		t.Errorf("the next run's page: violations %v, served %v", vs, n.served.Load())
+	}
+}
+
 // TestEarlierNavigationCommit: a navigation the previous run's page sent
 // (a frame leaving for its next page, answered slowly) that commits after
 // the next run's scope was installed is the previous run's: the commit
@@ -384,13 +412,7 @@ func TestEarlierNavigationCommit(t *testing.T) {
 		}
 	}))
 	t.Cleanup(a.Close)
-	var bOK atomic.Bool
-	b := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		bOK.Store(true)
-		w.Header().Set("Content-Type", "text/html; charset=utf-8")
-		fmt.Fprint(w, `<!doctype html><link rel=icon href="data:,"><title>B</title>`)
-	}))
-	t.Cleanup(b.Close)
+	b := newNextSite(t)
 	visitScoped(t, ctx, d, a.URL)
 	const inner = `document.querySelector("iframe").contentDocument`
 	var s string
@@ -400,7 +422,7 @@ func TestEarlierNavigationCommit(t *testing.T) {
 	case <-ctx.Done():
 		t.Fatal("the navigation was not sent")
 	}
-	if err := d.RestrictOrigins(ctx, runtime.OriginScope{Allowed: []string{b.URL}}); err != nil {
+	if err := d.RestrictOrigins(ctx, runtime.OriginScope{Allowed: []string{b.url}}); err != nil {
 		t.Fatal(err)
 	}
 	close(release)
@@ -421,10 +443,7 @@ func TestEarlierNavigationCommit(t *testing.T) {
 	if vs, _ := d.Violations(ctx); len(vs) != 0 {
 		t.Errorf("the previous run's document's navigation was recorded: %v", vs)
 	}
-	visitScoped(t, ctx, d, b.URL)
-	if vs, _ := d.Violations(ctx); len(vs) != 0 || !bOK.Load() {
-		t.Errorf("the next run's page: violations %v, served %v", vs, bOK.Load())
-	}
+	b.visitClean(t, ctx, d)
 }
 
 // TestRestrictStopsPendingNavigation: the previous run left the page's
@@ -452,13 +471,7 @@ func TestRestrictStopsPendingNavigation(t *testing.T) {
 	}))
 	t.Cleanup(a.Close)
 	t.Cleanup(func() { close(release) })
-	var bOK atomic.Bool
-	b := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		bOK.Store(true)
-		w.Header().Set("Content-Type", "text/html; charset=utf-8")
-		fmt.Fprint(w, `<!doctype html><link rel=icon href="data:,"><title>B</title>`)
-	}))
-	t.Cleanup(b.Close)
+	b := newNextSite(t)
 	visitScoped(t, ctx, d, a.URL)
 	var s string
 	obsEval(t, ctx, d, `document.querySelector("button").click(), "x"`, &s)
@@ -469,13 +482,10 @@ func TestRestrictStopsPendingNavigation(t *testing.T) {
 	}
 	rctx, cancel := context.WithTimeout(ctx, 5*time.Second)
 	start := time.Now()
-	err := d.RestrictOrigins(rctx, runtime.OriginScope{Allowed: []string{b.URL}})
+	err := d.RestrictOrigins(rctx, runtime.OriginScope{Allowed: []string{b.url}})
 	cancel()
 	if err != nil {
 		t.Fatalf("RestrictOrigins = %v after %s, with the previous page's navigation pending", err, time.Since(start).Round(time.Millisecond))
 	}
-	visitScoped(t, ctx, d, b.URL)
-	if vs, _ := d.Violations(ctx); len(vs) != 0 || !bOK.Load() {
-		t.Errorf("the next run's page: violations %v, served %v", vs, bOK.Load())
-	}
+	b.visitClean(t, ctx, d)
 }
