@@ -322,19 +322,32 @@
 //     on the same channel as its register call); yes holds the barrier
 //     until the browser reports a version, at most the cap. One page
 //     call per document load, none per other action. Bounds: a worker's
-//     follow-up is bounded per Settle: once one of its loads was
-//     checked, its loads sent more than settleDOMBound (400 ms) after
-//     that check hold nothing, are no causal event and get no check
-//     (nor do their pauses on the page's session), so a worker that
-//     polls back to back holds one Settle for its first poll and that
-//     bound, never to the cap (TestSettleWorkerPollBound); every
-//     Settle starts with no bound. Not covered: a worker that handles
-//     its data later than 40 ms of its own time after it arrived (a
-//     debounce, a wait on IndexedDB), a chain of worker requests whose
-//     next one starts more than 400 ms after the first was checked, a
-//     register call later than the load event (a timer, an
-//     interaction), and a message a page posts to a service worker;
-//     author such a step with a postcondition on the data.
+//     follow-up is bounded per Settle: its loads sent more than
+//     settleDOMBound (400 ms) after the first of them was reported,
+//     after the first that ended and after its first check hold
+//     nothing, are no causal event and get no check (nor do their
+//     pauses on the page's session), so a worker that polls back to
+//     back holds one Settle for its first polls and that bound, never
+//     to the cap (TestSettleWorkerPollBound); every Settle starts with
+//     no bound. A dedicated worker's request is paused on its page's
+//     session, and on a loaded machine the worker's own report of it
+//     can come after the interceptor's reply: while dedicated workers
+//     run, the reply to a fetch or XHR no renderer has reported yet is
+//     decided by the report that follows (the page's load, or a
+//     followed worker's, is a causal event; a worker's past its bound
+//     is none), or counts as one after 400 ms without a report. Counted
+//     as the page's at once, every poll was a causal event and, with
+//     the bound started only by a check that a pending poll kept from
+//     running, held each Settle to the cap
+//     (TestSettleWorkerPollBound/poll=1/worker-lags,
+//     TestReplyAttribution, TestWorkerFollowPushes). Not covered: a
+//     worker that handles its data later than 40 ms of its own time
+//     after it arrived (a debounce, a wait on IndexedDB), a chain of
+//     worker requests whose next one starts more than 400 ms after the
+//     first ended or was checked, a register call later than the load
+//     event (a timer, an interaction), and a message a page posts to a
+//     service worker; author such a step with a postcondition on the
+//     data.
 //     Every such event, a committed frame, Browser.downloadWillBegin and
 //     Page.javascriptDialogOpening also count as causal events. Settle
 //     first makes a round trip through the page (a zero-delay timer in

@@ -778,7 +778,7 @@ func (d *Driver) onRequest(sid proto.TargetSessionID, e *proto.FetchRequestPause
 		}
 		// The last reply of those that held the barrier is a causal
 		// event: what it waited for has gone on.
-		if d.causal.pauseEndedLocked(pk) && !d.causal.pausedHoldLocked() {
+		if d.causal.replyEndedLocked(pk, e.NetworkID, tracked && d.dedicatedWorkersLocked()) && !d.causal.pausedHoldLocked() {
 			d.causal.noteLocked()
 		}
 		d.mu.Unlock()
@@ -822,6 +822,18 @@ func (d *Driver) onRequest(sid proto.TargetSessionID, e *proto.FetchRequestPause
 	})
 }
 
+// dedicatedWorkersLocked reports whether a dedicated worker of the
+// driver's context is attached: its fetch and XHR requests are paused on
+// its page's session, reported on its own (causal.unattributed).
+func (d *Driver) dedicatedWorkersLocked() bool {
+	for _, t := range d.targets {
+		if t.kind == kindWorker && t.typ == targetTypeWorker {
+			return true
+		}
+	}
+	return false
+}
+
 // onResponse continues a fetch or XHR response paused at the response
 // stage: the request's data has arrived, and the page gets it. The
 // handling is followed through the renderer's load events and a
@@ -839,7 +851,8 @@ func (d *Driver) onResponse(sid proto.TargetSessionID, e *proto.FetchRequestPaus
 		d.causal.paused[pk] = e.NetworkID
 	}
 	t := d.targets[sid]
-	chains := (t == nil || !t.loads) && !worker
+	tracked := t != nil && t.loads
+	chains := !tracked && !worker
 	d.mu.Unlock()
 	var reply proto.Request = proto.FetchContinueResponse{RequestID: id}
 	if e.ResponseErrorReason != "" {
@@ -854,7 +867,7 @@ func (d *Driver) onResponse(sid proto.TargetSessionID, e *proto.FetchRequestPaus
 		if chains {
 			d.causal.repliedLocked(e.ResourceType, e.FrameID)
 		}
-		if d.causal.pauseEndedLocked(pk) {
+		if d.causal.replyEndedLocked(pk, e.NetworkID, tracked && d.dedicatedWorkersLocked()) {
 			d.causal.noteLocked()
 		}
 		d.mu.Unlock()

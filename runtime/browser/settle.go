@@ -35,6 +35,13 @@ const (
 	// never stops mutating (a clock, a spinner, an animation driven from
 	// script) holds a barrier this long, not to the cap.
 	settleDOMBound = 400 * time.Millisecond
+	// attributionWait bounds how long the reply to a paused fetch or XHR
+	// is left for a renderer's report to decide (causal.unattributed);
+	// the reports came within 20 ms of the reply under a saturated CPU.
+	attributionWait = settleDOMBound
+	// maxReported bounds causal.reported and causal.unattributed between
+	// two Settles.
+	maxReported = 4096
 )
 
 // settleWorld is the isolated world the DOM-quiet check runs in: page
@@ -151,6 +158,33 @@ type causal struct {
 	// worker's request, but the data goes to the worker, which handles it
 	// and posts the result to the page later.
 	wloads map[loadKey]time.Time
+	// reported are the network ids of the fetch and XHR loads a renderer
+	// reported (Network.requestWillBeSent: a page's or frame's, see
+	// loads, or a worker's, see wloads), with when, kept a cap: the reply
+	// to a paused fetch or XHR is attributed by them (see unattributed).
+	reported map[proto.NetworkRequestID]time.Time
+	// unattributed are the paused fetch and XHR requests, paused while
+	// dedicated workers run on targets whose renderers report their
+	// loads, that were replied to before any renderer reported them, by
+	// network id, with the session that paused them and when: a dedicated
+	// worker's request is paused on its page's session, and on a loaded
+	// machine the worker's own report came after the reply (28 of 1,006
+	// polls in one run). Counted as the page's at the reply, each poll of
+	// a worker past its follow bound was a causal event and sent the
+	// confirming round trips round again, up to the cap
+	// (TestSettleWorkerPollBound in CI). The report decides the reply
+	// instead: the page's own load is a causal event and is followed
+	// (loadSent); a worker's is one while the worker is followed
+	// (workerLoadSent). Unreported after attributionWait, the reply counts
+	// as a causal event, as before. They hold nothing meanwhile: a request
+	// unreported when paused already holds the barrier as an awaited
+	// response (causal.responses) until its answer or the worker's
+	// report; holding each reply too held a worker polling back to back
+	// to the cap.
+	unattributed map[proto.NetworkRequestID]unattributedReply
+	// deferred and expired count the replies left to a report
+	// (unattributed) and those no report decided (for tests).
+	deferred, expired uint64
 	// wlanded are the worker sessions whose load ended, or whose script
 	// loaded, since their last worker check, with when the latest such
 	// load was sent (the script's: when it loaded): the worker may still
@@ -169,10 +203,21 @@ type causal struct {
 	// activated: the page then gets a DOM-quiet check (it is handling
 	// the new controller).
 	swLanded bool
-	// follow bounds, per worker, the loads the current Settle follows
-	// once one of that worker's loads was checked (see checkLanded);
-	// empty outside a Settle.
-	follow map[proto.TargetSessionID]time.Time
+	// follow bounds, per worker, the loads the current Settle follows:
+	// those the worker sent up to settleDOMBound after the first of its
+	// loads reported since the Settle began (workerLoadSent), pushed
+	// once to settleDOMBound after the first of them that ended
+	// (workerLandedLocked) and once to settleDOMBound after its first
+	// worker check (checkLanded), so the request a worker sends when it
+	// has its data is still followed (followBy records the pushes).
+	// Settle clears both when it begins and ends, so between two Settles
+	// (an act's own message to a worker) every worker load is followed
+	// by the next one. Started at the first check only, the bound never
+	// started while a polling worker's loads kept the barrier pending (a
+	// check runs only when nothing is), which on a loaded machine, its
+	// reports lagging, held every Settle to the cap.
+	follow   map[proto.TargetSessionID]time.Time
+	followBy map[proto.TargetSessionID]followPush
 	// workerChecks counts the worker checks (for tests).
 	workerChecks uint64
 	// swAsk is set when the page's top document fired its load event:
@@ -270,6 +315,36 @@ type loadKey struct {
 	id  proto.NetworkRequestID
 }
 
+// followPush records which of a worker's follow bound's two pushes
+// (causal.follow) were made: by its first load that ended, by its first
+// check.
+type followPush struct{ ended, checked bool }
+
+// pushFollowLocked pushes worker sid's follow bound to settleDOMBound
+// from now, once per kind (by an end, or by a check) and Settle.
+func (c *causal) pushFollowLocked(sid proto.TargetSessionID, byCheck bool) {
+	p := c.followBy[sid]
+	if (byCheck && p.checked) || (!byCheck && p.ended) {
+		return
+	}
+	if byCheck {
+		p.checked = true
+	} else {
+		p.ended = true
+	}
+	c.followBy[sid] = p
+	if until := time.Now().Add(settleDOMBound); until.After(c.follow[sid]) {
+		c.follow[sid] = until
+	}
+}
+
+// unattributedReply is one paused request replied to before a renderer
+// reported it: the session that paused it and when it was replied to.
+type unattributedReply struct {
+	sid proto.TargetSessionID
+	at  time.Time
+}
+
 // wland is what a worker check is for: the latest load of the worker
 // that ended (when it was sent), or its script that loaded (load false,
 // at when it loaded).
@@ -309,24 +384,27 @@ type navKey struct {
 
 func newCausal() causal {
 	return causal{
-		changed:   make(chan struct{}),
-		navs:      map[navKey]time.Time{},
-		targets:   map[proto.TargetSessionID]time.Time{},
-		paused:    map[pauseKey]proto.NetworkRequestID{},
-		responses: map[respKey]respVal{},
-		loads:     map[loadKey]loadVal{},
-		landed:    map[frameKey]bool{},
-		committed: map[frameKey]proto.NetworkLoaderID{},
-		undecided: map[loadKey]loadVal{},
-		decided:   map[loadKey]time.Time{},
-		wloads:    map[loadKey]time.Time{},
-		wlanded:   map[proto.TargetSessionID]wland{},
-		sw:        map[string]swState{},
-		swActive:  map[string]proto.ServiceWorkerRegistrationID{},
-		follow:    map[proto.TargetSessionID]time.Time{},
-		caused:    map[loadKey]causedLoad{},
-		chainOpen: map[frameKey]time.Time{},
-		actNavs:   map[frameKey]actNav{},
+		changed:      make(chan struct{}),
+		navs:         map[navKey]time.Time{},
+		targets:      map[proto.TargetSessionID]time.Time{},
+		paused:       map[pauseKey]proto.NetworkRequestID{},
+		responses:    map[respKey]respVal{},
+		loads:        map[loadKey]loadVal{},
+		landed:       map[frameKey]bool{},
+		committed:    map[frameKey]proto.NetworkLoaderID{},
+		undecided:    map[loadKey]loadVal{},
+		decided:      map[loadKey]time.Time{},
+		wloads:       map[loadKey]time.Time{},
+		wlanded:      map[proto.TargetSessionID]wland{},
+		sw:           map[string]swState{},
+		swActive:     map[string]proto.ServiceWorkerRegistrationID{},
+		follow:       map[proto.TargetSessionID]time.Time{},
+		followBy:     map[proto.TargetSessionID]followPush{},
+		caused:       map[loadKey]causedLoad{},
+		chainOpen:    map[frameKey]time.Time{},
+		actNavs:      map[frameKey]actNav{},
+		reported:     map[proto.NetworkRequestID]time.Time{},
+		unattributed: map[proto.NetworkRequestID]unattributedReply{},
 	}
 }
 
@@ -490,6 +568,66 @@ func (c *causal) pauseEndedLocked(k pauseKey) bool {
 	return false
 }
 
+// replyEndedLocked forgets paused request k of network id net, replied
+// to, and reports whether the reply is a causal event: not for one that
+// held nothing (pauseEndedLocked), nor yet, when deferable (a fetch or
+// XHR of a target whose renderers report their loads, paused while
+// dedicated workers run, see causal.unattributed), for one no renderer
+// has reported: the report decides it (loadSent, workerLoadSent), or
+// attributionWait without one (expireUnattributedLocked).
+func (c *causal) replyEndedLocked(k pauseKey, net proto.NetworkRequestID, deferable bool) bool {
+	if !c.pauseEndedLocked(k) {
+		return false
+	}
+	if deferable && net != "" {
+		if _, ok := c.reported[net]; !ok {
+			if len(c.unattributed) >= maxReported {
+				// Replies never reported while no Settle runs: each
+				// would only count as a causal event.
+				clear(c.unattributed)
+			}
+			c.unattributed[net] = unattributedReply{sid: k.sid, at: time.Now()}
+			c.deferred++
+			c.wakeLocked()
+			return false
+		}
+	}
+	return true
+}
+
+// reportedLocked records that a renderer reported the load of network id
+// net and decides its reply if it was held unattributed; it reports
+// whether one was.
+func (c *causal) reportedLocked(net proto.NetworkRequestID) bool {
+	if _, ok := c.reported[net]; !ok {
+		if len(c.reported) >= maxReported {
+			// A page polling while no Settle runs (Settle prunes
+			// them, see pendingLocked).
+			old := time.Now().Add(-settleCap)
+			maps.DeleteFunc(c.reported, func(_ proto.NetworkRequestID, at time.Time) bool { return at.Before(old) })
+		}
+		c.reported[net] = time.Now()
+	}
+	if _, ok := c.unattributed[net]; !ok {
+		return false
+	}
+	delete(c.unattributed, net)
+	return true
+}
+
+// expireUnattributedLocked decides every unattributed reply older than
+// attributionWait that no renderer reported: it counts as a causal
+// event, as the reply to a request that held the barrier does.
+func (c *causal) expireUnattributedLocked(now time.Time) {
+	for net, u := range c.unattributed {
+		if !u.at.Add(attributionWait).After(now) {
+			delete(c.unattributed, net)
+			c.expired++
+			c.noteLocked()
+		}
+	}
+}
+
 // pausedAsLocked reports whether a request with network id net is paused.
 func (c *causal) pausedAsLocked(net proto.NetworkRequestID) bool {
 	for _, n := range c.paused {
@@ -645,6 +783,11 @@ func (c *causal) pendingLocked(since time.Time) bool {
 	if c.swHint.After(since) {
 		pending = true
 	}
+	for net, at := range c.reported {
+		if !at.After(since) {
+			delete(c.reported, net)
+		}
+	}
 	return pending
 }
 
@@ -682,6 +825,11 @@ func (d *Driver) workerLoadSent(sid proto.TargetSessionID, id proto.NetworkReque
 		at = time.Now()
 		d.causal.wloads[k] = at
 	}
+	if _, ok := d.causal.follow[sid]; !ok {
+		// The worker's first load reported since the Settle began
+		// starts its follow bound.
+		d.causal.follow[sid] = at.Add(settleDOMBound)
+	}
 	// A dedicated worker's request is paused on its page's session,
 	// sometimes before the worker reports it: the worker's load covers
 	// it (and its follow bound applies).
@@ -689,10 +837,16 @@ func (d *Driver) workerLoadSent(sid proto.TargetSessionID, id proto.NetworkReque
 	// A load past the worker's follow bound is no causal event: a
 	// worker that polls back to back would send the confirming round
 	// trips round again forever.
+	held := d.causal.reportedLocked(id)
 	followed := d.causal.followedLocked(sid, at)
 	switch {
 	case followed:
 		d.causal.noteLocked()
+	case held:
+		// Replied to before this report (causal.unattributed): it held
+		// the barrier until now, and past the follow bound it is no
+		// causal event.
+		d.causal.wakeLocked()
 	case d.causal.pausedAsLocked(id):
 		// Paused on the page's session before this report: it held
 		// the barrier until now (causal.paused).
@@ -707,6 +861,9 @@ func (d *Driver) workerLoadSent(sid proto.TargetSessionID, id proto.NetworkReque
 func (c *causal) workerLandedLocked(sid proto.TargetSessionID, at time.Time, load bool) {
 	if !c.followedLocked(sid, at) {
 		return
+	}
+	if load {
+		c.pushFollowLocked(sid, false)
 	}
 	prev, ok := c.wlanded[sid]
 	if !ok || at.After(prev.at) {
@@ -809,6 +966,9 @@ func (d *Driver) loadSent(sid proto.TargetSessionID, id proto.NetworkRequestID, 
 	if _, ok := d.causal.loads[k]; !ok {
 		d.causal.loads[k] = loadVal{time.Now(), frame}
 	}
+	// The page's own load: a reply held unattributed is decided (the
+	// note below is its causal event).
+	d.causal.reportedLocked(id)
 	chained := !d.causal.actOpen && time.Now().Before(d.causal.chainOpen[frameKey{sid, frame}])
 	caused := d.causal.actOpen || chained
 	if _, ok := d.causal.caused[k]; caused && !ok {
@@ -1063,6 +1223,7 @@ func (d *Driver) forgetSessionLocked(sid proto.TargetSessionID) {
 	maps.DeleteFunc(c.decided, func(k loadKey, _ time.Time) bool { return k.sid == sid })
 	maps.DeleteFunc(c.wloads, func(k loadKey, _ time.Time) bool { return k.sid == sid })
 	delete(c.wlanded, sid)
+	maps.DeleteFunc(c.unattributed, func(_ proto.NetworkRequestID, u unattributedReply) bool { return u.sid == sid })
 	d.causal.noteLocked()
 }
 
@@ -1176,10 +1337,12 @@ func (d *Driver) settle(ctx context.Context) error {
 	// (an act's own message to a worker) every worker load is followed.
 	d.mu.Lock()
 	clear(d.causal.follow)
+	clear(d.causal.followBy)
 	d.mu.Unlock()
 	defer func() {
 		d.mu.Lock()
 		clear(d.causal.follow)
+		clear(d.causal.followBy)
 		d.mu.Unlock()
 	}()
 	deadline := start.Add(settleCap)
@@ -1245,6 +1408,7 @@ func (d *Driver) settle(ctx context.Context) error {
 	}
 	for {
 		d.mu.Lock()
+		d.causal.expireUnattributedLocked(time.Now())
 		pending := d.causal.pendingLocked(stale)
 		url, held := d.causal.inflightLocked()
 		seq, changed, chainUntil := d.causal.seq, d.causal.changed, d.causal.chainUntil
@@ -1339,7 +1503,9 @@ func (d *Driver) settle(ctx context.Context) error {
 			return d.fail(cctx, "settle", cctx.Err())
 		}
 		d.mu.Lock()
-		events, pending := d.causal.seq-seq, d.causal.pendingLocked(stale)
+		d.causal.expireUnattributedLocked(time.Now())
+		pending = d.causal.pendingLocked(stale)
+		events := d.causal.seq - seq
 		d.mu.Unlock()
 		if events == 0 && !pending {
 			d.log.Debug("settle: done", "elapsed", time.Since(start))
@@ -1363,10 +1529,12 @@ func (d *Driver) settle(ctx context.Context) error {
 // reports whether it checked anything.
 //
 // causal.follow is the Settle's bound per worker: the first load of a
-// worker checked during a Settle sets it to settleDOMBound after that
-// check; a load the worker sent later holds nothing, is no causal event
-// and is not checked, so a worker that polls back to back holds one
-// Settle for its first poll and that bound, never to the cap.
+// worker reported during a Settle sets it to settleDOMBound after that,
+// and its first load that ended and its first check each push it to
+// settleDOMBound after them; a load the worker sent later holds nothing,
+// is no causal event and is not checked, so a worker that polls back to
+// back holds one Settle for its first polls and that bound, never to the
+// cap.
 func (d *Driver) checkLanded(ctx context.Context) bool {
 	d.mu.Lock()
 	frames := d.causal.landed
@@ -1390,9 +1558,7 @@ func (d *Driver) checkLanded(ctx context.Context) bool {
 			continue
 		}
 		if w.load {
-			if _, ok := d.causal.follow[sid]; !ok {
-				d.causal.follow[sid] = time.Now().Add(settleDOMBound)
-			}
+			d.causal.pushFollowLocked(sid, true)
 		}
 		if !seen[t.id] {
 			seen[t.id] = true

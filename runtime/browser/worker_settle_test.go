@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/go-rod/rod/lib/cdp"
 	"github.com/go-rod/rod/lib/proto"
 	"github.com/vera-run/vera/runtime"
 )
@@ -192,11 +193,69 @@ func workerSettleRun(t *testing.T, d *Driver, kind string) []string {
 // settleDOMBound after its first checked load.
 func TestSettleWorkerPollBound(t *testing.T) {
 	for _, poll := range []string{"1", "fast"} {
-		t.Run("poll="+poll, func(t *testing.T) { workerPollRun(t, poll) })
+		t.Run("poll="+poll, func(t *testing.T) { workerPollRun(t, poll, 0) })
+	}
+	// The worker's own session lags behind its page's (a loaded
+	// machine): every poll is paused and replied to on the page's
+	// session before the worker reports it. Each reply is left to that
+	// report (causal.unattributed), which decides it; counted as the
+	// page's at the reply, every poll past the worker's follow bound was
+	// a causal event and the confirming round trips went round again
+	// (how the test reached the cap in CI).
+	t.Run("poll=1/worker-lags", func(t *testing.T) { workerPollRun(t, "1", 15*time.Millisecond) })
+}
+
+// lagWorkerEvents delays every event of d's worker sessions by at least
+// lag in the event loop (dispatchHook), in order, as a worker whose
+// DevTools messages come late; the returned func dispatches what is
+// still held and removes the hook.
+func lagWorkerEvents(t *testing.T, d *Driver, lag time.Duration) (stop func()) {
+	type held struct {
+		ev *cdp.Event
+		at time.Time
+	}
+	var queue []held // the event loop's only
+	release := func(all bool) {
+		for len(queue) > 0 && (all || time.Since(queue[0].at) >= lag) {
+			h := queue[0]
+			queue = queue[1:]
+			d.dispatch(h.ev)
+		}
+	}
+	hook := func(ev *cdp.Event) {
+		release(false)
+		d.mu.Lock()
+		w := d.targets[proto.TargetSessionID(ev.SessionID)]
+		worker := w != nil && w.kind == kindWorker
+		d.mu.Unlock()
+		if worker {
+			cp := *ev
+			queue = append(queue, held{&cp, time.Now()})
+			ev.Method = "Vera.test.held" // dispatched later, from the queue
+		}
+	}
+	d.dispatchHook.Store(&hook)
+	return func() {
+		flushed := make(chan struct{})
+		flush := func(ev *cdp.Event) {
+			release(true)
+			select {
+			case <-flushed:
+			default:
+				close(flushed)
+			}
+		}
+		d.dispatchHook.Store(&flush)
+		select {
+		case <-flushed:
+		case <-time.After(5 * time.Second):
+			t.Error("the held worker events were not dispatched")
+		}
+		d.dispatchHook.Store(nil)
 	}
 }
 
-func workerPollRun(t *testing.T, poll string) {
+func workerPollRun(t *testing.T, poll string, lag time.Duration) {
 	d := shared(t)
 	ctx := tctx(t, 120*time.Second)
 	site := workerSite(t)
@@ -217,6 +276,15 @@ func workerPollRun(t *testing.T, poll string) {
 		return d.causal.workerChecks
 	}
 	capped0, checks0 := capped(), checks()
+	replies := func() (deferred, expired uint64) {
+		d.mu.Lock()
+		defer d.mu.Unlock()
+		return d.causal.deferred, d.causal.expired
+	}
+	deferred0, expired0 := replies()
+	if lag > 0 {
+		defer lagWorkerEvents(t, d, lag)()
+	}
 	if err := d.Settle(ctx); err != nil {
 		t.Fatal(err)
 	}
@@ -241,6 +309,18 @@ func workerPollRun(t *testing.T, poll string) {
 	}
 	if checks() == checks0 {
 		t.Error("no worker check ran: the polling worker's loads were not followed")
+	}
+	if lag > 0 {
+		// The page's pauses and the worker's reports name a request by
+		// the same network id: the reports decided the replies, none
+		// was left to expire.
+		deferred, expired := replies()
+		if deferred == deferred0 {
+			t.Error("no reply was left to the worker's report: the lag did not put the replies first")
+		}
+		if expired != expired0 {
+			t.Errorf("%d of %d replies left to a report got none within %s", expired-expired0, deferred-deferred0, attributionWait)
+		}
 	}
 	var polls string
 	obsEval(t, ctx, d, `document.getElementById("polls").textContent`, &polls)
