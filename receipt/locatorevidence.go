@@ -38,8 +38,10 @@ func checkLocatorMatches(f, p string, a *ActionRecord, ps *problems) {
 
 // verifyLocatorMatches checks the evidence against the action's
 // resolution mode: a list extraction root wins with one or more matches,
-// so every loser matched nothing; every other locator wins with exactly
-// one match.
+// so every loser matched nothing, except a scoped candidate whose scope
+// matched several elements (it loses as ambiguous, its entry being the
+// scope's count, two or more: FORMAT 3.2 "Scoped candidates"); every
+// other locator wins with exactly one match.
 func verifyLocatorMatches(f, p string, a *ActionRecord, ca *capability.Action, ps *problems) {
 	m := a.LocatorMatches
 	if a.LocatorIndex == nil || len(m) != *a.LocatorIndex+1 {
@@ -49,7 +51,8 @@ func verifyLocatorMatches(f, p string, a *ActionRecord, ca *capability.Action, p
 	last := len(m) - 1
 	if list {
 		for i, n := range m[:last] {
-			if n != 0 {
+			scoped := i < len(ca.LocatorCandidates) && ca.LocatorCandidates[i].Scope != nil
+			if n != 0 && !(scoped && n >= 2) {
 				ps.add(f, ErrSequence, "%s: locator_matches[%d] is %d, but a list root candidate with any match wins", p, i, n)
 			}
 		}

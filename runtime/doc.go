@@ -504,7 +504,12 @@
 // not read: records that are a subset of a set present whole (a filter)
 // are complete, records of a set present in part are not, whatever they
 // are. A plain list that declares none of these is read as before, and
-// so is every list on a driver without the extension.
+// so is every list on a driver without the extension. A set with a
+// record container the page marks aria-busy="true" (itself or an
+// ancestor: its content is still loading, such as a row that fills its
+// cells only once scrolled near and shows "Loading…" until then) is
+// never whole, declared or not ([DeclaredSet.Busy]): the records read
+// from it are placeholders, not the set's.
 // Decisions:
 //
 //   - A set seen in part fails the action with extraction_failed /

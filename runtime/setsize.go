@@ -24,7 +24,9 @@ type SetDeclarer interface {
 	// (role row) of a grid, table or treegrid, or an item (listitem,
 	// option, treeitem, article) of a list, listbox, group, tree or feed;
 	// sets that declare neither a size nor a position are left out, as
-	// are elements that are members of none.
+	// are elements that are members of none, unless one of the elements
+	// asked about is busy (see [DeclaredSet.Busy]): such a set is
+	// reported, and busy elements of no set form one busy set of size 0.
 	DeclaredSets(ctx context.Context, els []Element) ([]DeclaredSet, error)
 }
 
@@ -46,6 +48,11 @@ type DeclaredSet struct {
 	// Members are the indexes, ascending, into the elements asked about
 	// of those that belong to this set.
 	Members []int
+	// Busy is set when the page marks one of Members, or an ancestor of
+	// it, aria-busy="true": its content is still being updated (a
+	// placeholder such as "Loading…" or a skeleton), so the records read
+	// from it are not the set's. A busy set is never complete.
+	Busy bool
 }
 
 // setKey names one declared set of one extraction across its visits:
@@ -66,6 +73,7 @@ type setAcc struct {
 	extra      int          // the most members of one pass that were not records
 	found      int          // records of the set read, over all passes
 	present    int          // members present in the last pass
+	busy       bool         // a pass read members the page marked aria-busy
 }
 
 // incomplete is a list extraction that saw part of a declared set.
@@ -147,7 +155,12 @@ func (r *run) checkSets(m *capability.Milestone, a *capability.Action, sets []De
 			r.sets[k] = acc
 		}
 		acc.add(s, added)
-		if !acc.complete(limitReached) && detail == "" {
+		switch {
+		case detail != "":
+		case acc.busy:
+			detail = fmt.Sprintf("action %s: %d records read of a set whose members the page marks busy (aria-busy, content still loading); %d of its members present",
+				a.ID, acc.found, acc.present)
+		case !acc.complete(limitReached):
 			detail = fmt.Sprintf("action %s: %d records read of a set the page declares with %s; %d of its members present",
 				a.ID, acc.found, sizeText(acc.size), acc.present)
 		}
@@ -221,6 +234,7 @@ func (acc *setAcc) add(s DeclaredSet, added []bool) {
 	acc.covered += kept
 	acc.extra = max(acc.extra, len(s.Positions)-len(s.Members))
 	acc.present = len(s.Positions)
+	acc.busy = acc.busy || s.Busy
 	if s.Size > 0 && len(s.Positions) >= s.Size {
 		acc.whole = true
 	}

@@ -25,6 +25,7 @@ type Stress struct {
 	*Server
 	unseen  *unseen
 	unseen2 *unseen2
+	unseen3 *unseen3
 }
 
 // StartStress starts only the stress pages on http://127.0.0.1:<random>.
@@ -33,6 +34,7 @@ func StartStress(opts ...Option) (*Stress, error) {
 	st := &Stress{}
 	st.unseen = &unseen{st: st}
 	st.unseen2 = &unseen2{st: st}
+	st.unseen3 = &unseen3{st: st}
 	mux, err := baseMux()
 	if err != nil {
 		return nil, err
@@ -64,6 +66,7 @@ func StartStress(opts ...Option) (*Stress, error) {
 	(&webcheck{st: st}).routes(mux)
 	st.unseen.routes(mux)
 	st.unseen2.routes(mux)
+	st.unseen3.routes(mux)
 	(&fields{}).routes(mux)
 	(&skeleton{st: st}).routes(mux)
 	srv, err := newServer("stress", "127.0.0.1", mux, o.Logger)

@@ -212,9 +212,15 @@
 //     extraction's record containers (aria-rowcount and aria-rowindex of
 //     a grid's rows, aria-setsize and aria-posinset of items), so the
 //     runtime fails a virtualized grid read as a list instead of
-//     completing with the rows in view. It reads attributes and DOM
-//     structure, not the accessibility tree: roles are the explicit
-//     role's first token or the tag's implicit role (see setsize.go).
+//     completing with the rows in view. It also reports the record
+//     containers marked aria-busy="true" (on themselves or an ancestor),
+//     declared set or not, and the runtime fails such a read too: a
+//     table whose rows fill their cells only once scrolled near, showing
+//     "Loading…" until then, completed with one "Loading…" record
+//     standing for 30 rows (TestUnseen3FormsLedger). It reads attributes
+//     and DOM structure, not the accessibility tree: roles are the
+//     explicit role's first token or the tag's implicit role (see
+//     setsize.go).
 //   - Settle is the causal barrier ([runtime.Driver.Settle]). The event
 //     loop tracks, per session, what the page's input set in motion: a
 //     navigation a frame requested, scheduled or started loading

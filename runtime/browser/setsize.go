@@ -21,8 +21,15 @@ import (
 // largest) with positions aria-posinset. Roles are the explicit role's
 // first token, else the implicit role of the tag (tr, li, ul, ol, menu,
 // option, optgroup, fieldset, select, datalist, article, table and its
-// row groups); open shadow roots are crossed both ways. The fake driver
-// (runtimetest) reads its fixtures by the same rules. One page call per
+// row groups); open shadow roots are crossed both ways. A set is Busy
+// when one of the elements asked about, or an ancestor of it, has
+// aria-busy="true" (the page says its content is still being updated: a
+// row whose cells show placeholders until it is scrolled near); such
+// elements are reported even when their set declares nothing, and those
+// that belong to no set (a record root of no row or item role) form one
+// busy set of their own, size 0. The fake driver
+// (runtimetest) reads its fixtures by the same rules, aria-busy aside (it
+// reports no busy set). One page call per
 // document; an element whose document was replaced fails with
 // [runtime.ErrStaleElement].
 func (d *Driver) DeclaredSets(ctx context.Context, els []runtime.Element) ([]runtime.DeclaredSet, error) {
@@ -58,6 +65,7 @@ func (d *Driver) DeclaredSets(ctx context.Context, els []runtime.Element) ([]run
 				Size      int   `json:"size"`
 				Positions []int `json:"positions"`
 				Members   []int `json:"members"`
+				Busy      bool  `json:"busy"`
 			} `json:"sets"`
 		}
 		if _, err := d.callOn(cctx, sid, objs[idx[0]].obj, jsDeclaredSets, true, &res, args...); err != nil {
@@ -67,7 +75,7 @@ func (d *Driver) DeclaredSets(ctx context.Context, els []runtime.Element) ([]run
 			return nil, fmt.Errorf("%w: detached from the document", runtime.ErrStaleElement)
 		}
 		for _, s := range res.Sets {
-			ds := runtime.DeclaredSet{Size: s.Size, Positions: s.Positions}
+			ds := runtime.DeclaredSet{Size: s.Size, Positions: s.Positions, Busy: s.Busy}
 			for _, m := range s.Members {
 				if m < 0 || m >= len(idx) {
 					return nil, fmt.Errorf("browser: declared sets: page answered member %d of %d", m, len(idx))
@@ -141,10 +149,11 @@ const jsDeclaredSets = `function(...els) {
     s.declared = s.size !== 0 || s.positions.some((p) => p > 0);
     return s;
   };
-  const sets = [], byKey = new Map();
+  const busyOf = (e) => { for (let x = e; x; x = up(x)) if ((x.getAttribute('aria-busy') || '').trim().toLowerCase() === 'true') return true; return false; };
+  const sets = [], byKey = new Map(), orphans = [];
   els.forEach((e, i) => {
-    const role = roleOf(e), rs = CONT[role];
-    if (!rs) return;
+    const role = roleOf(e), rs = CONT[role], busy = busyOf(e);
+    if (!rs) { if (busy) orphans.push(i); return; }
     const c = nearest(e, rs);
     let id = null;
     if (role === 'row' && c) {
@@ -155,12 +164,13 @@ const jsDeclaredSets = `function(...els) {
     let byC = byKey.get(id.container);
     if (!byC) { byC = new Map(); byKey.set(id.container, byC); }
     const k = (id.rows ? 'rows' : 'items') + '\u0000' + role + '\u0000' + id.level;
-    if (byC.has(k)) { const s = byC.get(k); if (s) s.members.push(i); return; }
+    if (byC.has(k)) { const s = byC.get(k); s.members.push(i); s.busy = s.busy || busy; return; }
     const s = describe(id, e);
-    if (!s.declared) { byC.set(k, null); return; }
-    const out = {size: s.size, positions: s.positions, members: [i]};
+    const out = {size: s.size, positions: s.positions, members: [i], busy, declared: s.declared};
     byC.set(k, out);
     sets.push(out);
   });
-  return {sets};
+  const res = sets.filter((s) => s.declared || s.busy);
+  if (orphans.length) res.push({size: 0, positions: orphans.map(() => 0), members: orphans, busy: true});
+  return {sets: res};
 }`
