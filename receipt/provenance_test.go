@@ -263,3 +263,56 @@ func TestVerifyRunLocatorMatches(t *testing.T) {
 		t.Fatalf("re-locked forged evidence: %v", err)
 	}
 }
+
+// TestVerifyRunScopedListLoser: a list root's losing candidate matched
+// nothing, except a scoped candidate whose scope matched several
+// elements (FORMAT 3.2 "Scoped candidates": it loses as ambiguous, and
+// its entry is the scope's count, 2 or more); an unscoped loser with
+// matches, or a scoped one with exactly 1, is refused.
+func TestVerifyRunScopedListLoser(t *testing.T) {
+	body := role("rowgroup", "")
+	tests := []struct {
+		name    string
+		scoped  bool
+		matches []int
+		want    error // nil: the run verifies
+	}{
+		{"scoped, ambiguous scope", true, []int{2, 3}, nil},
+		{"scoped, matched nothing", true, []int{0, 3}, nil},
+		{"scoped, unique", true, []int{1, 3}, receipt.ErrInconsistent},
+		{"unscoped, several", false, []int{2, 3}, receipt.ErrSequence},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			c := testCapability()
+			first := role("row", "Movement")
+			if tc.scoped {
+				first.Scope = &body
+			}
+			for mi := range c.Milestones {
+				for ai := range c.Milestones[mi].Actions {
+					if a := &c.Milestones[mi].Actions[ai]; a.ID == "read-movements" {
+						a.LocatorCandidates = append([]locator.Candidate{first}, a.LocatorCandidates...)
+					}
+				}
+			}
+			dir := writeRun(t, cleanRun(t, c, func(r *runwrite.Run) {
+				for i := range r.Receipt.Actions {
+					if a := &r.Receipt.Actions[i]; a.ID == "read-movements" {
+						a.LocatorIndex, a.LocatorMatches = intp(1), tc.matches
+					}
+				}
+			}))
+			_, err := receipt.VerifyRun(context.Background(), dir, c)
+			if tc.want == nil {
+				if err != nil {
+					t.Fatalf("VerifyRun: %v", err)
+				}
+				return
+			}
+			if !errors.Is(err, tc.want) || !errors.Is(err, receipt.ErrVerify) {
+				t.Fatalf("err = %v, want %v", err, tc.want)
+			}
+		})
+	}
+}
