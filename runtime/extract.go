@@ -324,8 +324,10 @@ func isBlankString(v any) bool {
 // outcomes end it as in every wait), re-resolving the root from the
 // action's candidates on every check, since a page often replaces the
 // placeholder element, and reading again until the value is not blank.
-// A root that is gone or ambiguous for a moment, a field not yet there
-// and a stale read keep the wait going. When the timeout passes, the
+// A field locator that matches nothing on the first read (a placeholder
+// with no box yet) starts the same wait. A root that is gone or
+// ambiguous for a moment, a field not yet there and a stale read keep
+// the wait going. When the timeout passes, the
 // last read's answer stands: the blank failure (required_field_empty),
 // or the field locator that matched nothing (recovery). read stores the
 // value only when it is not blank.
@@ -334,10 +336,23 @@ func (r *run) readFilled(m *capability.Milestone, a *capability.Action, timeout 
 	ctx, cancel := context.WithTimeout(r.ctx, timeout)
 	blank, st, miss := read(ctx, el)
 	cancel()
-	if !blank {
+	// A field locator that matches nothing in the root on the first read
+	// is waited out as a blank field is: a skeleton's placeholders are
+	// often empty elements (an empty <dd> or <td>), which have no box and
+	// so match no locator until the data fills them. Failing at once made
+	// a single extraction of a record still loading end
+	// locator_not_found, where a text extraction of the same placeholder
+	// waits for it (its locator resolves only once the element is
+	// visible). A field locator that is really wrong still fails the
+	// same way, one action timeout later.
+	if !blank && miss == nil {
 		return st, miss
 	}
-	r.log.Debug("extract read a blank required value; waiting for the page to fill it", "action", a.ID)
+	if blank {
+		r.log.Debug("extract read a blank required value; waiting for the page to fill it", "action", a.ID)
+	} else {
+		r.log.Debug("extract found no element for a field; waiting for the page to render it", "action", a.ID, "field", miss.field)
+	}
 	cands := r.actionCands(a)
 	_, wst := r.waitFor(WaitLocator, m.ID, a.ID, timeout, func(ctx context.Context) (bool, *stop) {
 		scope, ferr, fst := r.frameScope(ctx)

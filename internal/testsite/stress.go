@@ -26,6 +26,8 @@ type Stress struct {
 	unseen  *unseen
 	unseen2 *unseen2
 	unseen3 *unseen3
+	// unseen3n: the navigation pages (unseen3_nav.go)
+	unseen3n *unseen3n
 }
 
 // StartStress starts only the stress pages on http://127.0.0.1:<random>.
@@ -34,6 +36,7 @@ func StartStress(opts ...Option) (*Stress, error) {
 	st := &Stress{}
 	st.unseen = &unseen{st: st}
 	st.unseen2 = &unseen2{st: st}
+	st.unseen3n = &unseen3n{st: st}
 	st.unseen3 = &unseen3{st: st}
 	mux, err := baseMux()
 	if err != nil {
@@ -66,6 +69,7 @@ func StartStress(opts ...Option) (*Stress, error) {
 	(&webcheck{st: st}).routes(mux)
 	st.unseen.routes(mux)
 	st.unseen2.routes(mux)
+	st.unseen3n.routes(mux)
 	st.unseen3.routes(mux)
 	(&fields{}).routes(mux)
 	(&skeleton{st: st}).routes(mux)
