@@ -309,20 +309,10 @@ func (d *Driver) dispatch(ev *cdp.Event) {
 				d.epochs.navigationLocked(e.LoaderID)
 			}
 			d.mu.Unlock()
-			switch {
-			case e.Type == proto.NetworkResourceTypeFetch || e.Type == proto.NetworkResourceTypeXHR:
+			switch e.Type {
+			case proto.NetworkResourceTypeFetch, proto.NetworkResourceTypeXHR:
 				d.loadSent(sid, e.RequestID, e.FrameID, e.Request.URL)
-			case e.Type == proto.NetworkResourceTypeScript && !localScheme(e.Request.URL) && d.causedNow(sid, e.FrameID):
-				// A script the act's input asked for (a route's
-				// code-split chunk): followed as an act-caused load to
-				// its end, when it runs and starts what it was loaded
-				// for (the route's data fetch, caused one link deep).
-				// Followed only until the interceptor decided it, it
-				// was still on the wire when Settle let go, and the old
-				// view was read as the new one (TestUnseen3NavSPA
-				// defer=chunk).
-				d.loadSent(sid, e.RequestID, e.FrameID, e.Request.URL)
-			case e.Type == proto.NetworkResourceTypeDocument:
+			case proto.NetworkResourceTypeDocument:
 				// A navigation: the frame's load tracks it.
 			default:
 				// A blob: or data: URL never reaches the network, so the
