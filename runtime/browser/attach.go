@@ -271,7 +271,18 @@ func (a *attacher) close() {
 
 // callOn sends one CDP command on session sid of client c and decodes
 // its result into res when res is not nil.
+//
+// The call's context is cancelled when the call returns. rod's client
+// answers a pending call from its reader with a send that waits for the
+// caller or for the call's context; a call whose Send fails returns at
+// once, so when the connection ends between the call's registration and
+// its Send the reader would wait on that context (a driver's or the
+// attach connection's lifetime) and deliver no further message and no
+// end of the connection: a lost attach connection went unnoticed for a
+// minute (TestCallOnSendFailsWhileReaderAnswers).
 func callOn(ctx context.Context, c *cdp.Client, sid proto.TargetSessionID, req proto.Request, res any) error {
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
 	b, err := c.Call(ctx, string(sid), req.ProtoReq(), req)
 	if err != nil {
 		return err

@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/go-rod/rod/lib/cdp"
 	"github.com/go-rod/rod/lib/proto"
 	"github.com/vera-run/vera/capability"
 	"github.com/vera-run/vera/internal/testsite"
@@ -371,5 +372,57 @@ func TestBarrierPopupBrowserDriver(t *testing.T) {
 	}
 	if hits := s.Outside.TotalHits(); hits != 0 {
 		t.Errorf("the outside origin got %d requests", hits)
+	}
+}
+
+// endingWS is a CDP socket whose connection ends while a call is being
+// sent: Send lets Read fail, waits until the reader has answered the
+// pending call with the error (it blocks handing it over) and then
+// fails too, the order in which a real connection's end can reach a
+// call.
+type endingWS struct {
+	ending chan struct{} // closed by Send: Read fails
+	read   chan struct{} // closed when Read returned its error
+}
+
+func (w *endingWS) Send([]byte) error {
+	close(w.ending)
+	<-w.read
+	// The reader answers the pending call right after Read returned;
+	// let it get there before the call sees its own error (the order
+	// that loses the connection's end; the test passes either way on
+	// the fixed code).
+	time.Sleep(50 * time.Millisecond)
+	return errors.New("send: connection ended")
+}
+
+func (w *endingWS) Read() ([]byte, error) {
+	<-w.ending
+	close(w.read)
+	return nil, errors.New("read: connection ended")
+}
+
+// TestCallOnSendFailsWhileReaderAnswers: a call whose Send fails while
+// the client's reader answers it with the connection's end must not
+// leave the reader waiting on the call's context: the reader ends and
+// closes the event channel (which is how a driver and the attach
+// connection learn that the connection is gone).
+func TestCallOnSendFailsWhileReaderAnswers(t *testing.T) {
+	ws := &endingWS{ending: make(chan struct{}), read: make(chan struct{})}
+	c := cdp.New().Logger(discardLogger{}).Start(ws)
+	// A lifetime context, cancelled only at the end of the test: the
+	// reader must not need it.
+	life, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	if err := callOn(life, c, "", proto.BrowserGetVersion{}, nil); err == nil {
+		t.Fatal("call on an ended connection succeeded")
+	}
+	select {
+	case _, ok := <-c.Event():
+		if ok {
+			t.Fatal("an event from a connection that sent none")
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("the client's reader did not end: it waits to answer a call that returned")
 	}
 }
