@@ -371,7 +371,15 @@
 //     cap does not let go of a request the act caused that has no answer
 //     yet: a fetch or XHR the renderer reported between the act's start
 //     and the end of the Settle's first round trip (the input's handlers
-//     and the tasks they queued), or one a frame sent while handling
+//     and the tasks they queued), a script it reported then (a route's
+//     code-split chunk: followed to the end of its body like such a
+//     load, so what the chunk starts when it runs is the act's too;
+//     followed only until the interceptor let it through, the old view
+//     was read as the new route's, TestUnseen3NavSPA defer=chunk; a
+//     document's script only: a dedicated worker's main script, which
+//     Chromium reports on the page's session without a loader and ends
+//     on the worker's, is the worker's, followed as such), or one a
+//     frame sent while handling
 //     such a request's answer (from its headers, for 400 ms, or from the
 //     end of its body until the frame's DOM-quiet check, at most 3 s:
 //     the refresh after a POST; one link deep, so a poll timer firing

@@ -309,10 +309,25 @@ func (d *Driver) dispatch(ev *cdp.Event) {
 				d.epochs.navigationLocked(e.LoaderID)
 			}
 			d.mu.Unlock()
-			switch e.Type {
-			case proto.NetworkResourceTypeFetch, proto.NetworkResourceTypeXHR:
+			switch {
+			case e.Type == proto.NetworkResourceTypeFetch || e.Type == proto.NetworkResourceTypeXHR:
 				d.loadSent(sid, e.RequestID, e.FrameID, e.Request.URL)
-			case proto.NetworkResourceTypeDocument:
+			case e.Type == proto.NetworkResourceTypeScript && e.LoaderID != "" && !localScheme(e.Request.URL) && d.causedNow(sid, e.FrameID):
+				// A script the act's input asked for (a route's
+				// code-split chunk): followed as an act-caused load to
+				// its end, when it runs and starts what it was loaded
+				// for (the route's data fetch, caused one link deep).
+				// Followed only until the interceptor decided it, it
+				// was still on the wire when Settle let go, and the old
+				// view was read as the new one (TestUnseen3NavSPA
+				// defer=chunk). Only a document's script: a dedicated
+				// worker's main script is reported here too, without a
+				// loader, while its answer and end are reported on the
+				// worker's own session; followed, it held the Settle of
+				// the click that started the worker to the action
+				// timeout (TestCaptureTargetEvents).
+				d.loadSent(sid, e.RequestID, e.FrameID, e.Request.URL)
+			case e.Type == proto.NetworkResourceTypeDocument:
 				// A navigation: the frame's load tracks it.
 			default:
 				// A blob: or data: URL never reaches the network, so the

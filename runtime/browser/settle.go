@@ -956,6 +956,15 @@ func (c *causal) requestDecidedLocked(sid proto.TargetSessionID, id proto.Networ
 	}
 }
 
+// causedNow reports whether a load frame of session sid sends now is the
+// act's: the act window is open, or the frame's chain window (see
+// loadSent).
+func (d *Driver) causedNow(sid proto.TargetSessionID, frame proto.PageFrameID) bool {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	return d.causal.actOpen || time.Now().Before(d.causal.chainOpen[frameKey{sid, frame}])
+}
+
 // loadSent records a fetch or XHR load of url the renderer of session
 // sid started in frame (Network.requestWillBeSent; a redirect keeps the
 // first time), as act-caused when the act window or the frame's chain
