@@ -383,7 +383,17 @@
 //     such a request's answer (from its headers, for 400 ms, or from the
 //     end of its body until the frame's DOM-quiet check, at most 3 s:
 //     the refresh after a POST; one link deep, so a poll timer firing
-//     then does not chain on). Until its response headers arrive
+//     then does not chain on; such a request answered with a status
+//     pages retry after a backoff, 408, 429 or a 5xx, keeps its frame's
+//     chain window open, and Settle waiting, until the page sends the
+//     retry, which is followed the same way, or for the answer's
+//     Retry-After plus 400 ms when it is at most 10 s, else 2 s; at
+//     most 4 retries per Settle: an optimistic page that showed the new
+//     value and retried the 503'd save silently completed with the
+//     server holding nothing, TestUnseen3NavRetry. A page that does not
+//     retry pays that wait once. A server that keeps failing past the
+//     waits is not detected: the postcondition decides). Until its
+//     response headers arrive
 //     (Network.responseReceived) Settle holds past the cap, up to its
 //     ctx, and then fails with [runtime.ErrActPending], which the
 //     runtime bounds by the action timeout and reports as

@@ -348,9 +348,13 @@ func (d *Driver) dispatch(ev *cdp.Event) {
 		d.mu.Unlock()
 		var e struct {
 			RequestID proto.NetworkRequestID `json:"requestId"`
+			Response  struct {
+				Status  int                  `json:"status"`
+				Headers proto.NetworkHeaders `json:"headers"`
+			} `json:"response"`
 		}
 		if awaited && sid != "" && decode(ev, &e) {
-			d.loadAnswered(sid, e.RequestID)
+			d.loadAnswered(sid, e.RequestID, e.Response.Status, headerValue(e.Response.Headers, "Retry-After"))
 		}
 	case "Network.loadingFinished", "Network.loadingFailed":
 		var e struct {

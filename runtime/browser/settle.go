@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"maps"
+	"net/http"
 	"strconv"
 	"strings"
 	"time"
@@ -35,6 +36,14 @@ const (
 	// never stops mutating (a clock, a spinner, an animation driven from
 	// script) holds a barrier this long, not to the cap.
 	settleDOMBound = 400 * time.Millisecond
+	// retryWait is how long a frame whose act-caused load was answered
+	// with a status a page retries (408, 429, 5xx) is waited on for the
+	// retry when the answer names no Retry-After: client backoffs start
+	// at 100 ms to 1 s and double. maxRetryWait bounds a Retry-After,
+	// maxRetries the retries waited on per frame in one Settle.
+	retryWait    = 2 * time.Second
+	maxRetryWait = 10 * time.Second
+	maxRetries   = 4
 	// attributionWait bounds how long the reply to a paused fetch or XHR
 	// is left for a renderer's report to decide (causal.unattributed);
 	// the reports came within 20 ms of the reply under a saturated CPU.
@@ -257,6 +266,14 @@ type causal struct {
 	// no DOM-quiet check closed it: at the cap one was always in flight,
 	// TestSettleChainOneLink).
 	chainOpen map[frameKey]time.Time
+	// retry are the frames whose act-caused load (or its retry) ended
+	// with a retryable status (causedLoad.retryIn): the page may send the
+	// request again after a backoff, and a save that seemed done on an
+	// optimistic page has reached no server until a retry succeeds. The
+	// frame's chain window stays open, and Settle waits, until the retry
+	// is sent (it is then followed as a chained load) or the wait ends.
+	// Cleared by each Settle.
+	retry map[frameKey]retryState
 	// held counts the Settle calls that held past settleCap for a caused
 	// load or an act's navigation (for tests).
 	held uint64
@@ -271,6 +288,67 @@ type causedLoad struct {
 	answered bool
 	// chained is set for a load sent in a chain window (chainOpen).
 	chained bool
+	// retryIn is set when the answer's status is one pages retry after
+	// a backoff: how long the retry is waited on once the load ended.
+	retryIn time.Duration
+}
+
+// retryState is one frame's wait for the retry of an act-caused load:
+// until when, how many retries were armed in this Settle, and the URL.
+type retryState struct {
+	until time.Time
+	n     int
+	url   string
+}
+
+// retryableIn returns how long the retry of a load answered with status
+// (and the Retry-After header value ra) is waited on, 0 when the status
+// is not one pages retry: 408, 429 and the 5xx. A Retry-After in seconds
+// or as a date counts when it is within maxRetryWait; otherwise
+// retryWait.
+func retryableIn(status int, ra string, now time.Time) time.Duration {
+	if status != 408 && status != 429 && (status < 500 || status > 599) {
+		return 0
+	}
+	w := time.Duration(-1)
+	if ra = strings.TrimSpace(ra); ra != "" {
+		if n, err := strconv.Atoi(ra); err == nil && n >= 0 {
+			w = time.Duration(n) * time.Second
+		} else if t, err := http.ParseTime(ra); err == nil {
+			w = max(t.Sub(now), 0)
+		}
+	}
+	if w < 0 || w > maxRetryWait {
+		return retryWait
+	}
+	// The wait covers the backoff and the retry's own start.
+	return w + settleDOMBound
+}
+
+// armRetryLocked makes frame k wait for the retry of a load of url that
+// ended with a retryable status, for in; false once maxRetries were
+// armed for the frame in this Settle.
+func (c *causal) armRetryLocked(k frameKey, url string, in time.Duration) bool {
+	r := c.retry[k]
+	if r.n >= maxRetries {
+		return false
+	}
+	until := time.Now().Add(in)
+	c.retry[k] = retryState{until: until, n: r.n + 1, url: url}
+	c.openChainLocked(k, until)
+	return true
+}
+
+// retryUntilLocked returns the latest end of the frames' retry waits
+// (zero when none was armed; an ended or answered wait is in the past).
+func (c *causal) retryUntilLocked() time.Time {
+	var until time.Time
+	for _, r := range c.retry {
+		if r.until.After(until) {
+			until = r.until
+		}
+	}
+	return until
 }
 
 // actNav is one navigation the act asked for: the URL without its query
@@ -402,6 +480,7 @@ func newCausal() causal {
 		followBy:     map[proto.TargetSessionID]followPush{},
 		caused:       map[loadKey]causedLoad{},
 		chainOpen:    map[frameKey]time.Time{},
+		retry:        map[frameKey]retryState{},
 		actNavs:      map[frameKey]actNav{},
 		reported:     map[proto.NetworkRequestID]time.Time{},
 		unattributed: map[proto.NetworkRequestID]unattributedReply{},
@@ -506,11 +585,12 @@ func (c *causal) inflightLocked() (string, bool) {
 // loadAnswered records that the response headers of the load id of
 // session sid arrived (Network.responseReceived): a caused load no
 // longer holds Settle past the cap.
-func (d *Driver) loadAnswered(sid proto.TargetSessionID, id proto.NetworkRequestID) {
+func (d *Driver) loadAnswered(sid proto.TargetSessionID, id proto.NetworkRequestID, status int, retryAfter string) {
 	d.mu.Lock()
 	k := loadKey{sid, id}
 	if cl, ok := d.causal.caused[k]; ok && !cl.answered {
 		cl.answered = true
+		cl.retryIn = retryableIn(status, retryAfter, time.Now())
 		d.causal.caused[k] = cl
 		if l, ok := d.causal.loads[k]; ok && !cl.chained {
 			d.causal.openChainLocked(frameKey{sid, l.frame}, time.Now().Add(settleDOMBound))
@@ -980,6 +1060,12 @@ func (d *Driver) loadSent(sid proto.TargetSessionID, id proto.NetworkRequestID, 
 	d.causal.reportedLocked(id)
 	chained := !d.causal.actOpen && time.Now().Before(d.causal.chainOpen[frameKey{sid, frame}])
 	caused := d.causal.actOpen || chained
+	if r, ok := d.causal.retry[frameKey{sid, frame}]; ok && chained && time.Now().Before(r.until) {
+		// The retry the frame was waited on for: followed from now on
+		// as a chained load (which may arm the next wait).
+		r.until = time.Time{}
+		d.causal.retry[frameKey{sid, frame}] = r
+	}
 	if _, ok := d.causal.caused[k]; caused && !ok {
 		// The error names the request without its query or fragment
 		// (they may carry input values).
@@ -1047,13 +1133,19 @@ func (d *Driver) loadEnded(sid proto.TargetSessionID, id proto.NetworkRequestID)
 		d.causal.landed[frameKey{sid, l.frame}] = true
 		if cl, ok := d.causal.caused[k]; ok {
 			delete(d.causal.caused, k)
-			if !cl.chained {
-				d.causal.openChainLocked(frameKey{sid, l.frame}, time.Now().Add(settleCap))
-			} else {
+			fk := frameKey{sid, l.frame}
+			switch {
+			case cl.retryIn > 0 && d.causal.armRetryLocked(fk, cl.url, cl.retryIn):
+				// Answered with a status pages retry: the frame's chain
+				// window stays open for the retry, which is followed.
+				d.log.Debug("settle: waiting for a retry", "url", cl.url, "for", cl.retryIn)
+			case !cl.chained:
+				d.causal.openChainLocked(fk, time.Now().Add(settleCap))
+			default:
 				// One link deep: the handling that followed has
 				// ended, and what the frame sends from now on (the
 				// next poll of a timer) is not the act's.
-				delete(d.causal.chainOpen, frameKey{sid, l.frame})
+				delete(d.causal.chainOpen, fk)
 			}
 		}
 		d.causal.noteLocked()
@@ -1347,11 +1439,13 @@ func (d *Driver) settle(ctx context.Context) error {
 	d.mu.Lock()
 	clear(d.causal.follow)
 	clear(d.causal.followBy)
+	clear(d.causal.retry)
 	d.mu.Unlock()
 	defer func() {
 		d.mu.Lock()
 		clear(d.causal.follow)
 		clear(d.causal.followBy)
+		clear(d.causal.retry)
 		d.mu.Unlock()
 	}()
 	deadline := start.Add(settleCap)
@@ -1421,8 +1515,18 @@ func (d *Driver) settle(ctx context.Context) error {
 		pending := d.causal.pendingLocked(stale)
 		url, held := d.causal.inflightLocked()
 		seq, changed, chainUntil := d.causal.seq, d.causal.changed, d.causal.chainUntil
+		retryUntil := d.causal.retryUntilLocked()
 		d.mu.Unlock()
 		now := time.Now()
+		if now.Before(retryUntil) {
+			// An act-caused load was answered with a status pages retry:
+			// wait for the retry (it opens a chained load, which holds
+			// the barrier like any other) or the end of the wait.
+			extend(retryUntil.Add(settleCap))
+			if retryUntil.After(chainUntil) {
+				chainUntil = retryUntil
+			}
+		}
 		switch {
 		case held && !now.Before(start.Add(runtime.MaxActionTimeout)):
 			// A ctx without a deadline: the longest action timeout.

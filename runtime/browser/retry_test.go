@@ -1,0 +1,135 @@
+package browser
+
+import (
+	"net/http"
+	"testing"
+	"time"
+
+	"github.com/go-rod/rod/lib/proto"
+)
+
+// TestRetryableIn pins which answers make Settle wait for the page's
+// retry and for how long.
+func TestRetryableIn(t *testing.T) {
+	now := time.Date(2026, 12, 7, 6, 0, 0, 0, time.UTC)
+	for _, tc := range []struct {
+		status int
+		ra     string
+		want   time.Duration
+	}{
+		{200, "", 0},
+		{204, "1", 0},
+		{302, "", 0},
+		{400, "", 0},
+		{404, "", 0},
+		{409, "", 0},
+		{408, "", retryWait},
+		{429, "", retryWait},
+		{500, "", retryWait},
+		{503, "", retryWait},
+		{599, "", retryWait},
+		{600, "", 0},
+		{503, "1", time.Second + settleDOMBound},
+		{503, " 0 ", settleDOMBound},
+		{429, "10", 10*time.Second + settleDOMBound},
+		{429, "11", retryWait},   // beyond maxRetryWait
+		{503, "-1", retryWait},   // not a delay
+		{503, "soon", retryWait}, // not a delay
+		{503, "1.5", retryWait},  // not a delay
+		{503, now.Add(3 * time.Second).Format(http.TimeFormat), 3*time.Second + settleDOMBound},
+		{503, now.Add(-time.Minute).Format(http.TimeFormat), settleDOMBound}, // a date past
+		{503, now.Add(time.Hour).Format(http.TimeFormat), retryWait},
+	} {
+		if got := retryableIn(tc.status, tc.ra, now); got != tc.want {
+			t.Errorf("retryableIn(%d, %q) = %v, want %v", tc.status, tc.ra, got, tc.want)
+		}
+	}
+}
+
+// TestRetryRule pins the bookkeeping of a retried act-caused load: a
+// load the act sent, answered 503, ends with its frame waiting for the
+// retry (chain window open); the retry is sent in that window, so it is
+// a chained, followed load and the wait is over; its own 503 arms the
+// next wait, up to maxRetries in one Settle; its success closes the
+// chain (one link deep) and waits for nothing.
+func TestRetryRule(t *testing.T) {
+	d := attributionDriver()
+	fk := frameKey{"page", "frame"}
+	send := func(id string) {
+		d.loadSent("page", proto.NetworkRequestID(id), "frame", "http://a.test/save")
+	}
+	answer := func(id string, status int) {
+		d.loadAnswered("page", proto.NetworkRequestID(id), status, "")
+		d.loadEnded("page", proto.NetworkRequestID(id))
+	}
+	waiting := func() bool {
+		d.mu.Lock()
+		defer d.mu.Unlock()
+		return time.Now().Before(d.causal.retryUntilLocked())
+	}
+	chainOpen := func() bool {
+		d.mu.Lock()
+		defer d.mu.Unlock()
+		return time.Now().Before(d.causal.chainOpen[fk])
+	}
+	d.mu.Lock()
+	d.causal.actOpen = true
+	d.mu.Unlock()
+	send("save")
+	d.mu.Lock()
+	d.causal.actOpen = false
+	d.mu.Unlock()
+	answer("save", 503)
+	if !waiting() || !chainOpen() {
+		t.Fatalf("after the act's 503: waiting %v, chain open %v; want both", waiting(), chainOpen())
+	}
+	for i := 1; i < maxRetries; i++ {
+		id := "retry" + string(rune('0'+i))
+		send(id)
+		d.mu.Lock()
+		cl, caused := d.causal.caused[loadKey{"page", proto.NetworkRequestID(id)}]
+		d.mu.Unlock()
+		if !caused || !cl.chained {
+			t.Fatalf("retry %d: caused %v chained %v, want a chained caused load", i, caused, cl.chained)
+		}
+		if waiting() {
+			t.Fatalf("retry %d sent: still waiting for it", i)
+		}
+		answer(id, 503)
+		if !waiting() {
+			t.Fatalf("retry %d answered 503: no wait for the next", i)
+		}
+	}
+	send("last")
+	answer("last", 503)
+	if waiting() {
+		t.Fatalf("a wait armed past maxRetries (%d)", maxRetries)
+	}
+	// A new Settle starts over; a retry that succeeds closes the chain.
+	d.mu.Lock()
+	clear(d.causal.retry)
+	d.causal.actOpen = true
+	d.mu.Unlock()
+	send("save2")
+	d.mu.Lock()
+	d.causal.actOpen = false
+	d.mu.Unlock()
+	answer("save2", 429)
+	send("retry-ok")
+	answer("retry-ok", 200)
+	if waiting() || chainOpen() {
+		t.Fatalf("after a retry answered 200: waiting %v, chain open %v; want neither", waiting(), chainOpen())
+	}
+	// A 4xx the page would not retry: the usual chain window, no wait.
+	d.mu.Lock()
+	d.causal.actOpen = true
+	d.mu.Unlock()
+	send("bad")
+	d.mu.Lock()
+	d.causal.actOpen = false
+	d.mu.Unlock()
+	answer("bad", 422)
+	if waiting() {
+		t.Fatal("a 422 armed a retry wait")
+	}
+}
