@@ -152,6 +152,9 @@ func (d *Driver) dispatchClick(ctx context.Context, el *element, x, y float64, s
 		}
 		for _, ev := range []proto.InputDispatchMouseEvent{moved, pressed} {
 			if ev.Type == proto.InputDispatchMouseEventTypeMousePressed {
+				if h := d.pressHook.Load(); h != nil {
+					(*h)()
+				}
 				// Dispatched, even when the press is stopped or retried:
 				// the flag is conservative.
 				*sent = true
@@ -166,6 +169,23 @@ func (d *Driver) dispatchClick(ctx context.Context, el *element, x, y float64, s
 		// (bounded by ctx) in case a document dispatches it later.
 		where, form, err := d.pressTarget(ctx, probes)
 		if err != nil {
+			// The button must not stay down, and the press went nobody
+			// knows where: it is released away from the point, so it
+			// completes no click (see releaseAway).
+			d.releaseAway(released)
+			disarm(probes[1:])
+			if isStaleError(err) || errors.Is(err, runtime.ErrStaleElement) {
+				// The element's document went away with the press on its
+				// way (nothing of the click's own can have removed it
+				// before the release: a remounted frame, a navigation
+				// the page started). Where the press landed is unknown,
+				// maybe in the document that replaced it: not the stale
+				// element of a click that navigated (which the runtime
+				// counts as done), or the first confirmation still on
+				// screen in a remounted frame was read as the second's
+				// (TestClickDocumentGoneBeforePress).
+				return fmt.Errorf("%w: the element's document went away while the press was on its way; where it landed is unknown (%v)", runtime.ErrNotInteractable, err)
+			}
 			return err
 		}
 		if err := d.call(ctx, d.pageSID, released, nil); err != nil {
@@ -261,5 +281,23 @@ func (d *Driver) pressTarget(ctx context.Context, probes []pressProbe) (where pr
 			return pressNowhere, form, ctx.Err()
 		case <-time.After(pollInterval):
 		}
+	}
+}
+
+// releaseAway releases the mouse button after a press whose target is
+// unknown: the pointer first moves to the viewport's top-left corner, so
+// the release lands elsewhere than the press and no click (a click goes
+// to the element that got both) activates whatever the press reached.
+// It runs on its own short context: ctx may be what ended.
+func (d *Driver) releaseAway(released proto.InputDispatchMouseEvent) {
+	ctx, cancel := context.WithTimeout(d.lifeCtx, 2*time.Second)
+	defer cancel()
+	away := proto.InputDispatchMouseEvent{Type: proto.InputDispatchMouseEventTypeMouseMoved, X: 0, Y: 0, Buttons: intp(1)}
+	if err := d.call(ctx, d.pageSID, away, nil); err != nil {
+		d.log.Debug("release away: move", "err", err)
+	}
+	released.X, released.Y = 0, 0
+	if err := d.call(ctx, d.pageSID, released, nil); err != nil {
+		d.log.Debug("release away", "err", err)
 	}
 }

@@ -181,7 +181,15 @@
 //     not reach the element, a descendant or one of its labels, with the
 //     rest of its click, so the element that is there now never gets it;
 //     the element is then measured and clicked again, at most 5 more
-//     times, and after that refused as not interactable.
+//     times, and after that refused as not interactable. A press whose
+//     element's document went away before its guard was read (the page
+//     remounted the element's frame, or navigated, between the arming
+//     and the press) went nobody knows where, maybe into the document
+//     that replaced it: the button is released away from the point (no
+//     click completes) and the act fails not interactable, dispatched;
+//     it is not the stale element of a click that navigated, which the
+//     runtime counts as done (TestClickDocumentGoneBeforePress). Any
+//     other error while the press is down also releases it away.
 //   - An element fully in view costs no extra round trip: two state
 //     reads (the stability proof) and one call per iframe on its frame
 //     path, as before actionability scrolled; only an element that is not

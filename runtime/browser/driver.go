@@ -112,6 +112,9 @@ type Driver struct {
 	// each event is dispatched: a test delays one there to widen the
 	// gap between the loop receiving an event and dispatching it.
 	dispatchHook atomic.Pointer[func(ev *cdp.Event)]
+	// pressHook, when set (tests only), runs just before a click's mouse
+	// press goes out (after its guards are armed).
+	pressHook atomic.Pointer[func()]
 }
 
 // setCallTrace sets (nil: clears) the callTrace hook; safe while the
