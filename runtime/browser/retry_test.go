@@ -49,9 +49,10 @@ func TestRetryableIn(t *testing.T) {
 // TestRetryRule pins the bookkeeping of a retried act-caused load: a
 // load the act sent, answered 503, ends with its frame waiting for the
 // retry (chain window open); the retry is sent in that window, so it is
-// a chained, followed load and the wait is over; its own 503 arms the
-// next wait, up to maxRetries in one Settle; its success closes the
-// chain (one link deep) and waits for nothing.
+// followed as the act's own load and the wait is over; its own 503 arms
+// the next wait, up to maxRetries in one Settle; its success opens the
+// chain window for the page's handling (the refresh, one link deep) and
+// waits for nothing.
 func TestRetryRule(t *testing.T) {
 	d := attributionDriver()
 	fk := frameKey{"page", "frame"}
@@ -89,8 +90,8 @@ func TestRetryRule(t *testing.T) {
 		d.mu.Lock()
 		cl, caused := d.causal.caused[loadKey{"page", proto.NetworkRequestID(id)}]
 		d.mu.Unlock()
-		if !caused || !cl.chained {
-			t.Fatalf("retry %d: caused %v chained %v, want a chained caused load", i, caused, cl.chained)
+		if !caused || cl.chained {
+			t.Fatalf("retry %d: caused %v chained %v, want a caused load standing for the act's (not chained)", i, caused, cl.chained)
 		}
 		if waiting() {
 			t.Fatalf("retry %d sent: still waiting for it", i)
@@ -117,8 +118,21 @@ func TestRetryRule(t *testing.T) {
 	answer("save2", 429)
 	send("retry-ok")
 	answer("retry-ok", 200)
-	if waiting() || chainOpen() {
-		t.Fatalf("after a retry answered 200: waiting %v, chain open %v; want neither", waiting(), chainOpen())
+	if waiting() || !chainOpen() {
+		t.Fatalf("after a retry answered 200: waiting %v, chain open %v; want the chain window open for the page's handling, no wait", waiting(), chainOpen())
+	}
+	// The refresh the page sends then is the act's (one link deep) and
+	// its end closes the window.
+	send("refresh")
+	d.mu.Lock()
+	cl, caused := d.causal.caused[loadKey{"page", "refresh"}]
+	d.mu.Unlock()
+	if !caused || !cl.chained {
+		t.Fatalf("refresh after the retry: caused %v chained %v, want a chained caused load", caused, cl.chained)
+	}
+	answer("refresh", 200)
+	if chainOpen() {
+		t.Fatal("the chain window outlived the refresh (one link deep)")
 	}
 	// A 4xx the page would not retry: the usual chain window, no wait.
 	d.mu.Lock()

@@ -271,7 +271,7 @@ type causal struct {
 	// request again after a backoff, and a save that seemed done on an
 	// optimistic page has reached no server until a retry succeeds. The
 	// frame's chain window stays open, and Settle waits, until the retry
-	// is sent (it is then followed as a chained load) or the wait ends.
+	// is sent (it is then followed as the act's own load) or the wait ends.
 	// Cleared by each Settle.
 	retry map[frameKey]retryState
 	// held counts the Settle calls that held past settleCap for a caused
@@ -1061,10 +1061,14 @@ func (d *Driver) loadSent(sid proto.TargetSessionID, id proto.NetworkRequestID, 
 	chained := !d.causal.actOpen && time.Now().Before(d.causal.chainOpen[frameKey{sid, frame}])
 	caused := d.causal.actOpen || chained
 	if r, ok := d.causal.retry[frameKey{sid, frame}]; ok && chained && time.Now().Before(r.until) {
-		// The retry the frame was waited on for: followed from now on
-		// as a chained load (which may arm the next wait).
+		// The retry the frame was waited on for: it stands for the
+		// act's request, so it is followed as the act's own load (its
+		// answer may arm the next wait, and its end opens the chain
+		// window for the page's handling of the data, the refresh after
+		// a save, as the first answer's would have).
 		r.until = time.Time{}
 		d.causal.retry[frameKey{sid, frame}] = r
+		chained = false
 	}
 	if _, ok := d.causal.caused[k]; caused && !ok {
 		// The error names the request without its query or fragment
