@@ -278,7 +278,14 @@ type Driver interface {
 	// A fill the page refused, one after which the field still holds the
 	// value it had before though the value filled differs from it, is
 	// [ErrFillRefused]; a value the page reformatted is not refused (the
-	// action's postcondition judges what the value means).
+	// action's postcondition judges what the value means). An error after
+	// the input went out is a *[DispatchError]; it wraps
+	// [ErrStaleElement] only when the input reached el and the page then
+	// replaced it or its document (a submit that navigated), which the
+	// runtime counts as the act done. A driver that cannot tell where its
+	// input went (el's document went away before it could look) must
+	// report another error, or a press that landed in the document that
+	// replaced el would be counted as el's click.
 	Act(ctx context.Context, el Element, a Act) error
 
 	// Read reads text, a value or an attribute of el.
