@@ -1,0 +1,122 @@
+package browser
+
+import (
+	"context"
+	"fmt"
+	"log/slog"
+	"reflect"
+	"slices"
+	"testing"
+	"time"
+
+	"github.com/vera-run/vera/capability"
+	"github.com/vera-run/vera/internal/testsite"
+	"github.com/vera-run/vera/runtime"
+)
+
+// TestStressUnseen3: the three wrong answers found on pages the code had
+// never seen, repeated under load: a route whose code-split chunk loads
+// before its data fetch (the old account read as the next one), an
+// optimistic save answered 503 and retried by the page after a backoff
+// (a completed run with nothing stored), and a form frame the page
+// remounts 300 ms after each submission (the first reference read as the
+// second). Each run must be right or fail safely; a misreport logs the
+// iteration's driver log.
+func TestStressUnseen3(t *testing.T) {
+	n := stressIterations(t)
+	s := sites(t)
+	logs := &iterLog{}
+	d := stressLaunch(t, WithLogger(slog.New(slog.NewTextHandler(logs, &slog.HandlerOptions{Level: slog.LevelDebug}))))
+	st := s.Stress
+	origin := st.Origin()
+	accounts := testsite.Unseen3NavCRM()
+	first, second := accounts[0], accounts[1]
+	naive := `{"kind": "url_includes", "value": "/accounts/"}`
+	phone := "+39 06 555 0199"
+	expense := map[string]any{"desc1": "Taxi to client", "amount1": "42.50", "desc2": "Hotel Milano", "amount2": "180.00"}
+	for _, sc := range []struct {
+		name   string
+		c      *capability.Capability
+		inputs map[string]any
+		mark   func() int
+		// check returns the run's problems given the server's records
+		// from mark.
+		check func(res *runtime.Result, from int) []string
+	}{
+		{"unseen3n-crm-chunk", wcCapabilityQuery(t, origin, "unseen3n-crm", "/unseen3n/crm",
+			`[{"name": "defer", "value": "chunk"}, {"name": "delay", "value": "1500"}]`, unseen3CRM(naive, naive, false)),
+			map[string]any{"customer": first.Name},
+			func() int { return len(st.Unseen3NavAccountReads()) },
+			func(res *runtime.Result, from int) []string {
+				p := wantCompleted(res)
+				if res.State != runtime.StateCompleted {
+					return p
+				}
+				for _, o := range []struct {
+					name string
+					want testsite.Unseen3NavCRMAccount
+				}{{"first", first}, {"second", second}} {
+					if got := asJSON(t, res.ModelOutputs[o.name]); !reflect.DeepEqual(got, unseen3CRMWant(o.want)) {
+						p = append(p, fmt.Sprintf("%s = %v, want %v", o.name, got, unseen3CRMWant(o.want)))
+					}
+				}
+				if got := st.Unseen3NavAccountReads()[from:]; !slices.Equal(got, []string{first.ID, second.ID}) {
+					p = append(p, fmt.Sprintf("server answered %v", got))
+				}
+				return p
+			}},
+		{"unseen3n-profile-optimistic-retry", wcCapabilityQuery(t, origin, "unseen3n-profile", "/unseen3n/profile",
+			`[{"name": "fail", "value": "1"}, {"name": "backoff", "value": "300"}, {"name": "optimistic", "value": "1"}]`,
+			unseen3Profile(`{"kind": "text_visible", "text": "{{phone}}"}`)),
+			map[string]any{"phone": phone},
+			func() int { return len(st.Unseen3NavPhones()) },
+			func(res *runtime.Result, from int) []string {
+				stored := st.Unseen3NavPhones()[from:]
+				if res.State == runtime.StateCompleted && !slices.Equal(stored, []string{phone}) {
+					return []string{fmt.Sprintf("completed with the server holding %q", stored)}
+				}
+				return wantCompleted(res)
+			}},
+		{"unseen2-frame-remount", wcCapabilityQuery(t, origin, "unseen2-frame", "/unseen2/frame",
+			`[{"name": "remount", "value": "300"}]`, unseen2Expense()),
+			expense,
+			func() int { return len(st.Unseen2Expenses()) },
+			func(res *runtime.Result, from int) []string {
+				got := st.Unseen2Expenses()[from:]
+				if res.State == runtime.StateCompleted {
+					if len(got) != 2 || res.ModelOutputs["ref1"] != got[0].Ref || res.ModelOutputs["ref2"] != got[1].Ref {
+						return []string{fmt.Sprintf("completed with refs %v %v, server received %+v", res.ModelOutputs["ref1"], res.ModelOutputs["ref2"], got)}
+					}
+					return nil
+				}
+				// Where the remount lands is timing: the safe failures are
+				// at the second submit, with its submission refused or
+				// aborted (one received) or sent before the remount
+				// dropped the frame that was to show its answer (two:
+				// the outcome was unknown to the page, so the run failed).
+				if res.StoppedAt != "submit-2" || len(got) < 1 || len(got) > 2 || res.ModelOutputs["ref2"] != nil {
+					return []string{fmt.Sprintf("failed at %s with %d submissions received, ref2 %v", res.StoppedAt, len(got), res.ModelOutputs["ref2"])}
+				}
+				return nil
+			}},
+	} {
+		t.Run(sc.name, func(t *testing.T) {
+			y := &tally{t: t, name: sc.name}
+			for i := 0; i < n; i++ {
+				logs.reset()
+				from := sc.mark()
+				ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+				res, p := stressRun(t, ctx, d, sc.c, sc.inputs)
+				cancel()
+				if res != nil {
+					p = append(p, sc.check(res, from)...)
+				}
+				if len(p) > 0 {
+					t.Logf("%s iteration %d driver log:\n%s", sc.name, i, logs.String())
+				}
+				y.judge(i, res, p)
+			}
+			y.done()
+		})
+	}
+}
