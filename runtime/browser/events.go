@@ -349,12 +349,21 @@ func (d *Driver) dispatch(ev *cdp.Event) {
 		var e struct {
 			RequestID proto.NetworkRequestID `json:"requestId"`
 			Response  struct {
-				Status  int                  `json:"status"`
-				Headers proto.NetworkHeaders `json:"headers"`
+				Status  int             `json:"status"`
+				Headers json.RawMessage `json:"headers"`
 			} `json:"response"`
 		}
 		if awaited && sid != "" && decode(ev, &e) {
-			d.loadAnswered(sid, e.RequestID, e.Response.Status, headerValue(e.Response.Headers, "Retry-After"))
+			// The headers are read only for a status pages retry (its
+			// Retry-After).
+			ra := ""
+			if st := e.Response.Status; st == 408 || st == 429 || st >= 500 {
+				var h proto.NetworkHeaders
+				if json.Unmarshal(e.Response.Headers, &h) == nil {
+					ra = headerValue(h, "Retry-After")
+				}
+			}
+			d.loadAnswered(sid, e.RequestID, e.Response.Status, ra)
 		}
 	case "Network.loadingFinished", "Network.loadingFailed":
 		var e struct {
