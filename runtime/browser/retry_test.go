@@ -63,6 +63,16 @@ func TestRetryRule(t *testing.T) {
 		d.loadAnswered("page", proto.NetworkRequestID(id), status, "")
 		d.loadEnded("page", proto.NetworkRequestID(id))
 	}
+	// actSend sends id as the act's input does (the act window open).
+	actSend := func(id string) {
+		d.mu.Lock()
+		d.causal.actOpen = true
+		d.mu.Unlock()
+		send(id)
+		d.mu.Lock()
+		d.causal.actOpen = false
+		d.mu.Unlock()
+	}
 	waiting := func() bool {
 		d.mu.Lock()
 		defer d.mu.Unlock()
@@ -73,13 +83,7 @@ func TestRetryRule(t *testing.T) {
 		defer d.mu.Unlock()
 		return time.Now().Before(d.causal.chainOpen[fk])
 	}
-	d.mu.Lock()
-	d.causal.actOpen = true
-	d.mu.Unlock()
-	send("save")
-	d.mu.Lock()
-	d.causal.actOpen = false
-	d.mu.Unlock()
+	actSend("save")
 	answer("save", 503)
 	if !waiting() || !chainOpen() {
 		t.Fatalf("after the act's 503: waiting %v, chain open %v; want both", waiting(), chainOpen())
@@ -106,15 +110,12 @@ func TestRetryRule(t *testing.T) {
 	if waiting() {
 		t.Fatalf("a wait armed past maxRetries (%d)", maxRetries)
 	}
-	// A new Settle starts over; a retry that succeeds closes the chain.
+	// A new Settle starts over; a retry that succeeds opens the chain
+	// window for the page's handling.
 	d.mu.Lock()
 	clear(d.causal.retry)
-	d.causal.actOpen = true
 	d.mu.Unlock()
-	send("save2")
-	d.mu.Lock()
-	d.causal.actOpen = false
-	d.mu.Unlock()
+	actSend("save2")
 	answer("save2", 429)
 	send("retry-ok")
 	answer("retry-ok", 200)
@@ -135,13 +136,7 @@ func TestRetryRule(t *testing.T) {
 		t.Fatal("the chain window outlived the refresh (one link deep)")
 	}
 	// A 4xx the page would not retry: the usual chain window, no wait.
-	d.mu.Lock()
-	d.causal.actOpen = true
-	d.mu.Unlock()
-	send("bad")
-	d.mu.Lock()
-	d.causal.actOpen = false
-	d.mu.Unlock()
+	actSend("bad")
 	answer("bad", 422)
 	if waiting() {
 		t.Fatal("a 422 armed a retry wait")
