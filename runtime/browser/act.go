@@ -518,6 +518,11 @@ func (d *Driver) fill(ctx context.Context, el *element, value string) error {
 		return err
 	}
 	var fin fillPrep
+	defer func() {
+		if fin.Search && !fin.Refused {
+			d.searchFilled(el.sid, el.frame)
+		}
+	}()
 	if err := d.callAwait(ctx, el.sid, el.obj, jsFinishFill, &fin, val(r.Mode), val(r.Old), val(r.Want)); err != nil {
 		return err
 	}
@@ -639,6 +644,9 @@ type fillPrep struct {
 	Old     string `json:"old"`
 	Want    string `json:"want"`
 	Refused bool   `json:"refused"`
+	// Search (jsFinishFill): the field is a search field (type search,
+	// role searchbox or combobox, a list of suggestions).
+	Search bool `json:"search"`
 }
 
 // refusal is the error of a fill the page refused, else nil. It names

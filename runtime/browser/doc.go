@@ -418,9 +418,18 @@
 //     (TestSettleHoldsActRequest). A click that starts a fetch
 //     long-poll whose server withholds its headers cannot be told from a
 //     slow answer: it holds the action to its timeout and fails it
-//     (safe). Not covered: a fetch the act's handlers start later than
-//     the first round trip (a debounced search, a timer), a worker's
-//     fetch, a second link of a chain; these are capped as before. A
+//     (safe). A fill into a search field (type search, role searchbox or
+//     combobox, aria-autocomplete list or both, an input with a list of
+//     suggestions) that sent nothing while its text went in is followed
+//     by a Settle that waits up to 700 ms for the search the page starts
+//     after its debounce, as for a retry above (the request ends the
+//     wait and is followed as the act's own load): the recent customers
+//     still on screen were read as the results, TestUnseen3NavSearch; a
+//     search field that searches nothing pays that wait. Not covered: a
+//     fetch the act's handlers start later than the first round trip in
+//     any other field (a timer), a debounce longer than 700 ms, a
+//     worker's fetch, a second link of a chain; these are capped as
+//     before. A
 //     navigation the act asked for in its own frame (a form it
 //     submitted, a link it followed: Page.frameRequestedNavigation
 //     while the act window is open) holds the same way while the frame

@@ -548,9 +548,14 @@ const jsFinishFill = `async function(mode, old, want) {
   if (mode === 'primed' && el.value.length > 0 && el.selectionStart === 0 && el.selectionEnd === el.value.length) nativeSet(el, old);
   await tick(el);
   if (refused(mode === 'editable' ? el.innerText : el.value, old, want)) return {refused: true};
-  if (mode === 'editable') return {refused: false};
+  // A search field: the page may search as the user types, after a
+  // debounce (see Driver.fill).
+  const search = el.getAttribute('type') === 'search' || (el.tagName === 'INPUT' && el.hasAttribute('list')) ||
+    /^(searchbox|combobox)$/.test((el.getAttribute('role') || '').trim()) ||
+    /^(list|both)$/.test((el.getAttribute('aria-autocomplete') || '').trim());
+  if (mode === 'editable') return {refused: false, search};
   el.dispatchEvent(new Event('change', {bubbles: true}));
-  return {refused: false};
+  return {refused: false, search};
 }`
 
 // jsSelect chooses an option of a <select> by value, then by label, and

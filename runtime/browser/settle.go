@@ -44,6 +44,10 @@ const (
 	retryWait    = 2 * time.Second
 	maxRetryWait = 10 * time.Second
 	maxRetries   = 4
+	// searchWait is how long the Settle after a fill into a search field
+	// waits for the search the page starts after its debounce (100 to
+	// 500 ms in the wild).
+	searchWait = 700 * time.Millisecond
 	// attributionWait bounds how long the reply to a paused fetch or XHR
 	// is left for a renderer's report to decide (causal.unattributed);
 	// the reports came within 20 ms of the reply under a saturated CPU.
@@ -274,6 +278,13 @@ type causal struct {
 	// is sent (it is then followed as the act's own load) or the wait ends.
 	// Cleared by each Settle.
 	retry map[frameKey]retryState
+	// search is the frame of the search field the act filled
+	// (Driver.searchFilled): the Settle that follows waits for the
+	// search the page starts after its debounce as for a retry (retry).
+	search *frameKey
+	// actSent are the frames that sent a load while the act window was
+	// open (cleared when an act begins).
+	actSent map[frameKey]bool
 	// held counts the Settle calls that held past settleCap for a caused
 	// load or an act's navigation (for tests).
 	held uint64
@@ -481,6 +492,7 @@ func newCausal() causal {
 		caused:       map[loadKey]causedLoad{},
 		chainOpen:    map[frameKey]time.Time{},
 		retry:        map[frameKey]retryState{},
+		actSent:      map[frameKey]bool{},
 		actNavs:      map[frameKey]actNav{},
 		reported:     map[proto.NetworkRequestID]time.Time{},
 		unattributed: map[proto.NetworkRequestID]unattributedReply{},
@@ -501,7 +513,26 @@ func (d *Driver) actBegan() {
 	clear(d.causal.caused)
 	clear(d.causal.actNavs)
 	d.causal.navLost = ""
+	d.causal.search = nil
+	clear(d.causal.actSent)
 	d.mu.Unlock()
+}
+
+// searchFilled records that the act filled a search field in frame of
+// session sid: a page that searches as the user types starts its request
+// after a debounce timer, later than the act window, so the next Settle
+// waits up to searchWait for the frame to send it and follows it as the
+// act's own load (TestUnseen3NavSearch: the recent customers still on
+// screen were read as the results).
+func (d *Driver) searchFilled(sid proto.TargetSessionID, frame proto.PageFrameID) {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	if d.causal.actSent[frameKey{sid, frame}] {
+		// The page searched as the text went in (no debounce): the
+		// act's load is followed already, nothing is waited for.
+		return
+	}
+	d.causal.search = &frameKey{sid, frame}
 }
 
 // navRequested records that frame of session sid was asked to navigate
@@ -1060,7 +1091,10 @@ func (d *Driver) loadSent(sid proto.TargetSessionID, id proto.NetworkRequestID, 
 	d.causal.reportedLocked(id)
 	chained := !d.causal.actOpen && time.Now().Before(d.causal.chainOpen[frameKey{sid, frame}])
 	caused := d.causal.actOpen || chained
-	if r, ok := d.causal.retry[frameKey{sid, frame}]; ok && chained && time.Now().Before(r.until) {
+	if d.causal.actOpen {
+		d.causal.actSent[frameKey{sid, frame}] = true
+	}
+	if r, ok := d.causal.retry[frameKey{sid, frame}]; ok && caused && time.Now().Before(r.until) {
 		// The retry the frame was waited on for: it stands for the
 		// act's request, so it is followed as the act's own load (its
 		// answer may arm the next wait, and its end opens the chain
@@ -1110,6 +1144,14 @@ func (c *causal) documentReplacedLocked(sid proto.TargetSessionID, frame proto.P
 	for k := range c.chainOpen {
 		if k.sid == sid && (top || k.frame == frame) {
 			delete(c.chainOpen, k)
+		}
+	}
+	// A retry or search the old document was waited on for will not
+	// come (the count stays: maxRetries bounds the Settle).
+	for k, r := range c.retry {
+		if k.sid == sid && (top || k.frame == frame) {
+			r.until = time.Time{}
+			c.retry[k] = r
 		}
 	}
 	for k, u := range c.undecided {
@@ -1444,6 +1486,10 @@ func (d *Driver) settle(ctx context.Context) error {
 	clear(d.causal.follow)
 	clear(d.causal.followBy)
 	clear(d.causal.retry)
+	if k := d.causal.search; k != nil {
+		d.causal.search = nil
+		d.causal.armRetryLocked(*k, "the search after a fill", searchWait)
+	}
 	d.mu.Unlock()
 	defer func() {
 		d.mu.Lock()

@@ -6,6 +6,7 @@ import (
 	"log/slog"
 	"reflect"
 	"slices"
+	"strings"
 	"testing"
 	"time"
 
@@ -14,13 +15,14 @@ import (
 	"github.com/vera-run/vera/runtime"
 )
 
-// TestStressUnseen3: the three wrong answers found on pages the code had
+// TestStressUnseen3: the four wrong answers found on pages the code had
 // never seen, repeated under load: a route whose code-split chunk loads
 // before its data fetch (the old account read as the next one), an
 // optimistic save answered 503 and retried by the page after a backoff
-// (a completed run with nothing stored), and a form frame the page
-// remounts 300 ms after each submission (the first reference read as the
-// second). Each run must be right or fail safely; a misreport logs the
+// (a completed run with nothing stored), a search debounced 300 ms whose
+// old list is not marked busy (the recent customers read as the
+// results), and a form frame the page remounts 300 ms after each
+// submission (the first reference read as the second). Each run must be right or fail safely; a misreport logs the
 // iteration's driver log.
 func TestStressUnseen3(t *testing.T) {
 	n := stressIterations(t)
@@ -34,6 +36,12 @@ func TestStressUnseen3(t *testing.T) {
 	naive := `{"kind": "url_includes", "value": "/accounts/"}`
 	phone := "+39 06 555 0199"
 	expense := map[string]any{"desc1": "Taxi to client", "amount1": "42.50", "desc2": "Hotel Milano", "amount2": "180.00"}
+	var borgo []any
+	for _, c := range testsite.Unseen3NavCustomers() {
+		if strings.Contains(strings.ToLower(c.Name), "borgo") {
+			borgo = append(borgo, map[string]any{"name": c.Name, "city": c.City})
+		}
+	}
 	for _, sc := range []struct {
 		name   string
 		c      *capability.Capability
@@ -76,6 +84,24 @@ func TestStressUnseen3(t *testing.T) {
 					return []string{fmt.Sprintf("completed with the server holding %q", stored)}
 				}
 				return wantCompleted(res)
+			}},
+		{"unseen3n-search-debounced", wcCapabilityQuery(t, origin, "unseen3n-search", "/unseen3n/search",
+			`[{"name": "busy", "value": "0"}, {"name": "recent", "value": "200"}]`,
+			unseen3Search(`{"kind": "locator_visible", "locator_candidates": [{"strategy": "role", "role": "list", "name": "Customers", "exact": true}]}`)),
+			map[string]any{"q": "borgo"},
+			func() int { return len(st.Unseen3NavSearches()) },
+			func(res *runtime.Result, from int) []string {
+				p := wantCompleted(res)
+				if res.State != runtime.StateCompleted {
+					return p
+				}
+				if got := asJSON(t, res.ModelOutputs["customers"]); !reflect.DeepEqual(got, borgo) {
+					p = append(p, fmt.Sprintf("customers = %v, want %v", got, borgo))
+				}
+				if got := st.Unseen3NavSearches()[from:]; !slices.Equal(got, []string{"borgo"}) {
+					p = append(p, fmt.Sprintf("server answered searches %q", got))
+				}
+				return p
 			}},
 		{"unseen2-frame-remount", wcCapabilityQuery(t, origin, "unseen2-frame", "/unseen2/frame",
 			`[{"name": "remount", "value": "300"}]`, unseen2Expense()),

@@ -555,23 +555,20 @@ func unseen3Search(typed string) string {
   }]`
 }
 
-// unseen3SearchFault: the fill's input is handled by a 300 ms debounce
-// timer, so the search request starts after the fill's Settle ended
-// ("settle: first round trip loads=0", "settle: done" in a few ms, then
-// "load sent ... caused=false" for /api/customers?q=). The list still
-// shows the recent customers (aria-busy, which nothing reads), the
-// naive postcondition (the list is visible) holds on it, and the run
-// completes with the recent customers as the answer to "borgo". doc.go
-// lists a debounced search as not covered and tells authors to guard
-// the step by the new view's content, as the guarded case does.
-const unseen3SearchFault = "known limitation (settle.go, documented): a debounced search request starts after the fill's barrier; the naive read is the recent list"
-
 // TestUnseen3NavSearch: the search is debounced 300 ms; the recent list
 // shown before it may answer after the search (recent=3500, past the
 // start's barrier) and the page drops it. While the search is pending the
 // old list stays on screen, marked aria-busy (busy=1) or not (busy=0). The answer must be the query's
 // customers, never the recent ones; the server answered the query once.
 // The guarded capability proves the fill by the results heading.
+//
+// The naive busy=0 case was a wrong answer: the fill's input is handled
+// by a 300 ms debounce timer, so the search request started after the
+// fill's Settle ended, the list still showed the recent customers, the
+// naive postcondition (the list is visible) held on it, and the run
+// completed with the recent customers as the answer to "borgo". The
+// Settle after a fill into a search field now waits for the search the
+// page starts after its debounce (Driver.searchFilled).
 func TestUnseen3NavSearch(t *testing.T) {
 	d := shared(t)
 	s := sites(t)
@@ -589,7 +586,7 @@ func TestUnseen3NavSearch(t *testing.T) {
 		// The old list is marked aria-busy: the naive read of it is
 		// records_incomplete or the results, never the recent customers.
 		{"naive/busy=1/recent=200", "1", "200", naive, ""},
-		{"naive/busy=0/recent=200", "0", "200", naive, unseen3SearchFault},
+		{"naive/busy=0/recent=200", "0", "200", naive, ""},
 		{"guarded/busy=0/recent=200", "0", "200", guarded, ""},
 		{"guarded/busy=0/recent=3500", "0", "3500", guarded, ""},
 		{"guarded/busy=1/recent=3500", "1", "3500", guarded, ""},
