@@ -1569,9 +1569,10 @@ func (d *Driver) settle(ctx context.Context) error {
 		d.mu.Unlock()
 		now := time.Now()
 		if now.Before(retryUntil) {
-			// An act-caused load was answered with a status pages retry:
-			// wait for the retry (it opens a chained load, which holds
-			// the barrier like any other) or the end of the wait.
+			// An act-caused load was answered with a status pages retry,
+			// or the act filled a search field: wait for the request the
+			// page sends after its backoff or debounce (followed as the
+			// act's own load) or the end of the wait.
 			extend(retryUntil.Add(settleCap))
 			if retryUntil.After(chainUntil) {
 				chainUntil = retryUntil
