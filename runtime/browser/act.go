@@ -644,8 +644,9 @@ type fillPrep struct {
 	Old     string `json:"old"`
 	Want    string `json:"want"`
 	Refused bool   `json:"refused"`
-	// Search (jsFinishFill): the field is a search field (type search,
-	// role searchbox or combobox, a list of suggestions).
+	// Search (jsFinishFill): the page may search from the field as the
+	// user types (a combobox, an autocomplete list, a datalist, or a
+	// search field whose form has no submit button).
 	Search bool `json:"search"`
 }
 

@@ -418,9 +418,11 @@
 //     (TestSettleHoldsActRequest). A click that starts a fetch
 //     long-poll whose server withholds its headers cannot be told from a
 //     slow answer: it holds the action to its timeout and fails it
-//     (safe). A fill into a search field (type search, role searchbox or
-//     combobox, aria-autocomplete list or both, an input with a list of
-//     suggestions) that sent nothing while its text went in is followed
+//     (safe). A fill into a field the page may search from as the user
+//     types (role combobox, aria-autocomplete list or both, an input
+//     with a list of suggestions, or type search or role searchbox with
+//     no submit button in its form) that sent nothing while its text
+//     went in is followed
 //     by a Settle that waits up to 700 ms for the search the page starts
 //     after its debounce, as for a retry above (the request ends the
 //     wait and is followed as the act's own load): the recent customers

@@ -548,11 +548,15 @@ const jsFinishFill = `async function(mode, old, want) {
   if (mode === 'primed' && el.value.length > 0 && el.selectionStart === 0 && el.selectionEnd === el.value.length) nativeSet(el, old);
   await tick(el);
   if (refused(mode === 'editable' ? el.innerText : el.value, old, want)) return {refused: true};
-  // A search field: the page may search as the user types, after a
-  // debounce (see Driver.fill).
-  const search = el.getAttribute('type') === 'search' || (el.tagName === 'INPUT' && el.hasAttribute('list')) ||
-    /^(searchbox|combobox)$/.test((el.getAttribute('role') || '').trim()) ||
+  // A field the page may search from as the user types, after a
+  // debounce (see Driver.fill): one that suggests (a combobox, an
+  // autocomplete list, a datalist), or a search field with no submit
+  // button in its form (nothing else can start its search).
+  const role = (el.getAttribute('role') || '').trim();
+  const suggests = role === 'combobox' || (el.tagName === 'INPUT' && el.hasAttribute('list')) ||
     /^(list|both)$/.test((el.getAttribute('aria-autocomplete') || '').trim());
+  const submits = f => !!f && !!f.querySelector('button:not([type]), button[type=submit], input[type=submit], input[type=image]');
+  const search = suggests || ((el.getAttribute('type') === 'search' || role === 'searchbox') && !submits(el.form));
   if (mode === 'editable') return {refused: false, search};
   el.dispatchEvent(new Event('change', {bubbles: true}));
   return {refused: false, search};
