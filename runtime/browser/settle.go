@@ -305,11 +305,10 @@ type causedLoad struct {
 }
 
 // retryState is one frame's wait for the retry of an act-caused load:
-// until when, how many retries were armed in this Settle, and the URL.
+// until when, and how many waits were armed in this Settle.
 type retryState struct {
 	until time.Time
 	n     int
-	url   string
 }
 
 // retryableIn returns how long the retry of a load answered with status
@@ -336,16 +335,16 @@ func retryableIn(status int, ra string, now time.Time) time.Duration {
 	return w + settleDOMBound
 }
 
-// armRetryLocked makes frame k wait for the retry of a load of url that
-// ended with a retryable status, for in; false once maxRetries were
-// armed for the frame in this Settle.
-func (c *causal) armRetryLocked(k frameKey, url string, in time.Duration) bool {
+// armRetryLocked makes frame k wait, for in, for the retry of a load
+// that ended with a retryable status (or for a debounced search); false
+// once maxRetries were armed for the frame in this Settle.
+func (c *causal) armRetryLocked(k frameKey, in time.Duration) bool {
 	r := c.retry[k]
 	if r.n >= maxRetries {
 		return false
 	}
 	until := time.Now().Add(in)
-	c.retry[k] = retryState{until: until, n: r.n + 1, url: url}
+	c.retry[k] = retryState{until: until, n: r.n + 1}
 	c.openChainLocked(k, until)
 	return true
 }
@@ -1181,7 +1180,7 @@ func (d *Driver) loadEnded(sid proto.TargetSessionID, id proto.NetworkRequestID)
 			delete(d.causal.caused, k)
 			fk := frameKey{sid, l.frame}
 			switch {
-			case cl.retryIn > 0 && d.causal.armRetryLocked(fk, cl.url, cl.retryIn):
+			case cl.retryIn > 0 && d.causal.armRetryLocked(fk, cl.retryIn):
 				// Answered with a status pages retry: the frame's chain
 				// window stays open for the retry, which is followed.
 				d.log.Debug("settle: waiting for a retry", "url", cl.url, "for", cl.retryIn)
@@ -1488,7 +1487,7 @@ func (d *Driver) settle(ctx context.Context) error {
 	clear(d.causal.retry)
 	if k := d.causal.search; k != nil {
 		d.causal.search = nil
-		d.causal.armRetryLocked(*k, "the search after a fill", searchWait)
+		d.causal.armRetryLocked(*k, searchWait)
 	}
 	d.mu.Unlock()
 	defer func() {
