@@ -230,7 +230,10 @@ type Driver interface {
 	// cap does not apply to a request the last act caused that has no
 	// answer yet, nor to a navigation it asked for that has not committed
 	// its new document: Settle waits for it until ctx ends, then fails
-	// with [ErrActPending]. An open native dialog gives [ErrNativeDialog]. A
+	// with [ErrActPending]. A driver that sees the answers' statuses may
+	// also fail with [ErrActPending] when a write the act caused was
+	// refused with a status pages retry after a backoff and no retry of
+	// it succeeded. An open native dialog gives [ErrNativeDialog]. A
 	// driver without asynchronous effects (the fake) returns at once.
 	Settle(ctx context.Context) error
 
@@ -347,9 +350,12 @@ var (
 	// ErrActPending: the last act's effect is not known, so nothing after
 	// it may be judged: Settle's context ended while a request the act
 	// caused (a fetch or XHR its input started, or a navigation it asked
-	// for: a form it submitted, a link) still had no answer, or the page
+	// for: a form it submitted, a link) still had no answer, the page
 	// removed the frame the act had asked to navigate (a form
-	// it submitted) before the new document committed.
+	// it submitted) before the new document committed, or a write the act
+	// caused was refused with a status pages retry (408, 429, 5xx) and no
+	// retry of it succeeded (what the page shows may be its optimistic
+	// render of a change the server never made).
 	ErrActPending = errors.New("the act's outcome is not known yet")
 	// ErrFormInvalid: the click or Enter would have submitted a form and
 	// the form's constraint validation refused it (a required field left

@@ -395,12 +395,24 @@
 //     pages retry after a backoff, 408, 429 or a 5xx, keeps its frame's
 //     chain window open, and Settle waiting, until the page sends the
 //     retry, which is followed the same way, or for the answer's
-//     Retry-After plus 400 ms when it is at most 10 s, else 2 s; at
-//     most 4 retries per Settle: an optimistic page that showed the new
-//     value and retried the 503'd save silently completed with the
-//     server holding nothing, TestUnseen3NavRetry. A page that does not
-//     retry pays that wait once. A server that keeps failing past the
-//     waits is not detected: the postcondition decides). Until its
+//     Retry-After plus 400 ms when that is at most 10 s, and at least
+//     2 s, doubling with each retry of the Settle up to 10 s (client
+//     backoffs double, and many ignore Retry-After); at most 4 retries
+//     per Settle: an optimistic page that showed the new value and
+//     retried the 503'd save silently completed with the server
+//     holding nothing, TestUnseen3NavRetry. A page that does not retry
+//     pays that wait once. A write (a method other than GET, HEAD or
+//     OPTIONS) so answered stays unsaved until an answer with another
+//     status comes to the same URL, its query aside (the page's retry);
+//     one still unsaved when Settle ends, its waits or ctx run out,
+//     fails it with [runtime.ErrActPending]: an optimistic page whose
+//     retries were all refused, or came later than the waits, showed
+//     the new value and completed with the server holding nothing
+//     (TestUnseen3NavRetry fail=5, fail=2 backoff=1000). A write
+//     to the act's origin that is not the business (a log endpoint
+//     answering 503) fails the action the same way; a failure without
+//     an answer (a network error, an abort) is left to the
+//     postcondition). Until its
 //     response headers arrive
 //     (Network.responseReceived) Settle holds past the cap, up to its
 //     ctx, and then fails with [runtime.ErrActPending], which the

@@ -1,6 +1,7 @@
 package browser
 
 import (
+	"maps"
 	"net/http"
 	"testing"
 	"time"
@@ -57,7 +58,7 @@ func TestRetryRule(t *testing.T) {
 	d := attributionDriver()
 	fk := frameKey{"page", "frame"}
 	send := func(id string) {
-		d.loadSent("page", proto.NetworkRequestID(id), "frame", "http://a.test/save")
+		d.loadSent("page", proto.NetworkRequestID(id), "frame", "POST", "http://a.test/save")
 	}
 	answer := func(id string, status int) {
 		d.loadAnswered("page", proto.NetworkRequestID(id), status, "")
@@ -140,5 +141,105 @@ func TestRetryRule(t *testing.T) {
 	answer("bad", 422)
 	if waiting() {
 		t.Fatal("a 422 armed a retry wait")
+	}
+}
+
+// TestUnsavedRule pins causal.unsaved: an act-caused write answered with
+// a status pages retry stays unsaved until an answer of another status
+// to the same URL (the page's retry); a read never is; the waits for the
+// retries double from retryWait up to maxRetryWait, whatever Retry-After
+// says; a new act forgets them.
+func TestUnsavedRule(t *testing.T) {
+	d := attributionDriver()
+	fk := frameKey{"page", "frame"}
+	send := func(id, method, url string, act bool) {
+		d.mu.Lock()
+		d.causal.actOpen = act
+		d.mu.Unlock()
+		d.loadSent("page", proto.NetworkRequestID(id), "frame", method, url)
+		d.mu.Lock()
+		d.causal.actOpen = false
+		d.mu.Unlock()
+	}
+	answer := func(id string, status int, ra string) {
+		d.loadAnswered("page", proto.NetworkRequestID(id), status, ra)
+		d.loadEnded("page", proto.NetworkRequestID(id))
+	}
+	unsaved := func() map[string]int {
+		d.mu.Lock()
+		defer d.mu.Unlock()
+		return maps.Clone(d.causal.unsaved[fk])
+	}
+	// waitLeft is how long the frame's retry wait has still to run.
+	waitLeft := func() time.Duration {
+		d.mu.Lock()
+		defer d.mu.Unlock()
+		return time.Until(d.causal.retry[fk].until)
+	}
+	const save = "http://a.test/save"
+
+	send("read", "GET", "http://a.test/list?q=1", true)
+	answer("read", 503, "")
+	if u := unsaved(); len(u) != 0 {
+		t.Fatalf("a GET answered 503 is unsaved: %v", u)
+	}
+	d.actBegan()
+	send("w1", "POST", save+"?attempt=1", true)
+	answer("w1", 503, "1")
+	if u := unsaved(); u[save] != 503 {
+		t.Fatalf("after the act's POST answered 503: unsaved %v, want %s: 503", u, save)
+	}
+	if l := waitLeft(); l <= retryWait-time.Second || l > retryWait {
+		t.Fatalf("first wait %v with Retry-After 1, want retryWait (%v)", l, retryWait)
+	}
+	// The retry, answered 503 again: the wait doubles.
+	send("w2", "POST", save+"?attempt=2", false)
+	answer("w2", 503, "")
+	if l := waitLeft(); l <= 2*retryWait-time.Second || l > 2*retryWait {
+		t.Fatalf("second wait %v, want %v", l, 2*retryWait)
+	}
+	// A write to another URL that succeeds saves nothing of this one.
+	send("other", "PUT", "http://a.test/other", false)
+	answer("other", 200, "")
+	if u := unsaved(); u[save] != 503 {
+		t.Fatalf("a PUT to another URL cleared the save: unsaved %v", u)
+	}
+	d.mu.Lock()
+	got := d.causal.takeUnsavedLocked()
+	again := d.causal.takeUnsavedLocked()
+	d.mu.Unlock()
+	if want := save + " was answered 503 and no retry of it succeeded"; got != want || again != "" {
+		t.Fatalf("takeUnsavedLocked = %q then %q, want %q then \"\"", got, again, want)
+	}
+
+	// A new act: the retry count starts over; the retry answered 200
+	// saves the write.
+	d.actBegan()
+	send("w3", "PATCH", save, true)
+	answer("w3", 500, "")
+	if l := waitLeft(); l <= retryWait-time.Second || l > retryWait {
+		t.Fatalf("first wait of a new act %v, want %v", l, retryWait)
+	}
+	send("w4", "PATCH", save, false)
+	answer("w4", 200, "")
+	if u := unsaved(); len(u) != 0 {
+		t.Fatalf("after the retry answered 200: unsaved %v", u)
+	}
+	// The waits never pass maxRetryWait.
+	d.actBegan()
+	send("x0", "POST", save, true)
+	answer("x0", 503, "")
+	for i := 1; i < maxRetries; i++ {
+		id := "x" + string(rune('0'+i))
+		send(id, "POST", save, false)
+		answer(id, 503, "")
+		want := min(retryWait<<i, maxRetryWait)
+		if l := waitLeft(); l <= want-time.Second || l > want {
+			t.Fatalf("wait %d: %v, want %v", i+1, l, want)
+		}
+	}
+	d.actBegan()
+	if u := unsaved(); len(u) != 0 {
+		t.Fatalf("a new act kept the last act's unsaved writes: %v", u)
 	}
 }

@@ -278,6 +278,17 @@ type causal struct {
 	// is sent (it is then followed as the act's own load) or the wait ends.
 	// Cleared by each Settle.
 	retry map[frameKey]retryState
+	// unsaved are, per frame, the act-caused writes (a fetch or XHR with
+	// a method other than GET, HEAD or OPTIONS) whose last answer had a
+	// status pages retry, by URL without its query, with that status: the
+	// server has not done what the act asked, and it is the page's retry
+	// (the same URL, answered with another status) that clears an entry.
+	// One left when Settle ends fails it with [runtime.ErrActPending]:
+	// an optimistic page that showed the new value while its retries
+	// were refused completed with the server holding nothing
+	// (TestUnseen3NavRetry fail=5). Cleared when an act begins and when
+	// Settle returns.
+	unsaved map[frameKey]map[string]int
 	// search is the frame of the search field the act filled
 	// (Driver.searchFilled): the Settle that follows waits for the
 	// search the page starts after its debounce as for a retry (retry).
@@ -302,6 +313,10 @@ type causedLoad struct {
 	// retryIn is set when the answer's status is one pages retry after
 	// a backoff: how long the retry is waited on once the load ended.
 	retryIn time.Duration
+	// write is set for a method other than GET, HEAD and OPTIONS (see
+	// causal.unsaved); status is the answer's.
+	write  bool
+	status int
 }
 
 // retryState is one frame's wait for the retry of an act-caused load:
@@ -347,6 +362,64 @@ func (c *causal) armRetryLocked(k frameKey, in time.Duration) bool {
 	c.retry[k] = retryState{until: until, n: r.n + 1}
 	c.openChainLocked(k, until)
 	return true
+}
+
+// retryInLocked is how long frame k waits for the retry of a load its
+// answer asks to wait in for: at least retryWait, doubling with each wait
+// already armed for the frame in this Settle, up to maxRetryWait (client
+// backoffs double, and many ignore Retry-After: a page retrying after
+// 1 s and then 2 s completed with its second retry still to come).
+func (c *causal) retryInLocked(k frameKey, in time.Duration) time.Duration {
+	return max(in, min(retryWait<<c.retry[k].n, maxRetryWait))
+}
+
+// writeMethod reports whether a request with method asks the server to
+// change something: any method but GET, HEAD and OPTIONS.
+func writeMethod(method string) bool {
+	switch strings.ToUpper(method) {
+	case "", http.MethodGet, http.MethodHead, http.MethodOptions:
+		return false
+	}
+	return true
+}
+
+// writeAnsweredLocked records the answer of an act-caused write of frame
+// k (causal.unsaved): a status pages retry leaves it unsaved, any other
+// answer to the same URL (the page's retry) saves it.
+func (c *causal) writeAnsweredLocked(k frameKey, cl causedLoad) {
+	if cl.retryIn == 0 {
+		if m := c.unsaved[k]; m != nil {
+			delete(m, cl.url)
+			if len(m) == 0 {
+				delete(c.unsaved, k)
+			}
+		}
+		return
+	}
+	if c.unsaved[k] == nil {
+		c.unsaved[k] = map[string]int{}
+	}
+	c.unsaved[k][cl.url] = cl.status
+}
+
+// takeUnsavedLocked returns a description of an act-caused write whose
+// last answer asked for a retry that never succeeded (the first by URL),
+// "" when there is none, and forgets them all.
+func (c *causal) takeUnsavedLocked() string {
+	var first string
+	status := 0
+	for _, m := range c.unsaved {
+		for u, st := range m {
+			if first == "" || u < first {
+				first, status = u, st
+			}
+		}
+	}
+	clear(c.unsaved)
+	if first == "" {
+		return ""
+	}
+	return fmt.Sprintf("%s was answered %d and no retry of it succeeded", first, status)
 }
 
 // retryUntilLocked returns the latest end of the frames' retry waits
@@ -491,6 +564,7 @@ func newCausal() causal {
 		caused:       map[loadKey]causedLoad{},
 		chainOpen:    map[frameKey]time.Time{},
 		retry:        map[frameKey]retryState{},
+		unsaved:      map[frameKey]map[string]int{},
 		actSent:      map[frameKey]bool{},
 		actNavs:      map[frameKey]actNav{},
 		reported:     map[proto.NetworkRequestID]time.Time{},
@@ -514,6 +588,11 @@ func (d *Driver) actBegan() {
 	d.causal.navLost = ""
 	d.causal.search = nil
 	clear(d.causal.actSent)
+	// The previous act's waits and writes were judged by its Settle;
+	// from here on, the ones this act's loads arm are kept for its
+	// Settle, even when they end before it begins.
+	clear(d.causal.retry)
+	clear(d.causal.unsaved)
 	d.mu.Unlock()
 }
 
@@ -620,6 +699,7 @@ func (d *Driver) loadAnswered(sid proto.TargetSessionID, id proto.NetworkRequest
 	k := loadKey{sid, id}
 	if cl, ok := d.causal.caused[k]; ok && !cl.answered {
 		cl.answered = true
+		cl.status = status
 		cl.retryIn = retryableIn(status, retryAfter, time.Now())
 		d.causal.caused[k] = cl
 		if l, ok := d.causal.loads[k]; ok && !cl.chained {
@@ -1075,11 +1155,11 @@ func (d *Driver) causedNow(sid proto.TargetSessionID, frame proto.PageFrameID) b
 	return d.causal.actOpen || time.Now().Before(d.causal.chainOpen[frameKey{sid, frame}])
 }
 
-// loadSent records a fetch or XHR load of url the renderer of session
-// sid started in frame (Network.requestWillBeSent; a redirect keeps the
-// first time), as act-caused when the act window or the frame's chain
-// window is open (causal.caused).
-func (d *Driver) loadSent(sid proto.TargetSessionID, id proto.NetworkRequestID, frame proto.PageFrameID, url string) {
+// loadSent records a fetch or XHR load of url with method the renderer
+// of session sid started in frame (Network.requestWillBeSent; a redirect
+// keeps the first time and method), as act-caused when the act window or
+// the frame's chain window is open (causal.caused).
+func (d *Driver) loadSent(sid proto.TargetSessionID, id proto.NetworkRequestID, frame proto.PageFrameID, method, url string) {
 	d.mu.Lock()
 	k := loadKey{sid, id}
 	if _, ok := d.causal.loads[k]; !ok {
@@ -1109,7 +1189,7 @@ func (d *Driver) loadSent(sid proto.TargetSessionID, id proto.NetworkRequestID, 
 		if i := strings.IndexAny(url, "?#"); i >= 0 {
 			url = url[:i]
 		}
-		d.causal.caused[k] = causedLoad{url: url, chained: chained}
+		d.causal.caused[k] = causedLoad{url: url, chained: chained, write: writeMethod(method)}
 	}
 	d.causal.noteLocked()
 	d.mu.Unlock()
@@ -1179,8 +1259,11 @@ func (d *Driver) loadEnded(sid proto.TargetSessionID, id proto.NetworkRequestID)
 		if cl, ok := d.causal.caused[k]; ok {
 			delete(d.causal.caused, k)
 			fk := frameKey{sid, l.frame}
+			if cl.write && cl.answered {
+				d.causal.writeAnsweredLocked(fk, cl)
+			}
 			switch {
-			case cl.retryIn > 0 && d.causal.armRetryLocked(fk, cl.retryIn):
+			case cl.retryIn > 0 && d.causal.armRetryLocked(fk, d.causal.retryInLocked(fk, cl.retryIn)):
 				// Answered with a status pages retry: the frame's chain
 				// window stays open for the retry, which is followed.
 				d.log.Debug("settle: waiting for a retry", "url", cl.url, "for", cl.retryIn)
@@ -1460,7 +1543,15 @@ func (d *Driver) Settle(ctx context.Context) error {
 	lost := d.causal.navLost
 	d.causal.navLost = ""
 	clear(d.causal.actNavs)
+	unsaved := d.causal.takeUnsavedLocked()
 	d.mu.Unlock()
+	if unsaved != "" && (err == nil || errors.Is(err, context.DeadlineExceeded) && interruption(ctx) == nil) {
+		// The act's write was refused with a status pages retry, and
+		// no retry succeeded before the waits (or ctx) ran out: what the
+		// page shows may be its optimistic render of a change the server
+		// never made.
+		return fmt.Errorf("%w: %s", runtime.ErrActPending, unsaved)
+	}
 	if err != nil {
 		return err
 	}
@@ -1484,7 +1575,6 @@ func (d *Driver) settle(ctx context.Context) error {
 	d.mu.Lock()
 	clear(d.causal.follow)
 	clear(d.causal.followBy)
-	clear(d.causal.retry)
 	if k := d.causal.search; k != nil {
 		d.causal.search = nil
 		d.causal.armRetryLocked(*k, searchWait)

@@ -19,7 +19,8 @@ import (
 // never seen, repeated under load: a route whose code-split chunk loads
 // before its data fetch (the old account read as the next one), an
 // optimistic save answered 503 and retried by the page after a backoff
-// (a completed run with nothing stored), a search debounced 300 ms whose
+// (a completed run with nothing stored), one whose every attempt is
+// refused (the same), a search debounced 300 ms whose
 // old list is not marked busy (the recent customers read as the
 // results), and a form frame the page remounts 300 ms after each
 // submission (the first reference read as the second). Each run must be right or fail safely; a misreport logs the
@@ -84,6 +85,22 @@ func TestStressUnseen3(t *testing.T) {
 					return []string{fmt.Sprintf("completed with the server holding %q", stored)}
 				}
 				return wantCompleted(res)
+			}},
+		{"unseen3n-profile-optimistic-refused", wcCapabilityQuery(t, origin, "unseen3n-profile", "/unseen3n/profile",
+			`[{"name": "fail", "value": "5"}, {"name": "backoff", "value": "300"}, {"name": "optimistic", "value": "1"}]`,
+			unseen3Profile(`{"kind": "text_visible", "text": "{{phone}}"}`)),
+			map[string]any{"phone": phone},
+			func() int { return len(st.Unseen3NavPhones()) },
+			func(res *runtime.Result, from int) []string {
+				// Every attempt is refused: the only right answer is a
+				// failed save.
+				if stored := st.Unseen3NavPhones()[from:]; len(stored) != 0 {
+					return []string{fmt.Sprintf("the server stored %q", stored)}
+				}
+				if res.State == runtime.StateCompleted || res.StoppedAt != "save" || res.Failure == nil || res.Failure.Reason != string(runtime.ReasonPostconditionFailed) {
+					return []string{fmt.Sprintf("ended %s, want failed postcondition_failed at save", describeResult(res))}
+				}
+				return nil
 			}},
 		{"unseen3n-search-debounced", wcCapabilityQuery(t, origin, "unseen3n-search", "/unseen3n/search",
 			`[{"name": "busy", "value": "0"}, {"name": "recent", "value": "200"}]`,

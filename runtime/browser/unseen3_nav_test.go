@@ -260,6 +260,11 @@ func TestUnseen3NavRetry(t *testing.T) {
 		{"1", "300", true, ""},
 		{"1", "1000", true, ""},
 		{"2", "300", true, ""},
+		{"2", "1000", true, ""},
+		{"3", "500", false, ""},
+		{"3", "500", true, ""},
+		{"5", "300", false, ""},
+		{"5", "300", true, ""},
 	} {
 		name := "status"
 		post := savedText
@@ -277,6 +282,17 @@ func TestUnseen3NavRetry(t *testing.T) {
 				unseen3Profile(post))
 			res := execute(t, tctx(t, 60*time.Second), d, c, map[string]any{"phone": phone})
 			stored := s.Stress.Unseen3NavPhones()[before:]
+			if tc.fail == "5" {
+				// Every attempt the page makes is refused: the save never
+				// happened, and the run must not complete.
+				if res.State != runtime.StateFailed || res.Failure == nil || res.Failure.Reason != string(runtime.ReasonPostconditionFailed) || res.StoppedAt != "save" {
+					t.Errorf("run ended %s, want failed postcondition_failed at save", describeResult(res))
+				}
+				if len(stored) != 0 {
+					t.Errorf("server stored %q", stored)
+				}
+				return
+			}
 			wantState(t, res, runtime.StateCompleted, "")
 			if got := res.ModelOutputs["on_file"]; got != phone {
 				t.Errorf("on_file = %q, want %q", got, phone)
