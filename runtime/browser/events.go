@@ -785,7 +785,7 @@ func (d *Driver) onRequest(sid proto.TargetSessionID, e *proto.FetchRequestPause
 	unfollowed := worker && !d.causal.followedLocked(wsid, wat)
 	// The barrier waits for the reply; a document request is a causal
 	// event of its own.
-	d.causal.requestDecidedLocked(sid, e.NetworkID)
+	d.causal.requestDecidedLocked(sid, e.NetworkID, icon)
 	counted := !icon && !unfollowed
 	id := e.RequestID
 	pk := pauseKey{sid, id, false}

@@ -46,3 +46,46 @@ func TestImageFetch(t *testing.T) {
 		t.Error("imageFetch without a request = true")
 	}
 }
+
+// TestIconNotCausal: a subresource request is awaited from the renderer's
+// report until the interceptor decides it; the report is no causal event
+// (the request is pending meanwhile), the decision is one, except for the
+// document's icon (the confirming round trips do not go round again for
+// it).
+func TestIconNotCausal(t *testing.T) {
+	d := attributionDriver()
+	seq := func() uint64 {
+		d.mu.Lock()
+		defer d.mu.Unlock()
+		return d.causal.seq
+	}
+	undecided := func(id proto.NetworkRequestID) bool {
+		d.mu.Lock()
+		defer d.mu.Unlock()
+		_, ok := d.causal.undecided[loadKey{"page", id}]
+		return ok
+	}
+	for _, tc := range []struct {
+		id     proto.NetworkRequestID
+		icon   bool
+		events uint64
+	}{{"icon", true, 0}, {"image", false, 1}} {
+		before := seq()
+		d.requestSent("page", tc.id, "frame")
+		if !undecided(tc.id) {
+			t.Fatalf("%s: not awaited until decided", tc.id)
+		}
+		if got := seq() - before; got != 0 {
+			t.Errorf("%s: the report made %d causal events, want 0", tc.id, got)
+		}
+		d.mu.Lock()
+		d.causal.requestDecidedLocked("page", tc.id, tc.icon)
+		d.mu.Unlock()
+		if undecided(tc.id) {
+			t.Fatalf("%s: still awaited after its decision", tc.id)
+		}
+		if got := seq() - before; got != tc.events {
+			t.Errorf("%s: %d causal events, want %d", tc.id, got, tc.events)
+		}
+	}
+}

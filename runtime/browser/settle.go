@@ -878,12 +878,7 @@ func imageFetch(e *proto.FetchRequestPaused) bool {
 	if e.ResourceType != proto.NetworkResourceTypeOther || e.Request == nil {
 		return false
 	}
-	var accept string
-	for k, v := range e.Request.Headers {
-		if strings.EqualFold(k, "Accept") {
-			accept = v.Str()
-		}
-	}
+	accept := headerValue(e.Request.Headers, "Accept")
 	if accept == "" {
 		return false
 	}
@@ -1118,6 +1113,16 @@ func (c *causal) swVersionLocked(v *proto.ServiceWorkerServiceWorkerVersion) {
 // XHR) the renderer of session sid started in frame, until the
 // interceptor decides it (causal.undecided). A redirect's next hop is not
 // followed again.
+//
+// The report only wakes Settle, it is no causal event: the request is
+// pending until decided, so no Settle ends before its decision, and the
+// decision is the causal event (it sends the confirming round trips
+// round again), except for the document's icon (see imageFetch), whose
+// violation is recorded all the same but which cannot start page work.
+// The renderer's report has no Accept header to tell the icon by, and
+// the browser fetches the icon right after every load: as a causal event
+// its report sent the confirming round trips round again after every
+// navigation.
 func (d *Driver) requestSent(sid proto.TargetSessionID, id proto.NetworkRequestID, frame proto.PageFrameID) {
 	d.mu.Lock()
 	k := loadKey{sid, id}
@@ -1125,14 +1130,16 @@ func (d *Driver) requestSent(sid proto.TargetSessionID, id proto.NetworkRequestI
 	_, known := d.causal.undecided[k]
 	if !decided && !known {
 		d.causal.undecided[k] = loadVal{time.Now(), frame}
-		d.causal.noteLocked()
+		d.causal.wakeLocked()
 	}
 	d.mu.Unlock()
 }
 
 // requestDecidedLocked records that the interceptor paused the request
-// of network id in session sid: it no longer waits to be decided.
-func (c *causal) requestDecidedLocked(sid proto.TargetSessionID, id proto.NetworkRequestID) {
+// of network id in session sid: it no longer waits to be decided. The
+// decision is a causal event unless the request is the document's icon
+// (icon, see requestSent).
+func (c *causal) requestDecidedLocked(sid proto.TargetSessionID, id proto.NetworkRequestID, icon bool) {
 	if id == "" {
 		return
 	}
@@ -1142,7 +1149,11 @@ func (c *causal) requestDecidedLocked(sid proto.TargetSessionID, id proto.Networ
 		// Wake Settle: a request that holds no barrier once paused (the
 		// favicon) sends no other event it would wake on.
 		delete(c.undecided, k)
-		c.noteLocked()
+		if icon {
+			c.wakeLocked()
+		} else {
+			c.noteLocked()
+		}
 	}
 }
 
