@@ -77,7 +77,7 @@ func TestRetryRule(t *testing.T) {
 	waiting := func() bool {
 		d.mu.Lock()
 		defer d.mu.Unlock()
-		return time.Now().Before(d.causal.retryUntilLocked())
+		return time.Now().Before(d.causal.laterUntilLocked())
 	}
 	chainOpen := func() bool {
 		d.mu.Lock()
@@ -114,7 +114,7 @@ func TestRetryRule(t *testing.T) {
 	// A new Settle starts over; a retry that succeeds opens the chain
 	// window for the page's handling.
 	d.mu.Lock()
-	clear(d.causal.retry)
+	clear(d.causal.later)
 	d.mu.Unlock()
 	actSend("save2")
 	answer("save2", 429)
@@ -174,7 +174,7 @@ func TestUnsavedRule(t *testing.T) {
 	waitLeft := func() time.Duration {
 		d.mu.Lock()
 		defer d.mu.Unlock()
-		return time.Until(d.causal.retry[fk].until)
+		return time.Until(d.causal.later[fk].until)
 	}
 	const save = "http://a.test/save"
 

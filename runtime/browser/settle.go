@@ -270,14 +270,17 @@ type causal struct {
 	// no DOM-quiet check closed it: at the cap one was always in flight,
 	// TestSettleChainOneLink).
 	chainOpen map[frameKey]time.Time
-	// retry are the frames whose act-caused load (or its retry) ended
-	// with a retryable status (causedLoad.retryIn): the page may send the
-	// request again after a backoff, and a save that seemed done on an
-	// optimistic page has reached no server until a retry succeeds. The
-	// frame's chain window stays open, and Settle waits, until the retry
-	// is sent (it is then followed as the act's own load) or the wait ends.
-	// Cleared by each Settle.
-	retry map[frameKey]retryState
+	// later are the frames Settle waits on for a request the page sends
+	// later for the act: the retry of an act-caused load (or of its
+	// retry) that ended with a retryable status (causedLoad.retryIn),
+	// since the page may send it again after a backoff, and a save that
+	// seemed done on an optimistic page has reached no server until a
+	// retry succeeds; or the search the page starts after its debounce
+	// (search). The frame's chain window stays open, and Settle waits,
+	// until the request is sent (it is then followed as the act's own
+	// load) or the wait ends. Cleared when an act begins and when Settle
+	// returns.
+	later map[frameKey]laterWait
 	// unsaved are, per frame, the act-caused writes (a fetch or XHR with
 	// a method other than GET, HEAD or OPTIONS) whose last answer had a
 	// status pages retry, by URL without its query, with that status: the
@@ -291,7 +294,7 @@ type causal struct {
 	unsaved map[frameKey]map[string]int
 	// search is the frame of the search field the act filled
 	// (Driver.searchFilled): the Settle that follows waits for the
-	// search the page starts after its debounce as for a retry (retry).
+	// search the page starts after its debounce as for a retry (later).
 	search *frameKey
 	// actSent are the frames that sent a load while the act window was
 	// open (cleared when an act begins).
@@ -319,9 +322,10 @@ type causedLoad struct {
 	status int
 }
 
-// retryState is one frame's wait for the retry of an act-caused load:
-// until when, and how many waits were armed in this Settle.
-type retryState struct {
+// laterWait is one frame's wait for a later request of the act (see
+// causal.later): until when, and how many waits were armed in this
+// Settle.
+type laterWait struct {
 	until time.Time
 	n     int
 }
@@ -350,16 +354,17 @@ func retryableIn(status int, ra string, now time.Time) time.Duration {
 	return w + settleDOMBound
 }
 
-// armRetryLocked makes frame k wait, for in, for the retry of a load
-// that ended with a retryable status (or for a debounced search); false
-// once maxRetries were armed for the frame in this Settle.
-func (c *causal) armRetryLocked(k frameKey, in time.Duration) bool {
-	r := c.retry[k]
+// armLaterLocked makes frame k wait, for in, for the retry of a load
+// that ended with a retryable status or for a debounced search
+// (causal.later); false once maxRetries were armed for the frame in this
+// Settle.
+func (c *causal) armLaterLocked(k frameKey, in time.Duration) bool {
+	r := c.later[k]
 	if r.n >= maxRetries {
 		return false
 	}
 	until := time.Now().Add(in)
-	c.retry[k] = retryState{until: until, n: r.n + 1}
+	c.later[k] = laterWait{until: until, n: r.n + 1}
 	c.openChainLocked(k, until)
 	return true
 }
@@ -370,7 +375,7 @@ func (c *causal) armRetryLocked(k frameKey, in time.Duration) bool {
 // backoffs double, and many ignore Retry-After: a page retrying after
 // 1 s and then 2 s completed with its second retry still to come).
 func (c *causal) retryInLocked(k frameKey, in time.Duration) time.Duration {
-	return max(in, min(retryWait<<c.retry[k].n, maxRetryWait))
+	return max(in, min(retryWait<<c.later[k].n, maxRetryWait))
 }
 
 // writeMethod reports whether a request with method asks the server to
@@ -422,11 +427,12 @@ func (c *causal) takeUnsavedLocked() string {
 	return fmt.Sprintf("%s was answered %d and no retry of it succeeded", first, status)
 }
 
-// retryUntilLocked returns the latest end of the frames' retry waits
-// (zero when none was armed; an ended or answered wait is in the past).
-func (c *causal) retryUntilLocked() time.Time {
+// laterUntilLocked returns the latest end of the frames' waits for a
+// later request (zero when none was armed; an ended or answered wait is
+// in the past).
+func (c *causal) laterUntilLocked() time.Time {
 	var until time.Time
-	for _, r := range c.retry {
+	for _, r := range c.later {
 		if r.until.After(until) {
 			until = r.until
 		}
@@ -563,7 +569,7 @@ func newCausal() causal {
 		followBy:     map[proto.TargetSessionID]followPush{},
 		caused:       map[loadKey]causedLoad{},
 		chainOpen:    map[frameKey]time.Time{},
-		retry:        map[frameKey]retryState{},
+		later:        map[frameKey]laterWait{},
 		unsaved:      map[frameKey]map[string]int{},
 		actSent:      map[frameKey]bool{},
 		actNavs:      map[frameKey]actNav{},
@@ -591,7 +597,7 @@ func (d *Driver) actBegan() {
 	// The previous act's waits and writes were judged by its Settle;
 	// from here on, the ones this act's loads arm are kept for its
 	// Settle, even when they end before it begins.
-	clear(d.causal.retry)
+	clear(d.causal.later)
 	clear(d.causal.unsaved)
 	d.mu.Unlock()
 }
@@ -1184,14 +1190,14 @@ func (d *Driver) loadSent(sid proto.TargetSessionID, id proto.NetworkRequestID, 
 	if d.causal.actOpen {
 		d.causal.actSent[frameKey{sid, frame}] = true
 	}
-	if r, ok := d.causal.retry[frameKey{sid, frame}]; ok && caused && time.Now().Before(r.until) {
+	if r, ok := d.causal.later[frameKey{sid, frame}]; ok && caused && time.Now().Before(r.until) {
 		// The retry the frame was waited on for: it stands for the
 		// act's request, so it is followed as the act's own load (its
 		// answer may arm the next wait, and its end opens the chain
 		// window for the page's handling of the data, the refresh after
 		// a save, as the first answer's would have).
 		r.until = time.Time{}
-		d.causal.retry[frameKey{sid, frame}] = r
+		d.causal.later[frameKey{sid, frame}] = r
 		chained = false
 	}
 	if _, ok := d.causal.caused[k]; caused && !ok {
@@ -1238,10 +1244,10 @@ func (c *causal) documentReplacedLocked(sid proto.TargetSessionID, frame proto.P
 	}
 	// A retry or search the old document was waited on for will not
 	// come (the count stays: maxRetries bounds the Settle).
-	for k, r := range c.retry {
+	for k, r := range c.later {
 		if k.sid == sid && (top || k.frame == frame) {
 			r.until = time.Time{}
-			c.retry[k] = r
+			c.later[k] = r
 		}
 	}
 	for k, u := range c.undecided {
@@ -1274,7 +1280,7 @@ func (d *Driver) loadEnded(sid proto.TargetSessionID, id proto.NetworkRequestID)
 				d.causal.writeAnsweredLocked(fk, cl)
 			}
 			switch {
-			case cl.retryIn > 0 && d.causal.armRetryLocked(fk, d.causal.retryInLocked(fk, cl.retryIn)):
+			case cl.retryIn > 0 && d.causal.armLaterLocked(fk, d.causal.retryInLocked(fk, cl.retryIn)):
 				// Answered with a status pages retry: the frame's chain
 				// window stays open for the retry, which is followed.
 				d.log.Debug("settle: waiting for a retry", "url", cl.url, "for", cl.retryIn)
@@ -1588,14 +1594,14 @@ func (d *Driver) settle(ctx context.Context) error {
 	clear(d.causal.followBy)
 	if k := d.causal.search; k != nil {
 		d.causal.search = nil
-		d.causal.armRetryLocked(*k, searchWait)
+		d.causal.armLaterLocked(*k, searchWait)
 	}
 	d.mu.Unlock()
 	defer func() {
 		d.mu.Lock()
 		clear(d.causal.follow)
 		clear(d.causal.followBy)
-		clear(d.causal.retry)
+		clear(d.causal.later)
 		d.mu.Unlock()
 	}()
 	deadline := start.Add(settleCap)
@@ -1665,17 +1671,17 @@ func (d *Driver) settle(ctx context.Context) error {
 		pending := d.causal.pendingLocked(stale)
 		url, held := d.causal.inflightLocked()
 		seq, changed, chainUntil := d.causal.seq, d.causal.changed, d.causal.chainUntil
-		retryUntil := d.causal.retryUntilLocked()
+		laterUntil := d.causal.laterUntilLocked()
 		d.mu.Unlock()
 		now := time.Now()
-		if now.Before(retryUntil) {
+		if now.Before(laterUntil) {
 			// An act-caused load was answered with a status pages retry,
 			// or the act filled a search field: wait for the request the
 			// page sends after its backoff or debounce (followed as the
 			// act's own load) or the end of the wait.
-			extend(retryUntil.Add(settleCap))
-			if retryUntil.After(chainUntil) {
-				chainUntil = retryUntil
+			extend(laterUntil.Add(settleCap))
+			if laterUntil.After(chainUntil) {
+				chainUntil = laterUntil
 			}
 		}
 		switch {

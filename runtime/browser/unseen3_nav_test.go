@@ -242,7 +242,7 @@ func unseen3Profile(saved string) string {
 // work, the run completed with on_file = the new number while the server
 // had stored nothing, and the next navigation dropped the retry. An
 // act-caused load answered with a status pages retry now keeps its
-// frame's chain window open for the retry (causal.retry).
+// frame's chain window open for the retry (causal.later).
 func TestUnseen3NavRetry(t *testing.T) {
 	d := shared(t)
 	s := sites(t)
