@@ -1169,7 +1169,13 @@ func (c *causal) requestDecidedLocked(sid proto.TargetSessionID, id proto.Networ
 func (d *Driver) causedNow(sid proto.TargetSessionID, frame proto.PageFrameID) bool {
 	d.mu.Lock()
 	defer d.mu.Unlock()
-	return d.causal.actOpen || time.Now().Before(d.causal.chainOpen[frameKey{sid, frame}])
+	return d.causal.actOpen || d.causal.chainingLocked(frameKey{sid, frame})
+}
+
+// chainingLocked reports whether frame k's chain window is open
+// (causal.chainOpen).
+func (c *causal) chainingLocked(k frameKey) bool {
+	return time.Now().Before(c.chainOpen[k])
 }
 
 // loadSent records a fetch or XHR load of url with method the renderer
@@ -1185,7 +1191,7 @@ func (d *Driver) loadSent(sid proto.TargetSessionID, id proto.NetworkRequestID, 
 	// The page's own load: a reply held unattributed is decided (the
 	// note below is its causal event).
 	d.causal.reportedLocked(id)
-	chained := !d.causal.actOpen && time.Now().Before(d.causal.chainOpen[frameKey{sid, frame}])
+	chained := !d.causal.actOpen && d.causal.chainingLocked(frameKey{sid, frame})
 	caused := d.causal.actOpen || chained
 	if d.causal.actOpen {
 		d.causal.actSent[frameKey{sid, frame}] = true
