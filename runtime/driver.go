@@ -232,8 +232,9 @@ type Driver interface {
 	// its new document: Settle waits for it until ctx ends, then fails
 	// with [ErrActPending]. A driver that sees the answers' statuses may
 	// also fail with [ErrActPending] when a write the act caused was
-	// refused with a status pages retry after a backoff and no retry of
-	// it succeeded. An open native dialog gives [ErrNativeDialog]. A
+	// refused with a status pages retry after a backoff, or lost without
+	// an answer, and no retry of it succeeded. An open native dialog
+	// gives [ErrNativeDialog]. A
 	// driver without asynchronous effects (the fake) returns at once.
 	Settle(ctx context.Context) error
 
@@ -353,9 +354,10 @@ var (
 	// for: a form it submitted, a link) still had no answer, the page
 	// removed the frame the act had asked to navigate (a form
 	// it submitted) before the new document committed, or a write the act
-	// caused was refused with a status pages retry (408, 429, 5xx) and no
-	// retry of it succeeded (what the page shows may be its optimistic
-	// render of a change the server never made).
+	// caused was refused with a status pages retry (408, 429, 5xx), or
+	// its connection failed without an answer, and no retry of it
+	// succeeded (what the page shows may be its optimistic render of a
+	// change the server never made).
 	ErrActPending = errors.New("the act's outcome is not known yet")
 	// ErrFormInvalid: the click or Enter would have submitted a form and
 	// the form's constraint validation refused it (a required field left

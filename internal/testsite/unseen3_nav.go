@@ -61,7 +61,10 @@ import (
 //	                          save answer 503 (Retry-After: 1); the page retries
 //	                          after ?backoff=<ms> (default 500), doubling, up to
 //	                          5 attempts, showing the status "Connection
-//	                          problem. Retrying…"; success shows the status
+//	                          problem. Retrying…" (any 5xx and a network
+//	                          error are retried so); ?drop=<n>: the first n
+//	                          attempts end with the connection closed, no
+//	                          answer; success shows the status
 //	                          "Changes saved" and dd[data-testid=phone] the
 //	                          server's number. ?optimistic=1: the number is shown
 //	                          at once, no status while retrying, and "Changes
@@ -181,7 +184,8 @@ func Unseen3NavOrders() []Unseen3NavOrder {
 	return []Unseen3NavOrder{{"ORD-8801", 45000}, {"ORD-8802", 12990}, {"ORD-8803", 300050}}
 }
 
-// Unseen3NavProfileAttempt is one profile save request the server received.
+// Unseen3NavProfileAttempt is one profile save request the server received,
+// with the status it answered (0: the connection was closed unanswered).
 type Unseen3NavProfileAttempt struct {
 	Save    string
 	Attempt int
@@ -432,7 +436,7 @@ const unseen3nProfileBody = `<main id="root">
 </main>`
 
 const unseen3nProfileJS = `
-var fail = query("fail"), backoff = Number(query("backoff")) || 500, optimistic = query("optimistic") === "1";
+var fail = query("fail"), drop = query("drop"), backoff = Number(query("backoff")) || 500, optimistic = query("optimistic") === "1";
 var st = { shown: "` + Unseen3NavPhone + `", saving: false, status: "", error: "" };
 document.getElementById("phone").value = st.shown;
 function render() {
@@ -443,11 +447,19 @@ function render() {
   if (st.status) out.appendChild(el("p", { role: "status" }, st.status));
   if (st.error) out.appendChild(el("p", { role: "alert" }, st.error));
 }
+// postSave is post with an error that carries the status whatever the
+// body (a proxy's 502 is not JSON).
+function postSave(url, body) {
+  return fetch(url, { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body) }).then(function (r) {
+    if (r.ok) return r.json();
+    return r.json().catch(function () { return {}; }).then(function (j) { var e = new Error(j.error || r.status); e.status = r.status; throw e; });
+  });
+}
 function attempt(save, phone, n, wait) {
-  post("/unseen3n/api/profile" + (fail ? "?fail=" + fail : ""), { save: save, attempt: n, phone: phone }).then(function (j) {
+  postSave("/unseen3n/api/profile?fail=" + fail + "&drop=" + drop, { save: save, attempt: n, phone: phone }).then(function (j) {
     st.saving = false; st.shown = j.phone; if (!optimistic) st.status = "Changes saved"; render();
   }, function (e) {
-    if (e.status === 503 && n < 5) {
+    if ((e.status >= 500 || e instanceof TypeError) && n < 5) {
       if (!optimistic) { st.status = "Connection problem. Retrying…"; render(); }
       setTimeout(function () { attempt(save, phone, n + 1, wait * 2); }, wait);
       return;
@@ -763,6 +775,20 @@ func (u *unseen3n) routes(mux *http.ServeMux) {
 			return
 		}
 		fail, _ := pathCount(r.URL.Query().Get("fail"), 0, 10)
+		if drop, _ := pathCount(r.URL.Query().Get("drop"), 0, 10); in.Attempt <= drop {
+			// The connection ends without an answer (a reset on the
+			// way): nothing is stored.
+			u.mu.Lock()
+			u.attempts = append(u.attempts, Unseen3NavProfileAttempt{Save: in.Save, Attempt: in.Attempt, Phone: in.Phone})
+			u.mu.Unlock()
+			if hj, ok := w.(http.Hijacker); ok {
+				if c, _, err := hj.Hijack(); err == nil {
+					_ = c.Close()
+					return
+				}
+			}
+			panic(http.ErrAbortHandler)
+		}
 		status := http.StatusOK
 		if in.Attempt <= fail {
 			status = http.StatusServiceUnavailable

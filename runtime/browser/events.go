@@ -368,9 +368,15 @@ func (d *Driver) dispatch(ev *cdp.Event) {
 		}
 	case "Network.loadingFinished", "Network.loadingFailed":
 		var e struct {
-			RequestID proto.NetworkRequestID `json:"requestId"`
+			RequestID     proto.NetworkRequestID `json:"requestId"`
+			ErrorText     string                 `json:"errorText"`
+			Canceled      bool                   `json:"canceled"`
+			BlockedReason string                 `json:"blockedReason"`
 		}
 		if sid != "" && decode(ev, &e) {
+			if ev.Method == "Network.loadingFailed" && connectionLost(e.ErrorText, e.Canceled, e.BlockedReason) {
+				d.loadLost(sid, e.RequestID, e.ErrorText)
+			}
 			d.loadEnded(sid, e.RequestID)
 		}
 	case "Inspector.workerScriptLoaded":

@@ -243,3 +243,64 @@ func TestUnsavedRule(t *testing.T) {
 		t.Fatalf("a new act kept the last act's unsaved writes: %v", u)
 	}
 }
+
+// TestConnectionLost pins which failed loads count as lost on the way
+// (the server may have done the write) and what a lost write leaves:
+// unsaved with no status, and a wait for the retry; a lost read, or a
+// write the page aborted, leaves nothing.
+func TestConnectionLost(t *testing.T) {
+	for _, tc := range []struct {
+		text     string
+		canceled bool
+		blocked  string
+		want     bool
+	}{
+		{"net::ERR_CONNECTION_RESET", false, "", true},
+		{"net::ERR_EMPTY_RESPONSE", false, "", true},
+		{"net::ERR_CONNECTION_CLOSED", false, "", true},
+		{"net::ERR_TIMED_OUT", false, "", true},
+		{"net::ERR_ABORTED", true, "", false},
+		{"net::ERR_ABORTED", false, "", false},
+		{"net::ERR_BLOCKED_BY_CLIENT", false, "inspector", false},
+		{"net::ERR_BLOCKED_BY_CLIENT", false, "", false},
+		{"net::ERR_BLOCKED_BY_RESPONSE", false, "coep-frame-resource-needs-coep-header", false},
+		{"", false, "", false},
+	} {
+		if got := connectionLost(tc.text, tc.canceled, tc.blocked); got != tc.want {
+			t.Errorf("connectionLost(%q, %v, %q) = %v, want %v", tc.text, tc.canceled, tc.blocked, got, tc.want)
+		}
+	}
+	d := attributionDriver()
+	fk := frameKey{"page", "frame"}
+	lose := func(id, method string) {
+		d.actBegan()
+		d.mu.Lock()
+		d.causal.actOpen = true
+		d.mu.Unlock()
+		d.loadSent("page", proto.NetworkRequestID(id), "frame", method, "http://a.test/save")
+		d.mu.Lock()
+		d.causal.actOpen = false
+		d.mu.Unlock()
+		d.loadLost("page", proto.NetworkRequestID(id), "net::ERR_CONNECTION_RESET")
+		d.loadEnded("page", proto.NetworkRequestID(id))
+	}
+	state := func() (map[string]int, bool) {
+		d.mu.Lock()
+		defer d.mu.Unlock()
+		return maps.Clone(d.causal.unsaved[fk]), time.Now().Before(d.causal.laterUntilLocked())
+	}
+	lose("read", "GET")
+	if u, waiting := state(); len(u) != 0 || waiting {
+		t.Fatalf("a lost GET: unsaved %v, waiting %v; want neither", u, waiting)
+	}
+	lose("write", "POST")
+	if u, waiting := state(); len(u) != 1 || u["http://a.test/save"] != 0 || !waiting {
+		t.Fatalf("a lost POST: unsaved %v, waiting %v; want it unsaved with status 0 and a wait", u, waiting)
+	}
+	d.mu.Lock()
+	got := d.causal.takeUnsavedLocked()
+	d.mu.Unlock()
+	if want := "http://a.test/save had no answer (its connection failed) and no retry of it succeeded"; got != want {
+		t.Fatalf("takeUnsavedLocked = %q, want %q", got, want)
+	}
+}

@@ -283,9 +283,11 @@ type causal struct {
 	later map[frameKey]laterWait
 	// unsaved are, per frame, the act-caused writes (a fetch or XHR with
 	// a method other than GET, HEAD or OPTIONS) whose last answer had a
-	// status pages retry, by URL without its query, with that status: the
-	// server has not done what the act asked, and it is the page's retry
-	// (the same URL, answered with another status) that clears an entry.
+	// status pages retry, or that failed on the way without an answer
+	// (loadLost, status 0), by URL without its query, with that status:
+	// the server has not done what the act asked, or may not have, and
+	// it is the page's retry (the same URL, answered with another
+	// status) that clears an entry.
 	// One left when Settle ends fails it with [runtime.ErrActPending]:
 	// an optimistic page that showed the new value while its retries
 	// were refused completed with the server holding nothing
@@ -317,7 +319,8 @@ type causedLoad struct {
 	// a backoff: how long the retry is waited on once the load ended.
 	retryIn time.Duration
 	// write is set for a method other than GET, HEAD and OPTIONS (see
-	// causal.unsaved); status is the answer's.
+	// causal.unsaved); status is the answer's (0 for a write whose
+	// connection failed, see loadLost).
 	write  bool
 	status int
 }
@@ -421,8 +424,11 @@ func (c *causal) takeUnsavedLocked() string {
 		}
 	}
 	clear(c.unsaved)
-	if first == "" {
+	switch {
+	case first == "":
 		return ""
+	case status == 0:
+		return first + " had no answer (its connection failed) and no retry of it succeeded"
 	}
 	return fmt.Sprintf("%s was answered %d and no retry of it succeeded", first, status)
 }
@@ -1260,6 +1266,31 @@ func (c *causal) documentReplacedLocked(sid proto.TargetSessionID, frame proto.P
 		if k.sid == sid && (top || u.frame == frame) {
 			delete(c.undecided, k)
 		}
+	}
+}
+
+// connectionLost reports whether a load that failed (Network.loadingFailed
+// with errorText, canceled and blockedReason) failed on the way to or
+// from its server: not cancelled (by the page, or by its document going
+// away) and not blocked (by the interceptor, a policy or the browser).
+// The server may or may not have done what it asked.
+func connectionLost(errorText string, canceled bool, blockedReason string) bool {
+	return !canceled && blockedReason == "" && errorText != "" && !strings.Contains(errorText, "BLOCKED") && !strings.Contains(errorText, "ABORTED")
+}
+
+// loadLost records that the act-caused write id of session sid failed
+// without an answer (connectionLost): like an answer pages retry after a
+// backoff (Settle waits for the retry, and the write is unsaved until a
+// retry is answered), since whether the server did it is unknown. A
+// read is left as it was: the page shows what it got.
+func (d *Driver) loadLost(sid proto.TargetSessionID, id proto.NetworkRequestID, reason string) {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	k := loadKey{sid, id}
+	if cl, ok := d.causal.caused[k]; ok && cl.write && !cl.answered {
+		cl.answered, cl.status, cl.retryIn = true, 0, retryWait
+		d.causal.caused[k] = cl
+		d.log.Debug("settle: the act's write had no answer", "url", cl.url, "err", reason)
 	}
 }
 

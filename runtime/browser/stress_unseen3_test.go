@@ -20,7 +20,8 @@ import (
 // before its data fetch (the old account read as the next one), an
 // optimistic save answered 503 and retried by the page after a backoff
 // (a completed run with nothing stored), one whose every attempt is
-// refused (the same), a search debounced 300 ms whose
+// refused (the same), one whose first connection is closed unanswered
+// (the gate's 502), a search debounced 300 ms whose
 // old list is not marked busy (the recent customers read as the
 // results), and a form frame the page remounts 300 ms after each
 // submission (the first reference read as the second). Each run must be right or fail safely; a misreport logs the
@@ -101,6 +102,18 @@ func TestStressUnseen3(t *testing.T) {
 					return []string{fmt.Sprintf("ended %s, want failed postcondition_failed at save", describeResult(res))}
 				}
 				return nil
+			}},
+		{"unseen3n-profile-optimistic-dropped", wcCapabilityQuery(t, origin, "unseen3n-profile", "/unseen3n/profile",
+			`[{"name": "drop", "value": "1"}, {"name": "backoff", "value": "300"}, {"name": "optimistic", "value": "1"}]`,
+			unseen3Profile(`{"kind": "text_visible", "text": "{{phone}}"}`)),
+			map[string]any{"phone": phone},
+			func() int { return len(st.Unseen3NavPhones()) },
+			func(res *runtime.Result, from int) []string {
+				stored := st.Unseen3NavPhones()[from:]
+				if res.State == runtime.StateCompleted && !slices.Equal(stored, []string{phone}) {
+					return []string{fmt.Sprintf("completed with the server holding %q", stored)}
+				}
+				return wantCompleted(res)
 			}},
 		{"unseen3n-search-debounced", wcCapabilityQuery(t, origin, "unseen3n-search", "/unseen3n/search",
 			`[{"name": "busy", "value": "0"}, {"name": "recent", "value": "200"}]`,

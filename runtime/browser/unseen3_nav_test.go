@@ -304,6 +304,60 @@ func TestUnseen3NavRetry(t *testing.T) {
 	}
 }
 
+// TestUnseen3NavDropped: the save's connection is closed without an
+// answer (dropped 1 or 5 times; the page retries a network error as it
+// does a 503). Through the network gate the closed connection reaches the
+// page as the gate's 502; without it (a remote endpoint, or an https
+// tunnel) as a network error (Network.loadingFailed). Either way a
+// completed run must mean the server stored the number; all five dropped,
+// the run fails postcondition_failed at the save: before, the optimistic
+// page kept the new number on screen and the run completed with the
+// server holding nothing.
+func TestUnseen3NavDropped(t *testing.T) {
+	requireBrowser(t)
+	s := sites(t)
+	gateless, err := Launch(tctx(t, 30*time.Second), withoutGate())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer gateless.Close()
+	for i, tc := range []struct {
+		gate bool
+		drop string
+	}{{true, "1"}, {true, "5"}, {false, "1"}, {false, "5"}} {
+		name := "gateless"
+		if tc.gate {
+			name = "gate"
+		}
+		t.Run(name+"/drop="+tc.drop, func(t *testing.T) {
+			d := gateless
+			if tc.gate {
+				d = shared(t)
+			}
+			phone := "+39 06 555 02" + strconv.Itoa(10+i)
+			before := len(s.Stress.Unseen3NavPhones())
+			c := wcCapabilityQuery(t, s.Stress.Origin(), "unseen3n-profile", "/unseen3n/profile",
+				`[{"name": "drop", "value": "`+tc.drop+`"}, {"name": "backoff", "value": "300"}, {"name": "optimistic", "value": "1"}]`,
+				unseen3Profile(`{"kind": "text_visible", "text": "{{phone}}"}`))
+			res := execute(t, tctx(t, 60*time.Second), d, c, map[string]any{"phone": phone})
+			stored := s.Stress.Unseen3NavPhones()[before:]
+			if tc.drop == "5" {
+				if res.State != runtime.StateFailed || res.Failure == nil || res.Failure.Reason != string(runtime.ReasonPostconditionFailed) || res.StoppedAt != "save" {
+					t.Errorf("run ended %s, want failed postcondition_failed at save", describeResult(res))
+				}
+				if len(stored) != 0 {
+					t.Errorf("server stored %q", stored)
+				}
+				return
+			}
+			wantState(t, res, runtime.StateCompleted, "")
+			if !reflect.DeepEqual(stored, []string{phone}) {
+				t.Errorf("server stored %q when the run completed, want [%q]", stored, phone)
+			}
+		})
+	}
+}
+
 // unseen3Inbox sends a reply and reads its delivery.
 const unseen3Inbox = `
   "inputs": [{"name": "reply", "type": "string", "required": true, "max_length": 200}],
