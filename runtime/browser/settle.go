@@ -1316,11 +1316,12 @@ func (d *Driver) loadEnded(sid proto.TargetSessionID, id proto.NetworkRequestID)
 			if cl.write && cl.answered {
 				d.causal.writeAnsweredLocked(fk, cl)
 			}
+			wait := d.causal.retryInLocked(fk, cl.retryIn)
 			switch {
-			case cl.retryIn > 0 && d.causal.armLaterLocked(fk, d.causal.retryInLocked(fk, cl.retryIn)):
+			case cl.retryIn > 0 && d.causal.armLaterLocked(fk, wait):
 				// Answered with a status pages retry: the frame's chain
 				// window stays open for the retry, which is followed.
-				d.log.Debug("settle: waiting for a retry", "url", cl.url, "for", cl.retryIn)
+				d.log.Debug("settle: waiting for a retry", "url", cl.url, "for", wait)
 			case !cl.chained:
 				d.causal.openChainLocked(fk, time.Now().Add(settleCap))
 			default:

@@ -44,7 +44,7 @@ func TestStressUnseen3(t *testing.T) {
 			borgo = append(borgo, map[string]any{"name": c.Name, "city": c.City})
 		}
 	}
-	for _, sc := range []struct {
+	type scenario struct {
 		name   string
 		c      *capability.Capability
 		inputs map[string]any
@@ -52,7 +52,20 @@ func TestStressUnseen3(t *testing.T) {
 		// check returns the run's problems given the server's records
 		// from mark.
 		check func(res *runtime.Result, from int) []string
-	}{
+	}
+	// profile is the optimistic profile save with the server's fault
+	// (fail or drop) on its first n attempts; refused: on all of them.
+	profile := func(name, fault, n string, refused bool) scenario {
+		return scenario{name, wcCapabilityQuery(t, origin, "unseen3n-profile", "/unseen3n/profile",
+			`[{"name": "`+fault+`", "value": "`+n+`"}, {"name": "backoff", "value": "300"}, {"name": "optimistic", "value": "1"}]`,
+			unseen3Profile(`{"kind": "text_visible", "text": "{{phone}}"}`)),
+			map[string]any{"phone": phone},
+			func() int { return len(st.Unseen3NavPhones()) },
+			func(res *runtime.Result, from int) []string {
+				return unseen3ProfileJudge(res, st.Unseen3NavPhones()[from:], phone, refused)
+			}}
+	}
+	for _, sc := range []scenario{
 		{"unseen3n-crm-chunk", wcCapabilityQuery(t, origin, "unseen3n-crm", "/unseen3n/crm",
 			`[{"name": "defer", "value": "chunk"}, {"name": "delay", "value": "1500"}]`, unseen3CRM(naive, naive, false)),
 			map[string]any{"customer": first.Name},
@@ -75,46 +88,9 @@ func TestStressUnseen3(t *testing.T) {
 				}
 				return p
 			}},
-		{"unseen3n-profile-optimistic-retry", wcCapabilityQuery(t, origin, "unseen3n-profile", "/unseen3n/profile",
-			`[{"name": "fail", "value": "1"}, {"name": "backoff", "value": "300"}, {"name": "optimistic", "value": "1"}]`,
-			unseen3Profile(`{"kind": "text_visible", "text": "{{phone}}"}`)),
-			map[string]any{"phone": phone},
-			func() int { return len(st.Unseen3NavPhones()) },
-			func(res *runtime.Result, from int) []string {
-				stored := st.Unseen3NavPhones()[from:]
-				if res.State == runtime.StateCompleted && !slices.Equal(stored, []string{phone}) {
-					return []string{fmt.Sprintf("completed with the server holding %q", stored)}
-				}
-				return wantCompleted(res)
-			}},
-		{"unseen3n-profile-optimistic-refused", wcCapabilityQuery(t, origin, "unseen3n-profile", "/unseen3n/profile",
-			`[{"name": "fail", "value": "5"}, {"name": "backoff", "value": "300"}, {"name": "optimistic", "value": "1"}]`,
-			unseen3Profile(`{"kind": "text_visible", "text": "{{phone}}"}`)),
-			map[string]any{"phone": phone},
-			func() int { return len(st.Unseen3NavPhones()) },
-			func(res *runtime.Result, from int) []string {
-				// Every attempt is refused: the only right answer is a
-				// failed save.
-				if stored := st.Unseen3NavPhones()[from:]; len(stored) != 0 {
-					return []string{fmt.Sprintf("the server stored %q", stored)}
-				}
-				if res.State == runtime.StateCompleted || res.StoppedAt != "save" || res.Failure == nil || res.Failure.Reason != string(runtime.ReasonPostconditionFailed) {
-					return []string{fmt.Sprintf("ended %s, want failed postcondition_failed at save", describeResult(res))}
-				}
-				return nil
-			}},
-		{"unseen3n-profile-optimistic-dropped", wcCapabilityQuery(t, origin, "unseen3n-profile", "/unseen3n/profile",
-			`[{"name": "drop", "value": "1"}, {"name": "backoff", "value": "300"}, {"name": "optimistic", "value": "1"}]`,
-			unseen3Profile(`{"kind": "text_visible", "text": "{{phone}}"}`)),
-			map[string]any{"phone": phone},
-			func() int { return len(st.Unseen3NavPhones()) },
-			func(res *runtime.Result, from int) []string {
-				stored := st.Unseen3NavPhones()[from:]
-				if res.State == runtime.StateCompleted && !slices.Equal(stored, []string{phone}) {
-					return []string{fmt.Sprintf("completed with the server holding %q", stored)}
-				}
-				return wantCompleted(res)
-			}},
+		profile("unseen3n-profile-optimistic-retry", "fail", "1", false),
+		profile("unseen3n-profile-optimistic-refused", "fail", "5", true),
+		profile("unseen3n-profile-optimistic-dropped", "drop", "1", false),
 		{"unseen3n-search-debounced", wcCapabilityQuery(t, origin, "unseen3n-search", "/unseen3n/search",
 			`[{"name": "busy", "value": "0"}, {"name": "recent", "value": "200"}]`,
 			unseen3Search(`{"kind": "locator_visible", "locator_candidates": [{"strategy": "role", "role": "list", "name": "Customers", "exact": true}]}`)),

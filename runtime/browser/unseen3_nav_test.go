@@ -1,7 +1,9 @@
 package browser
 
 import (
+	"fmt"
 	"reflect"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -281,24 +283,12 @@ func TestUnseen3NavRetry(t *testing.T) {
 				`[{"name": "fail", "value": "`+tc.fail+`"}, {"name": "backoff", "value": "`+tc.backoff+`"}, {"name": "optimistic", "value": "`+opt+`"}]`,
 				unseen3Profile(post))
 			res := execute(t, tctx(t, 60*time.Second), d, c, map[string]any{"phone": phone})
-			stored := s.Stress.Unseen3NavPhones()[before:]
-			if tc.fail == "5" {
-				// Every attempt the page makes is refused: the save never
-				// happened, and the run must not complete.
-				if res.State != runtime.StateFailed || res.Failure == nil || res.Failure.Reason != string(runtime.ReasonPostconditionFailed) || res.StoppedAt != "save" {
-					t.Errorf("run ended %s, want failed postcondition_failed at save", describeResult(res))
-				}
-				if len(stored) != 0 {
-					t.Errorf("server stored %q", stored)
-				}
-				return
+			// fail=5: every attempt the page makes is refused.
+			for _, p := range unseen3ProfileJudge(res, s.Stress.Unseen3NavPhones()[before:], phone, tc.fail == "5") {
+				t.Error(p)
 			}
-			wantState(t, res, runtime.StateCompleted, "")
-			if got := res.ModelOutputs["on_file"]; got != phone {
+			if got := res.ModelOutputs["on_file"]; res.State == runtime.StateCompleted && got != phone {
 				t.Errorf("on_file = %q, want %q", got, phone)
-			}
-			if !reflect.DeepEqual(stored, []string{phone}) {
-				t.Errorf("server stored %q when the run completed, want [%q] (a completed save that never reached the server)", stored, phone)
 			}
 		})
 	}
@@ -340,22 +330,34 @@ func TestUnseen3NavDropped(t *testing.T) {
 				`[{"name": "drop", "value": "`+tc.drop+`"}, {"name": "backoff", "value": "300"}, {"name": "optimistic", "value": "1"}]`,
 				unseen3Profile(`{"kind": "text_visible", "text": "{{phone}}"}`))
 			res := execute(t, tctx(t, 60*time.Second), d, c, map[string]any{"phone": phone})
-			stored := s.Stress.Unseen3NavPhones()[before:]
-			if tc.drop == "5" {
-				if res.State != runtime.StateFailed || res.Failure == nil || res.Failure.Reason != string(runtime.ReasonPostconditionFailed) || res.StoppedAt != "save" {
-					t.Errorf("run ended %s, want failed postcondition_failed at save", describeResult(res))
-				}
-				if len(stored) != 0 {
-					t.Errorf("server stored %q", stored)
-				}
-				return
-			}
-			wantState(t, res, runtime.StateCompleted, "")
-			if !reflect.DeepEqual(stored, []string{phone}) {
-				t.Errorf("server stored %q when the run completed, want [%q]", stored, phone)
+			for _, p := range unseen3ProfileJudge(res, s.Stress.Unseen3NavPhones()[before:], phone, tc.drop == "5") {
+				t.Error(p)
 			}
 		})
 	}
+}
+
+// unseen3ProfileJudge returns the problems of a profile run given the
+// numbers the server stored during it. refused (every attempt of the
+// page refused or dropped) wants a failed save: postcondition_failed at
+// the save, nothing stored. Otherwise the run must complete clean with
+// the number stored: a completed save that never reached the server is
+// the worst answer.
+func unseen3ProfileJudge(res *runtime.Result, stored []string, phone string, refused bool) []string {
+	if refused {
+		var p []string
+		if len(stored) != 0 {
+			p = append(p, fmt.Sprintf("the server stored %q", stored))
+		}
+		if res.State != runtime.StateFailed || res.Failure == nil || res.Failure.Reason != string(runtime.ReasonPostconditionFailed) || res.StoppedAt != "save" {
+			p = append(p, fmt.Sprintf("ended %s, want failed postcondition_failed at save", describeResult(res)))
+		}
+		return p
+	}
+	if res.State == runtime.StateCompleted && !slices.Equal(stored, []string{phone}) {
+		return []string{fmt.Sprintf("completed with the server holding %q, want [%q]", stored, phone)}
+	}
+	return wantCompleted(res)
 }
 
 // unseen3Inbox sends a reply and reads its delivery.
