@@ -276,10 +276,10 @@ type causal struct {
 	// since the page may send it again after a backoff, and a save that
 	// seemed done on an optimistic page has reached no server until a
 	// retry succeeds; or the search the page starts after its debounce
-	// (search). The frame's chain window stays open, and Settle waits,
-	// until the request is sent (it is then followed as the act's own
-	// load) or the wait ends. Cleared when an act begins and when Settle
-	// returns.
+	// (Driver.searchFilled). The frame's chain window stays open, and
+	// Settle waits, until the request is sent (it is then followed as
+	// the act's own load) or the wait ends. Cleared when an act begins
+	// and when Settle returns.
 	later map[frameKey]laterWait
 	// unsaved are, per frame, the act-caused writes (a fetch or XHR with
 	// a method other than GET, HEAD or OPTIONS) whose last answer had a
@@ -294,10 +294,6 @@ type causal struct {
 	// (TestUnseen3NavRetry fail=5). Cleared when an act begins and when
 	// Settle returns.
 	unsaved map[frameKey]map[string]int
-	// search is the frame of the search field the act filled
-	// (Driver.searchFilled): the Settle that follows waits for the
-	// search the page starts after its debounce as for a retry (later).
-	search *frameKey
 	// actSent are the frames that sent a load while the act window was
 	// open (cleared when an act begins).
 	actSent map[frameKey]bool
@@ -598,7 +594,6 @@ func (d *Driver) actBegan() {
 	clear(d.causal.caused)
 	clear(d.causal.actNavs)
 	d.causal.navLost = ""
-	d.causal.search = nil
 	clear(d.causal.actSent)
 	// The previous act's waits and writes were judged by its Settle;
 	// from here on, the ones this act's loads arm are kept for its
@@ -610,10 +605,11 @@ func (d *Driver) actBegan() {
 
 // searchFilled records that the act filled a search field in frame of
 // session sid: a page that searches as the user types starts its request
-// after a debounce timer, later than the act window, so the next Settle
-// waits up to searchWait for the frame to send it and follows it as the
-// act's own load (TestUnseen3NavSearch: the recent customers still on
-// screen were read as the results).
+// after a debounce timer, later than the act window, so the frame waits
+// up to searchWait for it (causal.later, armed here and kept for the
+// Settle that follows, as a retry's) and it is followed as the act's own
+// load (TestUnseen3NavSearch: the recent customers still on screen were
+// read as the results).
 func (d *Driver) searchFilled(sid proto.TargetSessionID, frame proto.PageFrameID) {
 	d.mu.Lock()
 	defer d.mu.Unlock()
@@ -622,7 +618,7 @@ func (d *Driver) searchFilled(sid proto.TargetSessionID, frame proto.PageFrameID
 		// act's load is followed already, nothing is waited for.
 		return
 	}
-	d.causal.search = &frameKey{sid, frame}
+	d.causal.armLaterLocked(frameKey{sid, frame}, searchWait)
 }
 
 // navRequested records that frame of session sid was asked to navigate
@@ -1601,8 +1597,9 @@ func (d *Driver) Settle(ctx context.Context) error {
 	unsaved := d.causal.takeUnsavedLocked()
 	d.mu.Unlock()
 	if unsaved != "" && (err == nil || errors.Is(err, context.DeadlineExceeded) && interruption(ctx) == nil) {
-		// The act's write was refused with a status pages retry, and
-		// no retry succeeded before the waits (or ctx) ran out: what the
+		// The act's write was refused with a status pages retry, or
+		// lost without an answer, and no retry succeeded before the
+		// waits (or ctx) ran out: what the
 		// page shows may be its optimistic render of a change the server
 		// never made.
 		return fmt.Errorf("%w: %s", runtime.ErrActPending, unsaved)
@@ -1630,10 +1627,6 @@ func (d *Driver) settle(ctx context.Context) error {
 	d.mu.Lock()
 	clear(d.causal.follow)
 	clear(d.causal.followBy)
-	if k := d.causal.search; k != nil {
-		d.causal.search = nil
-		d.causal.armLaterLocked(*k, searchWait)
-	}
 	d.mu.Unlock()
 	defer func() {
 		d.mu.Lock()
