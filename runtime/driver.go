@@ -231,9 +231,10 @@ type Driver interface {
 	// answer yet, nor to a navigation it asked for that has not committed
 	// its new document: Settle waits for it until ctx ends, then fails
 	// with [ErrActPending]. A driver that sees the answers' statuses may
-	// also fail with [ErrActPending] when a write the act caused was
-	// refused with a status pages retry after a backoff, or lost without
-	// an answer, and no retry of it succeeded. An open native dialog
+	// also fail with [ErrActPending] when a request the act caused (a
+	// write, or a read of what the page is to show) was refused with a
+	// status pages retry after a backoff, or lost without an answer, and
+	// no retry of it succeeded. An open native dialog
 	// gives [ErrNativeDialog]. A
 	// driver without asynchronous effects (the fake) returns at once.
 	Settle(ctx context.Context) error
@@ -353,11 +354,12 @@ var (
 	// caused (a fetch or XHR its input started, or a navigation it asked
 	// for: a form it submitted, a link) still had no answer, the page
 	// removed the frame the act had asked to navigate (a form
-	// it submitted) before the new document committed, or a write the act
-	// caused was refused with a status pages retry (408, 429, 5xx), or
-	// its connection failed without an answer, and no retry of it
+	// it submitted) before the new document committed, or a request the
+	// act caused was refused with a status pages retry (408, 429, 5xx),
+	// or its connection failed without an answer, and no retry of it
 	// succeeded (what the page shows may be its optimistic render of a
-	// change the server never made).
+	// change the server never made, or the data it showed before the
+	// act: the last search's results).
 	ErrActPending = errors.New("the act's outcome is not known yet")
 	// ErrFormInvalid: the click or Enter would have submitted a form and
 	// the form's constraint validation refused it (a required field left

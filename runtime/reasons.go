@@ -84,7 +84,8 @@ const (
 	// outcome was not known within it ([ErrActPending]: a request or a
 	// navigation the act caused had no answer, the page removed the
 	// frame the act navigated before its new document committed, or a
-	// write the act caused was refused and never retried with success).
+	// request the act caused was refused and never retried with
+	// success).
 	ReasonPostconditionFailed Reason = "postcondition_failed"
 	// ReasonNoTransition (ui_assertion_failed): no transition of the
 	// milestone held within the transition timeout.

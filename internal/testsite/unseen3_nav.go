@@ -111,8 +111,15 @@ import (
 //	                          answer replaces the list and the h2 reads
 //	                          "Results for “<q>”". Answers of an earlier
 //	                          query, or the recent list arriving after a search,
-//	                          are dropped ([Unseen3NavCustomers],
-//	                          [Stress.Unseen3NavSearches])
+//	                          are dropped. ?fail=<n>: the first n attempts of
+//	                          each search answer 503 (Retry-After: 1);
+//	                          ?drop=<n>: they end with the connection closed;
+//	                          the page retries either after ?backoff=<ms>
+//	                          (default 500), doubling, up to 5 attempts, the
+//	                          old list staying on screen, and then shows the
+//	                          alert "Search failed" under it
+//	                          ([Unseen3NavCustomers], [Stress.Unseen3NavSearches]:
+//	                          the queries answered)
 //	GET /unseen3n/docs        server-rendered h1 "Documents" and list
 //	                          "Documents" of every saved draft's title
 //	                          ([Stress.Unseen3NavDrafts])
@@ -603,6 +610,7 @@ const unseen3nSearchBody = `<main id="root">
 <p><label for="q">Search customers</label> <input id="q" type="search" autocomplete="off"></p>
 <h2 id="heading"></h2>
 <ul id="list" aria-label="Customers"></ul>
+<div id="out"></div>
 </main>`
 
 const unseen3nSearchJS = `
@@ -616,17 +624,29 @@ function render() {
   (st.items || []).forEach(function (c) {
     ul.appendChild(el("li", { "class": "cust" }, [el("span", { "class": "name" }, c.name), " · ", el("span", { "class": "city" }, c.city)]));
   });
+  var out = document.getElementById("out"); out.textContent = "";
+  if (st.error) out.appendChild(el("p", { role: "alert" }, st.error));
+}
+var fail = query("fail"), drop = query("drop"), backoff = Number(query("backoff")) || 500;
+// search asks for q's customers; a 5xx or a network error is retried
+// after wait, doubling, up to 5 attempts, the old list staying on screen.
+function search(my, q, n, wait) {
+  getJSON("/unseen3n/api/customers?q=" + encodeURIComponent(q) + "&attempt=" + n + "&fail=" + fail + "&drop=" + drop).then(function (list) {
+    if (my !== seq) return; // a later query is on its way
+    st.items = list; st.heading = "Results for “" + q + "”"; st.busy = false; st.error = ""; render();
+  }, function (e) {
+    if (my !== seq) return;
+    if ((Number(e.message) >= 500 || e instanceof TypeError) && n < 5) {
+      setTimeout(function () { search(my, q, n + 1, wait * 2); }, wait);
+      return;
+    }
+    st.busy = false; st.error = "Search failed"; render();
+  });
 }
 input.addEventListener("input", function () {
   st.q = input.value.trim(); st.busy = true; render();
   clearTimeout(timer);
-  timer = setTimeout(function () {
-    var my = ++seq, q = st.q;
-    getJSON("/unseen3n/api/customers?q=" + encodeURIComponent(q)).then(function (list) {
-      if (my !== seq) return; // a later query is on its way
-      st.items = list; st.heading = "Results for “" + q + "”"; st.busy = false; render();
-    });
-  }, 300);
+  timer = setTimeout(function () { search(++seq, st.q, 1, backoff); }, 300);
 });
 render();
 getJSON("/unseen3n/api/customers?recent=" + (query("recent") || "200")).then(function (list) {
@@ -900,6 +920,23 @@ func (u *unseen3n) routes(mux *http.ServeMux) {
 		}
 		q := strings.ToLower(strings.TrimSpace(r.URL.Query().Get("q")))
 		if !sleep(r, 400*time.Millisecond) {
+			return
+		}
+		// attempt counts from 1 (0: not given, never refused).
+		attempt, _ := pathCount(r.URL.Query().Get("attempt"), 0, 10)
+		if drop, _ := pathCount(r.URL.Query().Get("drop"), 0, 10); attempt >= 1 && attempt <= drop {
+			// The connection ends without an answer.
+			if hj, ok := w.(http.Hijacker); ok {
+				if c, _, err := hj.Hijack(); err == nil {
+					_ = c.Close()
+					return
+				}
+			}
+			panic(http.ErrAbortHandler)
+		}
+		if fail, _ := pathCount(r.URL.Query().Get("fail"), 0, 10); attempt >= 1 && attempt <= fail {
+			w.Header().Set("Retry-After", "1")
+			http.Error(w, `{"error":"busy"}`, http.StatusServiceUnavailable)
 			return
 		}
 		out := []Unseen3NavCustomer{}

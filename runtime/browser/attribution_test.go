@@ -55,7 +55,7 @@ func TestReplyAttribution(t *testing.T) {
 		{"unfollowed worker", true, func(d *Driver, net proto.NetworkRequestID) { d.workerLoadSent("worker", net) }, false},
 		{"followed worker", false, func(d *Driver, net proto.NetworkRequestID) { d.workerLoadSent("worker", net) }, true},
 		{"page's own load", true, func(d *Driver, net proto.NetworkRequestID) {
-			d.loadSent("page", net, "frame", "GET", "http://a.test/x")
+			d.loadSent("page", net, "frame", "http://a.test/x")
 		}, true},
 		{"never reported", true, func(d *Driver, net proto.NetworkRequestID) {
 			d.mu.Lock()
@@ -88,7 +88,7 @@ func TestReplyAttribution(t *testing.T) {
 	// is a causal event, as without workers.
 	t.Run("reported before the reply", func(t *testing.T) {
 		d := attributionDriver()
-		d.loadSent("page", "77.2", "frame", "GET", "http://a.test/x")
+		d.loadSent("page", "77.2", "frame", "http://a.test/x")
 		if !replyPaused(d, "77.2") {
 			t.Error("the reply to the page's reported load was no causal event")
 		}

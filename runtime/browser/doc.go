@@ -401,21 +401,26 @@
 //     per Settle: an optimistic page that showed the new value and
 //     retried the 503'd save silently completed with the server
 //     holding nothing, TestUnseen3NavRetry. A page that does not retry
-//     pays that wait once. A write (a method other than GET, HEAD or
-//     OPTIONS) so answered, or failed on the way without an answer (a
-//     connection reset or closed, a timeout: not cancelled, aborted or
-//     blocked; the server may have done it, and through the network
-//     gate such a failure reaches the page as the gate's 502), waits
-//     the same way and stays unsaved until an answer with another
-//     status comes to the same URL, its query aside (the page's retry);
-//     one still unsaved when Settle ends, its waits or ctx run out,
-//     fails it with [runtime.ErrActPending]: an optimistic page whose
-//     retries were all refused, or came later than the waits, showed
-//     the new value and completed with the server holding nothing
-//     (TestUnseen3NavRetry fail=5, fail=2 backoff=1000;
-//     TestUnseen3NavDropped with and without the gate). A write to the
-//     act's origin that is not the business (a log endpoint answering
-//     503) fails the action the same way). Until its
+//     pays that wait once. Such a request, whatever its method, so
+//     answered, or failed on the way without an answer (a connection
+//     reset or closed, a timeout: not cancelled, aborted or blocked; a
+//     write the server may have done, a read that brought nothing; and
+//     through the network gate such a failure reaches the page as the
+//     gate's 502), waits the same way and stays unserved until an
+//     answer with another status comes to the same URL, its query
+//     aside (the page's retry); one still unserved when Settle ends,
+//     its waits or ctx run out, fails it with [runtime.ErrActPending]:
+//     an optimistic page whose retries were all refused, or came later
+//     than the waits, showed the new value and completed with the
+//     server holding nothing (TestUnseen3NavRetry fail=5, fail=2
+//     backoff=1000; TestUnseen3NavDropped with and without the gate),
+//     and a search whose attempts all failed, or whose connection closed
+//     without the gate, left the list from before on screen, read as
+//     its results (TestUnseen3NavSearchRetry). A request the act caused
+//     that is not the business (a log endpoint or a widget's data
+//     answering 503, never retried) fails the action the same way: an
+//     error, never an answer built on a page the server did not
+//     serve). Until its
 //     response headers arrive
 //     (Network.responseReceived) Settle holds past the cap, up to its
 //     ctx, and then fails with [runtime.ErrActPending], which the

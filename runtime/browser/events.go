@@ -312,7 +312,7 @@ func (d *Driver) dispatch(ev *cdp.Event) {
 			d.mu.Unlock()
 			switch {
 			case e.Type == proto.NetworkResourceTypeFetch || e.Type == proto.NetworkResourceTypeXHR:
-				d.loadSent(sid, e.RequestID, e.FrameID, e.Request.Method, e.Request.URL)
+				d.loadSent(sid, e.RequestID, e.FrameID, e.Request.URL)
 			case e.Type == proto.NetworkResourceTypeScript && e.LoaderID != "" && !localScheme(e.Request.URL) && d.causedNow(sid, e.FrameID):
 				// A script the act's input asked for (a route's
 				// code-split chunk): followed as an act-caused load to
@@ -327,7 +327,7 @@ func (d *Driver) dispatch(ev *cdp.Event) {
 				// worker's own session; followed, it held the Settle of
 				// the click that started the worker to the action
 				// timeout (TestCaptureTargetEvents).
-				d.loadSent(sid, e.RequestID, e.FrameID, e.Request.Method, e.Request.URL)
+				d.loadSent(sid, e.RequestID, e.FrameID, e.Request.URL)
 			case e.Type == proto.NetworkResourceTypeDocument:
 				// A navigation: the frame's load tracks it.
 			default:

@@ -58,7 +58,7 @@ func TestRetryRule(t *testing.T) {
 	d := attributionDriver()
 	fk := frameKey{"page", "frame"}
 	send := func(id string) {
-		d.loadSent("page", proto.NetworkRequestID(id), "frame", "POST", "http://a.test/save")
+		d.loadSent("page", proto.NetworkRequestID(id), "frame", "http://a.test/save")
 	}
 	answer := func(id string, status int) {
 		d.loadAnswered("page", proto.NetworkRequestID(id), status, "")
@@ -144,19 +144,20 @@ func TestRetryRule(t *testing.T) {
 	}
 }
 
-// TestUnsavedRule pins causal.unsaved: an act-caused write answered with
-// a status pages retry stays unsaved until an answer of another status
-// to the same URL (the page's retry); a read never is; the waits for the
-// retries double from retryWait up to maxRetryWait, whatever Retry-After
-// says; a new act forgets them.
-func TestUnsavedRule(t *testing.T) {
+// TestUnservedRule pins causal.unserved: an act-caused load, a read or a
+// write, answered with a status pages retry stays unserved until an
+// answer of another status to the same URL (the page's retry); one to
+// another URL serves nothing of it; the waits for the retries double
+// from retryWait up to maxRetryWait, whatever Retry-After says; a new act
+// forgets them; a load the act did not cause is never unserved.
+func TestUnservedRule(t *testing.T) {
 	d := attributionDriver()
 	fk := frameKey{"page", "frame"}
-	send := func(id, method, url string, act bool) {
+	send := func(id, url string, act bool) {
 		d.mu.Lock()
 		d.causal.actOpen = act
 		d.mu.Unlock()
-		d.loadSent("page", proto.NetworkRequestID(id), "frame", method, url)
+		d.loadSent("page", proto.NetworkRequestID(id), "frame", url)
 		d.mu.Lock()
 		d.causal.actOpen = false
 		d.mu.Unlock()
@@ -165,10 +166,10 @@ func TestUnsavedRule(t *testing.T) {
 		d.loadAnswered("page", proto.NetworkRequestID(id), status, ra)
 		d.loadEnded("page", proto.NetworkRequestID(id))
 	}
-	unsaved := func() map[string]int {
+	unserved := func() map[string]int {
 		d.mu.Lock()
 		defer d.mu.Unlock()
-		return maps.Clone(d.causal.unsaved[fk])
+		return maps.Clone(d.causal.unserved[fk])
 	}
 	// waitLeft is how long the frame's retry wait has still to run.
 	waitLeft := func() time.Duration {
@@ -178,60 +179,73 @@ func TestUnsavedRule(t *testing.T) {
 	}
 	const save = "http://a.test/save"
 
-	send("read", "GET", "http://a.test/list?q=1", true)
+	// A poll the act did not cause, refused: nothing of the act's.
+	send("poll", "http://a.test/unread", false)
+	answer("poll", 503, "")
+	if u := unserved(); len(u) != 0 {
+		t.Fatalf("a load the act did not cause is unserved: %v", u)
+	}
+	// The act's read, refused, then served by its retry.
+	d.actBegan()
+	send("read", "http://a.test/list?q=1", true)
 	answer("read", 503, "")
-	if u := unsaved(); len(u) != 0 {
-		t.Fatalf("a GET answered 503 is unsaved: %v", u)
+	if u := unserved(); u["http://a.test/list"] != 503 {
+		t.Fatalf("after the act's GET answered 503: unserved %v, want http://a.test/list: 503", u)
+	}
+	send("read2", "http://a.test/list?q=1&attempt=2", false)
+	answer("read2", 200, "")
+	if u := unserved(); len(u) != 0 {
+		t.Fatalf("after the read's retry answered 200: unserved %v", u)
 	}
 	d.actBegan()
-	send("w1", "POST", save+"?attempt=1", true)
+	send("w1", save+"?attempt=1", true)
 	answer("w1", 503, "1")
-	if u := unsaved(); u[save] != 503 {
-		t.Fatalf("after the act's POST answered 503: unsaved %v, want %s: 503", u, save)
+	if u := unserved(); u[save] != 503 {
+		t.Fatalf("after the act's POST answered 503: unserved %v, want %s: 503", u, save)
 	}
 	if l := waitLeft(); l <= retryWait-time.Second || l > retryWait {
 		t.Fatalf("first wait %v with Retry-After 1, want retryWait (%v)", l, retryWait)
 	}
 	// The retry, answered 503 again: the wait doubles.
-	send("w2", "POST", save+"?attempt=2", false)
+	send("w2", save+"?attempt=2", false)
 	answer("w2", 503, "")
 	if l := waitLeft(); l <= 2*retryWait-time.Second || l > 2*retryWait {
 		t.Fatalf("second wait %v, want %v", l, 2*retryWait)
 	}
-	// A write to another URL that succeeds saves nothing of this one.
-	send("other", "PUT", "http://a.test/other", false)
+	// A load of another URL that succeeds serves nothing of this one.
+	send("other", "http://a.test/other", false)
 	answer("other", 200, "")
-	if u := unsaved(); u[save] != 503 {
-		t.Fatalf("a PUT to another URL cleared the save: unsaved %v", u)
+	if u := unserved(); u[save] != 503 {
+		t.Fatalf("a load of another URL cleared the save: unserved %v", u)
 	}
 	d.mu.Lock()
-	got := d.causal.takeUnsavedLocked()
-	again := d.causal.takeUnsavedLocked()
+	got := d.causal.takeUnservedLocked()
+	again := d.causal.takeUnservedLocked()
 	d.mu.Unlock()
 	if want := save + " was answered 503 and no retry of it succeeded"; got != want || again != "" {
-		t.Fatalf("takeUnsavedLocked = %q then %q, want %q then \"\"", got, again, want)
+		t.Fatalf("takeUnservedLocked = %q then %q, want %q then \"\"", got, again, want)
 	}
 
 	// A new act: the retry count starts over; the retry answered 200
-	// saves the write.
+	// serves the write.
 	d.actBegan()
-	send("w3", "PATCH", save, true)
+	send("w3", save, true)
 	answer("w3", 500, "")
 	if l := waitLeft(); l <= retryWait-time.Second || l > retryWait {
 		t.Fatalf("first wait of a new act %v, want %v", l, retryWait)
 	}
-	send("w4", "PATCH", save, false)
+	send("w4", save, false)
 	answer("w4", 200, "")
-	if u := unsaved(); len(u) != 0 {
-		t.Fatalf("after the retry answered 200: unsaved %v", u)
+	if u := unserved(); len(u) != 0 {
+		t.Fatalf("after the retry answered 200: unserved %v", u)
 	}
 	// The waits never pass maxRetryWait.
 	d.actBegan()
-	send("x0", "POST", save, true)
+	send("x0", save, true)
 	answer("x0", 503, "")
 	for i := 1; i < maxRetries; i++ {
 		id := "x" + string(rune('0'+i))
-		send(id, "POST", save, false)
+		send(id, save, false)
 		answer(id, 503, "")
 		want := min(retryWait<<i, maxRetryWait)
 		if l := waitLeft(); l <= want-time.Second || l > want {
@@ -239,15 +253,15 @@ func TestUnsavedRule(t *testing.T) {
 		}
 	}
 	d.actBegan()
-	if u := unsaved(); len(u) != 0 {
-		t.Fatalf("a new act kept the last act's unsaved writes: %v", u)
+	if u := unserved(); len(u) != 0 {
+		t.Fatalf("a new act kept the last act's unserved loads: %v", u)
 	}
 }
 
 // TestConnectionLost pins which failed loads count as lost on the way
-// (the server may have done the write) and what a lost write leaves:
-// unsaved with no status, and a wait for the retry; a lost read, or a
-// write the page aborted, leaves nothing.
+// (the server may have done the write; a read brought nothing) and what
+// a lost load of the act leaves: unserved with no status, and a wait for
+// the retry; one the page aborted leaves nothing.
 func TestConnectionLost(t *testing.T) {
 	for _, tc := range []struct {
 		text     string
@@ -272,12 +286,12 @@ func TestConnectionLost(t *testing.T) {
 	}
 	d := attributionDriver()
 	fk := frameKey{"page", "frame"}
-	lose := func(id, method string) {
+	lose := func(id string) {
 		d.actBegan()
 		d.mu.Lock()
 		d.causal.actOpen = true
 		d.mu.Unlock()
-		d.loadSent("page", proto.NetworkRequestID(id), "frame", method, "http://a.test/save")
+		d.loadSent("page", proto.NetworkRequestID(id), "frame", "http://a.test/save")
 		d.mu.Lock()
 		d.causal.actOpen = false
 		d.mu.Unlock()
@@ -287,20 +301,16 @@ func TestConnectionLost(t *testing.T) {
 	state := func() (map[string]int, bool) {
 		d.mu.Lock()
 		defer d.mu.Unlock()
-		return maps.Clone(d.causal.unsaved[fk]), time.Now().Before(d.causal.laterUntilLocked())
+		return maps.Clone(d.causal.unserved[fk]), time.Now().Before(d.causal.laterUntilLocked())
 	}
-	lose("read", "GET")
-	if u, waiting := state(); len(u) != 0 || waiting {
-		t.Fatalf("a lost GET: unsaved %v, waiting %v; want neither", u, waiting)
-	}
-	lose("write", "POST")
+	lose("load")
 	if u, waiting := state(); len(u) != 1 || u["http://a.test/save"] != 0 || !waiting {
-		t.Fatalf("a lost POST: unsaved %v, waiting %v; want it unsaved with status 0 and a wait", u, waiting)
+		t.Fatalf("a lost load: unserved %v, waiting %v; want it unserved with status 0 and a wait", u, waiting)
 	}
 	d.mu.Lock()
-	got := d.causal.takeUnsavedLocked()
+	got := d.causal.takeUnservedLocked()
 	d.mu.Unlock()
 	if want := "http://a.test/save had no answer (its connection failed) and no retry of it succeeded"; got != want {
-		t.Fatalf("takeUnsavedLocked = %q, want %q", got, want)
+		t.Fatalf("takeUnservedLocked = %q, want %q", got, want)
 	}
 }

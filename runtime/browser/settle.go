@@ -281,19 +281,21 @@ type causal struct {
 	// the act's own load) or the wait ends. Cleared when an act begins
 	// and when Settle returns.
 	later map[frameKey]laterWait
-	// unsaved are, per frame, the act-caused writes (a fetch or XHR with
-	// a method other than GET, HEAD or OPTIONS) whose last answer had a
+	// unserved are, per frame, the act-caused loads (a fetch, an XHR, a
+	// route's script, whatever the method) whose last answer had a
 	// status pages retry, or that failed on the way without an answer
 	// (loadLost, status 0), by URL without its query, with that status:
-	// the server has not done what the act asked, or may not have, and
-	// it is the page's retry (the same URL, answered with another
-	// status) that clears an entry.
-	// One left when Settle ends fails it with [runtime.ErrActPending]:
-	// an optimistic page that showed the new value while its retries
-	// were refused completed with the server holding nothing
-	// (TestUnseen3NavRetry fail=5). Cleared when an act begins and when
-	// Settle returns.
-	unsaved map[frameKey]map[string]int
+	// the server has not done what the act asked (a write), or may not
+	// have, or has not sent what the page was to show (a read), and it
+	// is the page's retry (the same URL, answered with another status)
+	// that clears an entry. One left when Settle ends fails it with
+	// [runtime.ErrActPending]: an optimistic page that showed the new
+	// value while its retries were refused completed with the server
+	// holding nothing (TestUnseen3NavRetry fail=5), and a search whose
+	// every attempt failed, or whose connection closed, left the old
+	// list on screen, read as the results (TestUnseen3NavSearchRetry).
+	// Cleared when an act begins and when Settle returns.
+	unserved map[frameKey]map[string]int
 	// actSent are the frames that sent a load while the act window was
 	// open (cleared when an act begins).
 	actSent map[frameKey]bool
@@ -314,10 +316,8 @@ type causedLoad struct {
 	// retryIn is set when the answer's status is one pages retry after
 	// a backoff: how long the retry is waited on once the load ended.
 	retryIn time.Duration
-	// write is set for a method other than GET, HEAD and OPTIONS (see
-	// causal.unsaved); status is the answer's (0 for a write whose
-	// connection failed, see loadLost).
-	write  bool
+	// status is the answer's (0 for a load whose connection failed,
+	// see loadLost; causal.unserved).
 	status int
 }
 
@@ -377,49 +377,40 @@ func (c *causal) retryInLocked(k frameKey, in time.Duration) time.Duration {
 	return max(in, min(retryWait<<c.later[k].n, maxRetryWait))
 }
 
-// writeMethod reports whether a request with method asks the server to
-// change something: any method but GET, HEAD and OPTIONS.
-func writeMethod(method string) bool {
-	switch strings.ToUpper(method) {
-	case "", http.MethodGet, http.MethodHead, http.MethodOptions:
-		return false
-	}
-	return true
-}
-
-// writeAnsweredLocked records the answer of an act-caused write of frame
-// k (causal.unsaved): a status pages retry leaves it unsaved, any other
-// answer to the same URL (the page's retry) saves it.
-func (c *causal) writeAnsweredLocked(k frameKey, cl causedLoad) {
+// answeredLocked records the answer of an act-caused load of frame k
+// (causal.unserved): a status pages retry (or none, the connection lost)
+// leaves it unserved, any other answer to the same URL (the page's
+// retry) serves it.
+func (c *causal) answeredLocked(k frameKey, cl causedLoad) {
 	if cl.retryIn == 0 {
-		if m := c.unsaved[k]; m != nil {
+		if m := c.unserved[k]; m != nil {
 			delete(m, cl.url)
 			if len(m) == 0 {
-				delete(c.unsaved, k)
+				delete(c.unserved, k)
 			}
 		}
 		return
 	}
-	if c.unsaved[k] == nil {
-		c.unsaved[k] = map[string]int{}
+	if c.unserved[k] == nil {
+		c.unserved[k] = map[string]int{}
 	}
-	c.unsaved[k][cl.url] = cl.status
+	c.unserved[k][cl.url] = cl.status
 }
 
-// takeUnsavedLocked returns a description of an act-caused write whose
+// takeUnservedLocked returns a description of an act-caused load whose
 // last answer asked for a retry that never succeeded (the first by URL),
 // "" when there is none, and forgets them all.
-func (c *causal) takeUnsavedLocked() string {
+func (c *causal) takeUnservedLocked() string {
 	var first string
 	status := 0
-	for _, m := range c.unsaved {
+	for _, m := range c.unserved {
 		for u, st := range m {
 			if first == "" || u < first {
 				first, status = u, st
 			}
 		}
 	}
-	clear(c.unsaved)
+	clear(c.unserved)
 	switch {
 	case first == "":
 		return ""
@@ -572,7 +563,7 @@ func newCausal() causal {
 		caused:       map[loadKey]causedLoad{},
 		chainOpen:    map[frameKey]time.Time{},
 		later:        map[frameKey]laterWait{},
-		unsaved:      map[frameKey]map[string]int{},
+		unserved:     map[frameKey]map[string]int{},
 		actSent:      map[frameKey]bool{},
 		actNavs:      map[frameKey]actNav{},
 		reported:     map[proto.NetworkRequestID]time.Time{},
@@ -595,11 +586,11 @@ func (d *Driver) actBegan() {
 	clear(d.causal.actNavs)
 	d.causal.navLost = ""
 	clear(d.causal.actSent)
-	// The previous act's waits and writes were judged by its Settle;
-	// from here on, the ones this act's loads arm are kept for its
-	// Settle, even when they end before it begins.
+	// The previous act's waits and unserved loads were judged by its
+	// Settle; from here on, the ones this act's loads leave are kept for
+	// its Settle, even when they end before it begins.
 	clear(d.causal.later)
-	clear(d.causal.unsaved)
+	clear(d.causal.unserved)
 	d.mu.Unlock()
 }
 
@@ -1180,11 +1171,11 @@ func (c *causal) chainingLocked(k frameKey) bool {
 	return time.Now().Before(c.chainOpen[k])
 }
 
-// loadSent records a fetch or XHR load of url with method the renderer
-// of session sid started in frame (Network.requestWillBeSent; a redirect
-// keeps the first time and method), as act-caused when the act window or
-// the frame's chain window is open (causal.caused).
-func (d *Driver) loadSent(sid proto.TargetSessionID, id proto.NetworkRequestID, frame proto.PageFrameID, method, url string) {
+// loadSent records a fetch or XHR load of url the renderer of session
+// sid started in frame (Network.requestWillBeSent; a redirect keeps the
+// first time), as act-caused when the act window or the frame's chain
+// window is open (causal.caused).
+func (d *Driver) loadSent(sid proto.TargetSessionID, id proto.NetworkRequestID, frame proto.PageFrameID, url string) {
 	d.mu.Lock()
 	k := loadKey{sid, id}
 	if _, ok := d.causal.loads[k]; !ok {
@@ -1214,7 +1205,7 @@ func (d *Driver) loadSent(sid proto.TargetSessionID, id proto.NetworkRequestID, 
 		if i := strings.IndexAny(url, "?#"); i >= 0 {
 			url = url[:i]
 		}
-		d.causal.caused[k] = causedLoad{url: url, chained: chained, write: writeMethod(method)}
+		d.causal.caused[k] = causedLoad{url: url, chained: chained}
 	}
 	d.causal.noteLocked()
 	d.mu.Unlock()
@@ -1274,19 +1265,19 @@ func connectionLost(errorText string, canceled bool, blockedReason string) bool 
 	return !canceled && blockedReason == "" && errorText != "" && !strings.Contains(errorText, "BLOCKED") && !strings.Contains(errorText, "ABORTED")
 }
 
-// loadLost records that the act-caused write id of session sid failed
+// loadLost records that the act-caused load id of session sid failed
 // without an answer (connectionLost): like an answer pages retry after a
-// backoff (Settle waits for the retry, and the write is unsaved until a
-// retry is answered), since whether the server did it is unknown. A
-// read is left as it was: the page shows what it got.
+// backoff (Settle waits for the retry, and the load is unserved until a
+// retry is answered), since whether the server did a write is unknown
+// and a read brought nothing.
 func (d *Driver) loadLost(sid proto.TargetSessionID, id proto.NetworkRequestID, reason string) {
 	d.mu.Lock()
 	defer d.mu.Unlock()
 	k := loadKey{sid, id}
-	if cl, ok := d.causal.caused[k]; ok && cl.write && !cl.answered {
+	if cl, ok := d.causal.caused[k]; ok && !cl.answered {
 		cl.answered, cl.status, cl.retryIn = true, 0, retryWait
 		d.causal.caused[k] = cl
-		d.log.Debug("settle: the act's write had no answer", "url", cl.url, "err", reason)
+		d.log.Debug("settle: the act's load had no answer", "url", cl.url, "err", reason)
 	}
 }
 
@@ -1309,8 +1300,8 @@ func (d *Driver) loadEnded(sid proto.TargetSessionID, id proto.NetworkRequestID)
 		if cl, ok := d.causal.caused[k]; ok {
 			delete(d.causal.caused, k)
 			fk := frameKey{sid, l.frame}
-			if cl.write && cl.answered {
-				d.causal.writeAnsweredLocked(fk, cl)
+			if cl.answered {
+				d.causal.answeredLocked(fk, cl)
 			}
 			wait := d.causal.retryInLocked(fk, cl.retryIn)
 			switch {
@@ -1594,15 +1585,15 @@ func (d *Driver) Settle(ctx context.Context) error {
 	lost := d.causal.navLost
 	d.causal.navLost = ""
 	clear(d.causal.actNavs)
-	unsaved := d.causal.takeUnsavedLocked()
+	unserved := d.causal.takeUnservedLocked()
 	d.mu.Unlock()
-	if unsaved != "" && (err == nil || errors.Is(err, context.DeadlineExceeded) && interruption(ctx) == nil) {
-		// The act's write was refused with a status pages retry, or
+	if unserved != "" && (err == nil || errors.Is(err, context.DeadlineExceeded) && interruption(ctx) == nil) {
+		// The act's load was refused with a status pages retry, or
 		// lost without an answer, and no retry succeeded before the
-		// waits (or ctx) ran out: what the
-		// page shows may be its optimistic render of a change the server
-		// never made.
-		return fmt.Errorf("%w: %s", runtime.ErrActPending, unsaved)
+		// waits (or ctx) ran out: what the page shows may be its
+		// optimistic render of a change the server never made, or the
+		// data it showed before the act.
+		return fmt.Errorf("%w: %s", runtime.ErrActPending, unserved)
 	}
 	if err != nil {
 		return err

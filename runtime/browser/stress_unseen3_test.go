@@ -23,7 +23,9 @@ import (
 // refused (the same), one whose first connection is closed unanswered
 // (the gate's 502), a search debounced 300 ms whose
 // old list is not marked busy (the recent customers read as the
-// results), and a form frame the page remounts 300 ms after each
+// results), the same search refused once or on every attempt (the
+// recent customers read as the results when no attempt succeeded), and
+// a form frame the page remounts 300 ms after each
 // submission (the first reference read as the second). Each run must be right or fail safely; a misreport logs the
 // iteration's driver log.
 func TestStressUnseen3(t *testing.T) {
@@ -65,6 +67,41 @@ func TestStressUnseen3(t *testing.T) {
 				return unseen3ProfileJudge(res, st.Unseen3NavPhones()[from:], phone, refused)
 			}}
 	}
+	// search is the debounced search whose old list is not marked busy,
+	// under the postcondition that holds on any list, with the server's
+	// fault on the first n attempts of the search (none: n "0"); refused:
+	// on all of them.
+	search := func(name, fault, n string, refused bool) scenario {
+		return scenario{name, wcCapabilityQuery(t, origin, "unseen3n-search", "/unseen3n/search",
+			`[{"name": "busy", "value": "0"}, {"name": "recent", "value": "200"}, {"name": "`+fault+`", "value": "`+n+`"}, {"name": "backoff", "value": "300"}]`,
+			unseen3Search(`{"kind": "locator_visible", "locator_candidates": [{"strategy": "role", "role": "list", "name": "Customers", "exact": true}]}`)),
+			map[string]any{"q": "borgo"},
+			func() int { return len(st.Unseen3NavSearches()) },
+			func(res *runtime.Result, from int) []string {
+				answered := st.Unseen3NavSearches()[from:]
+				if refused {
+					var p []string
+					if res.State != runtime.StateFailed || res.Failure == nil || res.Failure.Reason != string(runtime.ReasonPostconditionFailed) || res.StoppedAt != "type" {
+						p = append(p, fmt.Sprintf("ended %s, want failed postcondition_failed at type", describeResult(res)))
+					}
+					if _, ok := res.ModelOutputs["customers"]; ok {
+						p = append(p, fmt.Sprintf("customers produced with every search refused: %v", res.ModelOutputs["customers"]))
+					}
+					return p
+				}
+				p := wantCompleted(res)
+				if res.State != runtime.StateCompleted {
+					return p
+				}
+				if got := asJSON(t, res.ModelOutputs["customers"]); !reflect.DeepEqual(got, borgo) {
+					p = append(p, fmt.Sprintf("customers = %v, want %v", got, borgo))
+				}
+				if !slices.Equal(answered, []string{"borgo"}) {
+					p = append(p, fmt.Sprintf("server answered searches %q", answered))
+				}
+				return p
+			}}
+	}
 	for _, sc := range []scenario{
 		{"unseen3n-crm-chunk", wcCapabilityQuery(t, origin, "unseen3n-crm", "/unseen3n/crm",
 			`[{"name": "defer", "value": "chunk"}, {"name": "delay", "value": "1500"}]`, unseen3CRM(naive, naive, false)),
@@ -91,24 +128,9 @@ func TestStressUnseen3(t *testing.T) {
 		profile("unseen3n-profile-optimistic-retry", "fail", "1", false),
 		profile("unseen3n-profile-optimistic-refused", "fail", "5", true),
 		profile("unseen3n-profile-optimistic-dropped", "drop", "1", false),
-		{"unseen3n-search-debounced", wcCapabilityQuery(t, origin, "unseen3n-search", "/unseen3n/search",
-			`[{"name": "busy", "value": "0"}, {"name": "recent", "value": "200"}]`,
-			unseen3Search(`{"kind": "locator_visible", "locator_candidates": [{"strategy": "role", "role": "list", "name": "Customers", "exact": true}]}`)),
-			map[string]any{"q": "borgo"},
-			func() int { return len(st.Unseen3NavSearches()) },
-			func(res *runtime.Result, from int) []string {
-				p := wantCompleted(res)
-				if res.State != runtime.StateCompleted {
-					return p
-				}
-				if got := asJSON(t, res.ModelOutputs["customers"]); !reflect.DeepEqual(got, borgo) {
-					p = append(p, fmt.Sprintf("customers = %v, want %v", got, borgo))
-				}
-				if got := st.Unseen3NavSearches()[from:]; !slices.Equal(got, []string{"borgo"}) {
-					p = append(p, fmt.Sprintf("server answered searches %q", got))
-				}
-				return p
-			}},
+		search("unseen3n-search-debounced", "fail", "0", false),
+		search("unseen3n-search-retry", "fail", "1", false),
+		search("unseen3n-search-refused", "fail", "5", true),
 		{"unseen2-frame-remount", wcCapabilityQuery(t, origin, "unseen2-frame", "/unseen2/frame",
 			`[{"name": "remount", "value": "300"}]`, unseen2Expense()),
 			expense,

@@ -691,3 +691,75 @@ func TestUnseen3NavSearch(t *testing.T) {
 		})
 	}
 }
+
+// TestUnseen3NavSearchRetry: the debounced search's request is refused
+// (503) or its connection closed without an answer, and the page retries
+// it after a backoff with the recent customers still on screen, under a
+// postcondition that holds on any list (the naive one of
+// TestUnseen3NavSearch). A completed run must answer with the query's
+// customers, never the recent ones: a search whose every attempt failed,
+// or whose retry came later than the waits, left the old list on screen
+// for the read. Without the network gate (a remote endpoint, an https
+// tunnel) the closed connection reaches the page as a network error;
+// through it, as the gate's 502.
+func TestUnseen3NavSearchRetry(t *testing.T) {
+	requireBrowser(t)
+	s := sites(t)
+	gateless, err := Launch(tctx(t, 30*time.Second), withoutGate())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer gateless.Close()
+	naive := `{"kind": "locator_visible", "locator_candidates": [{"strategy": "role", "role": "list", "name": "Customers", "exact": true}]}`
+	var want []any
+	for _, c := range testsite.Unseen3NavCustomers() {
+		if strings.Contains(strings.ToLower(c.Name), "borgo") {
+			want = append(want, map[string]any{"name": c.Name, "city": c.City})
+		}
+	}
+	for _, tc := range []struct {
+		gate              bool
+		fault, n, backoff string
+	}{
+		{true, "fail", "1", "300"},
+		{true, "fail", "2", "1000"},
+		{true, "fail", "5", "300"},
+		{true, "drop", "1", "300"},
+		{false, "drop", "1", "300"},
+		{false, "drop", "2", "1000"},
+		{false, "drop", "5", "300"},
+	} {
+		name := "gateless"
+		if tc.gate {
+			name = "gate"
+		}
+		t.Run(name+"/"+tc.fault+"="+tc.n+"/backoff="+tc.backoff, func(t *testing.T) {
+			d := gateless
+			if tc.gate {
+				d = shared(t)
+			}
+			before := len(s.Stress.Unseen3NavSearches())
+			c := wcCapabilityQuery(t, s.Stress.Origin(), "unseen3n-search", "/unseen3n/search",
+				`[{"name": "busy", "value": "0"}, {"name": "`+tc.fault+`", "value": "`+tc.n+`"}, {"name": "backoff", "value": "`+tc.backoff+`"}]`, unseen3Search(naive))
+			res := execute(t, tctx(t, 60*time.Second), d, c, map[string]any{"q": "borgo"})
+			answered := s.Stress.Unseen3NavSearches()[before:]
+			if tc.n == "5" {
+				// Every attempt failed: the only right answer is a failed
+				// run, at the search.
+				if res.State != runtime.StateFailed || res.Failure == nil || res.Failure.Reason != string(runtime.ReasonPostconditionFailed) || res.StoppedAt != "type" {
+					t.Errorf("ended %s, want failed postcondition_failed at type", describeResult(res))
+				}
+				if _, ok := res.ModelOutputs["customers"]; ok {
+					t.Errorf("customers produced with every search refused: %v", res.ModelOutputs["customers"])
+				}
+				return
+			}
+			for _, p := range wantCompleted(res) {
+				t.Error(p)
+			}
+			if got := asJSON(t, res.ModelOutputs["customers"]); res.State == runtime.StateCompleted && !reflect.DeepEqual(got, want) {
+				t.Errorf("customers = %v, want %v (the search answered %q)", got, want, answered)
+			}
+		})
+	}
+}
