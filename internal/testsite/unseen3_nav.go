@@ -214,6 +214,7 @@ type unseen3n struct {
 	orderReads   []string
 	drafts       []string
 	searches     []string
+	liveSearches []string
 	calls        uint64
 }
 
@@ -906,6 +907,8 @@ func (u *unseen3n) routes(mux *http.ServeMux) {
 		unseen2Page(w, http.StatusOK, "Documents", `<main><h1>Documents</h1><ul aria-label="Documents">`+items.String()+
 			`</ul><p><a href="/unseen3n/editor">New document</a></p></main>`, "")
 	})
+
+	u.liveRoutes(mux)
 
 	// Debounced customer search.
 	mux.HandleFunc("GET /unseen3n/search", page("Customers", unseen3nSearchBody, unseen3nSearchJS))

@@ -435,7 +435,20 @@
 //     nothing past the cap: a poll timer, a long-poll or a stream
 //     started before the act, an EventSource or WebSocket (not fetch
 //     or XHR loads), a stream the act opened whose headers came
-//     (TestSettleHoldsActRequest). A click that starts a fetch
+//     (TestSettleHoldsActRequest). A message the act's input sends on a
+//     WebSocket (Network.webSocketFrameSent while the act window is
+//     open) is the page asking its server, as every event of a Phoenix
+//     LiveView or Blazor Server page does: Settle waits for the server's
+//     next message on that socket (or the socket's end) and then for
+//     the DOM-quiet check of the session's main frame, within the cap;
+//     without it the list from before the search was read as its
+//     results, whatever the server's delay (TestUnseen3NavLive). Limits:
+//     an answer later than the cap is not waited for; the first message
+//     from the server counts as the answer (a socket that also pushes
+//     unrelated messages can end the wait early); a message no answer
+//     follows (a typing notice) holds the barrier to the cap; a socket
+//     of a same-process child frame is checked through the main
+//     frame's DOM. A click that starts a fetch
 //     long-poll whose server withholds its headers cannot be told from a
 //     slow answer: it holds the action to its timeout and fails it
 //     (safe). A fill into a field the page may search from as the user

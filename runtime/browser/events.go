@@ -379,6 +379,13 @@ func (d *Driver) dispatch(ev *cdp.Event) {
 			}
 			d.loadEnded(sid, e.RequestID)
 		}
+	case "Network.webSocketFrameSent", "Network.webSocketFrameReceived", "Network.webSocketClosed", "Network.webSocketFrameError":
+		var e struct {
+			RequestID proto.NetworkRequestID `json:"requestId"`
+		}
+		if t := d.targetOf(sid); t != nil && (t.kind == kindPage || t.kind == kindFrame || t.kind == kindPopup || t.kind == kindPopupFrame) && decode(ev, &e) {
+			d.socketEvent(sid, proto.PageFrameID(t.id), e.RequestID, ev.Method)
+		}
 	case "Inspector.workerScriptLoaded":
 		d.workerScriptLoaded(sid)
 	case "ServiceWorker.workerVersionUpdated":

@@ -296,6 +296,17 @@ type causal struct {
 	// list on screen, read as the results (TestUnseen3NavSearchRetry).
 	// Cleared when an act begins and when Settle returns.
 	unserved map[frameKey]map[string]int
+	// asks are the WebSockets the act sent a message on while the act
+	// window was open, by session and socket, with when and from which
+	// frame (the session's main one: no socket event names its frame):
+	// the page may render what the server answers on the socket, as a
+	// Phoenix LiveView or Blazor Server page renders every event's
+	// answer, so Settle waits for the socket's next message from the
+	// server (wsAnsweredLocked), then for that frame's DOM-quiet check,
+	// within the cap (a message the server never answers, a typing
+	// notice, holds the barrier to the cap; TestUnseen3NavLive). Cleared
+	// when an act begins and when Settle returns.
+	asks map[loadKey]wsAsk
 	// actSent are the frames that sent a load while the act window was
 	// open (cleared when an act begins).
 	actSent map[frameKey]bool
@@ -319,6 +330,41 @@ type causedLoad struct {
 	// status is the answer's (0 for a load whose connection failed,
 	// see loadLost; causal.unserved).
 	status int
+}
+
+// wsAsk is one socket the act sent a message on (causal.asks).
+type wsAsk struct {
+	at    time.Time
+	frame proto.PageFrameID
+}
+
+// wsSentLocked records that socket k sent a message (from the page of
+// frame): the act's when the act window is open.
+func (c *causal) wsSentLocked(k loadKey, frame proto.PageFrameID) bool {
+	if !c.actOpen {
+		return false
+	}
+	if _, ok := c.asks[k]; !ok {
+		c.asks[k] = wsAsk{at: time.Now(), frame: frame}
+		c.noteLocked()
+	}
+	return true
+}
+
+// wsAnsweredLocked ends the wait on socket k: the server sent a message
+// (the frame's handling of it gets a DOM-quiet check) or the socket
+// closed or failed (answer false).
+func (c *causal) wsAnsweredLocked(k loadKey, answer bool) bool {
+	a, ok := c.asks[k]
+	if !ok {
+		return false
+	}
+	delete(c.asks, k)
+	if answer {
+		c.landed[frameKey{k.sid, a.frame}] = true
+	}
+	c.noteLocked()
+	return true
 }
 
 // laterWait is one frame's wait for a later request of the act (see
@@ -564,6 +610,7 @@ func newCausal() causal {
 		chainOpen:    map[frameKey]time.Time{},
 		later:        map[frameKey]laterWait{},
 		unserved:     map[frameKey]map[string]int{},
+		asks:         map[loadKey]wsAsk{},
 		actSent:      map[frameKey]bool{},
 		actNavs:      map[frameKey]actNav{},
 		reported:     map[proto.NetworkRequestID]time.Time{},
@@ -591,6 +638,7 @@ func (d *Driver) actBegan() {
 	// its Settle, even when they end before it begins.
 	clear(d.causal.later)
 	clear(d.causal.unserved)
+	clear(d.causal.asks)
 	d.mu.Unlock()
 }
 
@@ -949,6 +997,13 @@ func (c *causal) pendingLocked(since time.Time) bool {
 	for k, at := range c.decided {
 		if !at.After(since) {
 			delete(c.decided, k)
+		}
+	}
+	for k, a := range c.asks {
+		if a.at.After(since) {
+			pending = true
+		} else {
+			delete(c.asks, k)
 		}
 	}
 	for k, at := range c.wloads {
@@ -1624,6 +1679,7 @@ func (d *Driver) settle(ctx context.Context) error {
 		clear(d.causal.follow)
 		clear(d.causal.followBy)
 		clear(d.causal.later)
+		clear(d.causal.asks)
 		d.mu.Unlock()
 	}()
 	deadline := start.Add(settleCap)
@@ -2076,4 +2132,29 @@ func (d *Driver) roundTrip(ctx context.Context) error {
 		return errors.New(exceptionText(res.ExceptionDetails))
 	}
 	return err
+}
+
+// socketEvent follows a WebSocket of the page or frame target of session
+// sid, whose main frame is frame (causal.asks): a message sent while the
+// act window is open makes Settle wait for the server's next message on
+// that socket; that message, or the socket's end, ends the wait.
+func (d *Driver) socketEvent(sid proto.TargetSessionID, frame proto.PageFrameID, id proto.NetworkRequestID, method string) {
+	k := loadKey{sid, id}
+	d.mu.Lock()
+	var asked, ended bool
+	switch method {
+	case "Network.webSocketFrameSent":
+		asked = d.causal.wsSentLocked(k, frame)
+	case "Network.webSocketFrameReceived":
+		ended = d.causal.wsAnsweredLocked(k, true)
+	default:
+		ended = d.causal.wsAnsweredLocked(k, false)
+	}
+	d.mu.Unlock()
+	switch {
+	case asked:
+		d.log.Debug("settle: the act sent a WebSocket message", "socket", string(id))
+	case ended:
+		d.log.Debug("settle: WebSocket answered", "socket", string(id), "event", method)
+	}
 }

@@ -131,6 +131,24 @@ func TestStressUnseen3(t *testing.T) {
 		search("unseen3n-search-debounced", "fail", "0", false),
 		search("unseen3n-search-retry", "fail", "1", false),
 		search("unseen3n-search-refused", "fail", "5", true),
+		{"unseen3n-live-search", wcCapabilityQuery(t, origin, "unseen3n-live", "/unseen3n/live",
+			`[{"name": "delay", "value": "600"}]`,
+			unseen3Live(`{"kind": "locator_visible", "locator_candidates": [{"strategy": "role", "role": "list", "name": "Customers", "exact": true}]}`)),
+			map[string]any{"q": "borgo"},
+			func() int { return len(st.Unseen3NavLiveSearches()) },
+			func(res *runtime.Result, from int) []string {
+				p := wantCompleted(res)
+				if res.State != runtime.StateCompleted {
+					return p
+				}
+				if got := asJSON(t, res.ModelOutputs["customers"]); !reflect.DeepEqual(got, borgo) {
+					p = append(p, fmt.Sprintf("customers = %v, want %v", got, borgo))
+				}
+				if got := st.Unseen3NavLiveSearches()[from:]; !slices.Equal(got, []string{"borgo"}) {
+					p = append(p, fmt.Sprintf("server was sent searches %q", got))
+				}
+				return p
+			}},
 		{"unseen2-frame-remount", wcCapabilityQuery(t, origin, "unseen2-frame", "/unseen2/frame",
 			`[{"name": "remount", "value": "300"}]`, unseen2Expense()),
 			expense,

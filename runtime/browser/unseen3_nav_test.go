@@ -686,7 +686,7 @@ func TestUnseen3NavSearch(t *testing.T) {
 				t.Errorf("customers = %v, want %v", got, want)
 			}
 			if got := s.Stress.Unseen3NavSearches()[before:]; !reflect.DeepEqual(got, []string{"borgo"}) {
-				t.Errorf("server answered searches %q when the run ended, want [borgo]", got)
+				t.Errorf("server was sent searches %q, want [borgo]", got)
 			}
 		})
 	}
@@ -759,6 +759,88 @@ func TestUnseen3NavSearchRetry(t *testing.T) {
 			}
 			if got := asJSON(t, res.ModelOutputs["customers"]); res.State == runtime.StateCompleted && !reflect.DeepEqual(got, want) {
 				t.Errorf("customers = %v, want %v (the search answered %q)", got, want, answered)
+			}
+		})
+	}
+}
+
+// unseen3Live searches the live customers (a form whose events go over a
+// WebSocket) and reads the customers listed; searched is the click's
+// postcondition.
+func unseen3Live(searched string) string {
+	return `
+  "inputs": [{"name": "q", "type": "string", "required": true, "max_length": 80}],
+  "outputs": [{"name": "customers", "kind": "record_set", "exposure": "model_and_artifact",
+    "fields": [{"name": "name", "type": "string"}, {"name": "city", "type": "string"}]}],
+  "milestones": [{
+    "id": "search",
+    "intent": "Search the customers",
+    "actions": [
+      {"id": "type", "operation": "fill", "intent": "Type the query", "effect": "read_only", "confirmation": "none",
+       "locator_candidates": [{"strategy": "label", "label": "Search customers", "exact": true}],
+       "input": "q",
+       "postcondition": {"kind": "locator_visible", "locator_candidates": [{"strategy": "label", "label": "Search customers", "exact": true}]}},
+      {"id": "search", "operation": "click", "intent": "Search", "effect": "read_only", "confirmation": "none",
+       "locator_candidates": [{"strategy": "role", "role": "button", "name": "Search", "exact": true}],
+       "postcondition": ` + searched + `},
+      {"id": "read", "operation": "extract", "intent": "Read the customers", "effect": "read_only", "confirmation": "none",
+       "locator_candidates": [{"strategy": "role", "role": "listitem", "scope": {"strategy": "role", "role": "list", "name": "Customers", "exact": true}}],
+       "output": "customers",
+       "extract": {"mode": "list", "max_records": 50, "fields": [
+         {"name": "name", "type": "string", "locator_candidates": [{"strategy": "css", "css": "span.name"}]},
+         {"name": "city", "type": "string", "locator_candidates": [{"strategy": "css", "css": "span.city"}]}],
+         "required_fields": ["name", "city"]},
+       "postcondition": {"kind": "output_produced", "output": "customers"}}
+    ]
+  }]`
+}
+
+// TestUnseen3NavLive: a search whose event goes to the server over a
+// WebSocket and whose results come back on it (Phoenix LiveView, Blazor
+// Server), no fetch or XHR involved, the recent customers staying on
+// screen, unmarked, until they do. Under the postcondition that holds on
+// any list, a completed run must answer with the query's customers,
+// never the recent ones. A server that never answers can only be told
+// by the guarded postcondition (the results heading): a failed run.
+func TestUnseen3NavLive(t *testing.T) {
+	d := shared(t)
+	s := sites(t)
+	naive := `{"kind": "locator_visible", "locator_candidates": [{"strategy": "role", "role": "list", "name": "Customers", "exact": true}]}`
+	guarded := `{"kind": "text_visible", "text": "Results for \u201c{{q}}\u201d"}`
+	var want []any
+	for _, c := range testsite.Unseen3NavCustomers() {
+		if strings.Contains(strings.ToLower(c.Name), "borgo") {
+			want = append(want, map[string]any{"name": c.Name, "city": c.City})
+		}
+	}
+	for _, tc := range []struct {
+		name, query, post string
+		silent            bool
+	}{
+		{"naive/delay=100", `[{"name": "delay", "value": "100"}]`, naive, false},
+		{"naive/delay=600", `[{"name": "delay", "value": "600"}]`, naive, false},
+		{"naive/delay=2000", `[{"name": "delay", "value": "2000"}]`, naive, false},
+		{"guarded/delay=600", `[{"name": "delay", "value": "600"}]`, guarded, false},
+		{"guarded/silent", `[{"name": "silent", "value": "1"}]`, guarded, true},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			before := len(s.Stress.Unseen3NavLiveSearches())
+			c := wcCapabilityQuery(t, s.Stress.Origin(), "unseen3n-live", "/unseen3n/live", tc.query, unseen3Live(tc.post))
+			res := execute(t, tctx(t, 60*time.Second), d, c, map[string]any{"q": "borgo"})
+			if tc.silent {
+				if res.State != runtime.StateFailed || res.Failure == nil || res.Failure.Reason != string(runtime.ReasonPostconditionFailed) || res.StoppedAt != "search" {
+					t.Errorf("ended %s, want failed postcondition_failed at search", describeResult(res))
+				}
+				return
+			}
+			for _, p := range wantCompleted(res) {
+				t.Error(p)
+			}
+			if got := asJSON(t, res.ModelOutputs["customers"]); res.State == runtime.StateCompleted && !reflect.DeepEqual(got, want) {
+				t.Errorf("customers = %v, want %v", got, want)
+			}
+			if got := s.Stress.Unseen3NavLiveSearches()[before:]; !reflect.DeepEqual(got, []string{"borgo"}) {
+				t.Errorf("server was sent searches %q, want [borgo]", got)
 			}
 		})
 	}
