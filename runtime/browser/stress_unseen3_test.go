@@ -6,7 +6,6 @@ import (
 	"log/slog"
 	"reflect"
 	"slices"
-	"strings"
 	"testing"
 	"time"
 
@@ -40,12 +39,7 @@ func TestStressUnseen3(t *testing.T) {
 	naive := `{"kind": "url_includes", "value": "/accounts/"}`
 	phone := "+39 06 555 0199"
 	expense := map[string]any{"desc1": "Taxi to client", "amount1": "42.50", "desc2": "Hotel Milano", "amount2": "180.00"}
-	var borgo []any
-	for _, c := range testsite.Unseen3NavCustomers() {
-		if strings.Contains(strings.ToLower(c.Name), "borgo") {
-			borgo = append(borgo, map[string]any{"name": c.Name, "city": c.City})
-		}
-	}
+	borgo := unseen3Borgo()
 	type scenario struct {
 		name   string
 		c      *capability.Capability

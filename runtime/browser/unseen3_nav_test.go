@@ -599,13 +599,40 @@ func TestUnseen3NavLeave(t *testing.T) {
 	}
 }
 
+// unseen3Customers are the inputs and outputs of the customer searches:
+// the query, and the customers listed.
+const unseen3Customers = `
+  "inputs": [{"name": "q", "type": "string", "required": true, "max_length": 80}],
+  "outputs": [{"name": "customers", "kind": "record_set", "exposure": "model_and_artifact",
+    "fields": [{"name": "name", "type": "string"}, {"name": "city", "type": "string"}]}],`
+
+// unseen3ReadCustomers is the action that reads the customers listed.
+const unseen3ReadCustomers = `
+      {"id": "read", "operation": "extract", "intent": "Read the customers", "effect": "read_only", "confirmation": "none",
+       "locator_candidates": [{"strategy": "role", "role": "listitem", "scope": {"strategy": "role", "role": "list", "name": "Customers", "exact": true}}],
+       "output": "customers",
+       "extract": {"mode": "list", "max_records": 50, "fields": [
+         {"name": "name", "type": "string", "locator_candidates": [{"strategy": "css", "css": "span.name"}]},
+         {"name": "city", "type": "string", "locator_candidates": [{"strategy": "css", "css": "span.city"}]}],
+         "required_fields": ["name", "city"]},
+       "postcondition": {"kind": "output_produced", "output": "customers"}}`
+
+// unseen3Borgo is the answer to the query "borgo": the customers whose
+// name holds it, as the read gives them.
+func unseen3Borgo() []any {
+	var want []any
+	for _, c := range testsite.Unseen3NavCustomers() {
+		if strings.Contains(strings.ToLower(c.Name), "borgo") {
+			want = append(want, map[string]any{"name": c.Name, "city": c.City})
+		}
+	}
+	return want
+}
+
 // unseen3Search types a query into the debounced search and reads the
 // customers listed; typed is the fill's postcondition.
 func unseen3Search(typed string) string {
-	return `
-  "inputs": [{"name": "q", "type": "string", "required": true, "max_length": 80}],
-  "outputs": [{"name": "customers", "kind": "record_set", "exposure": "model_and_artifact",
-    "fields": [{"name": "name", "type": "string"}, {"name": "city", "type": "string"}]}],
+	return unseen3Customers + `
   "milestones": [{
     "id": "search",
     "intent": "Search the customers",
@@ -614,15 +641,7 @@ func unseen3Search(typed string) string {
        "locator_candidates": [{"strategy": "role", "role": "searchbox", "name": "Search customers", "exact": true},
                               {"strategy": "label", "label": "Search customers", "exact": true}],
        "input": "q",
-       "postcondition": ` + typed + `},
-      {"id": "read", "operation": "extract", "intent": "Read the customers", "effect": "read_only", "confirmation": "none",
-       "locator_candidates": [{"strategy": "role", "role": "listitem", "scope": {"strategy": "role", "role": "list", "name": "Customers", "exact": true}}],
-       "output": "customers",
-       "extract": {"mode": "list", "max_records": 50, "fields": [
-         {"name": "name", "type": "string", "locator_candidates": [{"strategy": "css", "css": "span.name"}]},
-         {"name": "city", "type": "string", "locator_candidates": [{"strategy": "css", "css": "span.city"}]}],
-         "required_fields": ["name", "city"]},
-       "postcondition": {"kind": "output_produced", "output": "customers"}}
+       "postcondition": ` + typed + `},` + unseen3ReadCustomers + `
     ]
   }]`
 }
@@ -646,12 +665,7 @@ func TestUnseen3NavSearch(t *testing.T) {
 	s := sites(t)
 	naive := `{"kind": "locator_visible", "locator_candidates": [{"strategy": "role", "role": "list", "name": "Customers", "exact": true}]}`
 	guarded := `{"kind": "text_visible", "text": "Results for \u201c{{q}}\u201d"}`
-	var want []any
-	for _, c := range testsite.Unseen3NavCustomers() {
-		if strings.Contains(strings.ToLower(c.Name), "borgo") {
-			want = append(want, map[string]any{"name": c.Name, "city": c.City})
-		}
-	}
+	want := unseen3Borgo()
 	for _, tc := range []struct {
 		name, busy, recent, post, fault string
 	}{
@@ -711,12 +725,7 @@ func TestUnseen3NavSearchRetry(t *testing.T) {
 	}
 	defer gateless.Close()
 	naive := `{"kind": "locator_visible", "locator_candidates": [{"strategy": "role", "role": "list", "name": "Customers", "exact": true}]}`
-	var want []any
-	for _, c := range testsite.Unseen3NavCustomers() {
-		if strings.Contains(strings.ToLower(c.Name), "borgo") {
-			want = append(want, map[string]any{"name": c.Name, "city": c.City})
-		}
-	}
+	want := unseen3Borgo()
 	for _, tc := range []struct {
 		gate              bool
 		fault, n, backoff string
@@ -768,10 +777,7 @@ func TestUnseen3NavSearchRetry(t *testing.T) {
 // WebSocket) and reads the customers listed; searched is the click's
 // postcondition.
 func unseen3Live(searched string) string {
-	return `
-  "inputs": [{"name": "q", "type": "string", "required": true, "max_length": 80}],
-  "outputs": [{"name": "customers", "kind": "record_set", "exposure": "model_and_artifact",
-    "fields": [{"name": "name", "type": "string"}, {"name": "city", "type": "string"}]}],
+	return unseen3Customers + `
   "milestones": [{
     "id": "search",
     "intent": "Search the customers",
@@ -782,15 +788,7 @@ func unseen3Live(searched string) string {
        "postcondition": {"kind": "locator_visible", "locator_candidates": [{"strategy": "label", "label": "Search customers", "exact": true}]}},
       {"id": "search", "operation": "click", "intent": "Search", "effect": "read_only", "confirmation": "none",
        "locator_candidates": [{"strategy": "role", "role": "button", "name": "Search", "exact": true}],
-       "postcondition": ` + searched + `},
-      {"id": "read", "operation": "extract", "intent": "Read the customers", "effect": "read_only", "confirmation": "none",
-       "locator_candidates": [{"strategy": "role", "role": "listitem", "scope": {"strategy": "role", "role": "list", "name": "Customers", "exact": true}}],
-       "output": "customers",
-       "extract": {"mode": "list", "max_records": 50, "fields": [
-         {"name": "name", "type": "string", "locator_candidates": [{"strategy": "css", "css": "span.name"}]},
-         {"name": "city", "type": "string", "locator_candidates": [{"strategy": "css", "css": "span.city"}]}],
-         "required_fields": ["name", "city"]},
-       "postcondition": {"kind": "output_produced", "output": "customers"}}
+       "postcondition": ` + searched + `},` + unseen3ReadCustomers + `
     ]
   }]`
 }
@@ -807,12 +805,7 @@ func TestUnseen3NavLive(t *testing.T) {
 	s := sites(t)
 	naive := `{"kind": "locator_visible", "locator_candidates": [{"strategy": "role", "role": "list", "name": "Customers", "exact": true}]}`
 	guarded := `{"kind": "text_visible", "text": "Results for \u201c{{q}}\u201d"}`
-	var want []any
-	for _, c := range testsite.Unseen3NavCustomers() {
-		if strings.Contains(strings.ToLower(c.Name), "borgo") {
-			want = append(want, map[string]any{"name": c.Name, "city": c.City})
-		}
-	}
+	want := unseen3Borgo()
 	for _, tc := range []struct {
 		name, query, post string
 		silent            bool
