@@ -24,7 +24,7 @@ func (d *Driver) releaseDialog(ctx context.Context) {
 	d.mu.Lock()
 	var sids []proto.TargetSessionID
 	for sid, t := range d.targets {
-		if t.kind == kindPage || t.kind == kindFrame || t.kind == kindPopup || t.kind == kindPopupFrame {
+		if t.kind.document() {
 			sids = append(sids, sid)
 		}
 	}

@@ -23,6 +23,10 @@ const (
 	kindWorker                       // a worker or anything else in the context
 )
 
+// document reports whether a target of kind k shows a document: the
+// page, a popup, or an out-of-process frame of either.
+func (k targetKind) document() bool { return k != kindWorker }
+
 // target is one target the driver attached to through auto-attach. Its
 // session carries the request interception and, for pages and frames,
 // every DOM, Runtime, Accessibility and Input command.
@@ -383,7 +387,7 @@ func (d *Driver) dispatch(ev *cdp.Event) {
 		var e struct {
 			RequestID proto.NetworkRequestID `json:"requestId"`
 		}
-		if t := d.targetOf(sid); t != nil && (t.kind == kindPage || t.kind == kindFrame || t.kind == kindPopup || t.kind == kindPopupFrame) && decode(ev, &e) {
+		if t := d.targetOf(sid); t != nil && t.kind.document() && decode(ev, &e) {
 			d.socketEvent(sid, proto.PageFrameID(t.id), e.RequestID, ev.Method)
 		}
 	case "Inspector.workerScriptLoaded":

@@ -153,6 +153,16 @@ func wantCompleted(res *runtime.Result) []string {
 	return p
 }
 
+// wantFailedAt returns the problems of a run that must have failed
+// postcondition_failed at action id: the only right answer when the
+// act's outcome cannot be known (every attempt of the page refused).
+func wantFailedAt(res *runtime.Result, id string) []string {
+	if res.State != runtime.StateFailed || res.Failure == nil || res.Failure.Reason != string(runtime.ReasonPostconditionFailed) || res.StoppedAt != id {
+		return []string{fmt.Sprintf("ended %s, want failed postcondition_failed at %s", describeResult(res), id)}
+	}
+	return nil
+}
+
 // stressLaunch launches one driver for a whole scenario.
 func stressLaunch(t *testing.T, opts ...Option) *Driver {
 	t.Helper()

@@ -68,16 +68,13 @@ func TestStressUnseen3(t *testing.T) {
 	search := func(name, fault, n string, refused bool) scenario {
 		return scenario{name, wcCapabilityQuery(t, origin, "unseen3n-search", "/unseen3n/search",
 			`[{"name": "busy", "value": "0"}, {"name": "recent", "value": "200"}, {"name": "`+fault+`", "value": "`+n+`"}, {"name": "backoff", "value": "300"}]`,
-			unseen3Search(`{"kind": "locator_visible", "locator_candidates": [{"strategy": "role", "role": "list", "name": "Customers", "exact": true}]}`)),
+			unseen3Search(unseen3ListShown)),
 			map[string]any{"q": "borgo"},
 			func() int { return len(st.Unseen3NavSearches()) },
 			func(res *runtime.Result, from int) []string {
 				answered := st.Unseen3NavSearches()[from:]
 				if refused {
-					var p []string
-					if res.State != runtime.StateFailed || res.Failure == nil || res.Failure.Reason != string(runtime.ReasonPostconditionFailed) || res.StoppedAt != "type" {
-						p = append(p, fmt.Sprintf("ended %s, want failed postcondition_failed at type", describeResult(res)))
-					}
+					p := wantFailedAt(res, "type")
 					if _, ok := res.ModelOutputs["customers"]; ok {
 						p = append(p, fmt.Sprintf("customers produced with every search refused: %v", res.ModelOutputs["customers"]))
 					}
@@ -127,7 +124,7 @@ func TestStressUnseen3(t *testing.T) {
 		search("unseen3n-search-refused", "fail", "5", true),
 		{"unseen3n-live-search", wcCapabilityQuery(t, origin, "unseen3n-live", "/unseen3n/live",
 			`[{"name": "delay", "value": "600"}]`,
-			unseen3Live(`{"kind": "locator_visible", "locator_candidates": [{"strategy": "role", "role": "list", "name": "Customers", "exact": true}]}`)),
+			unseen3Live(unseen3ListShown)),
 			map[string]any{"q": "borgo"},
 			func() int { return len(st.Unseen3NavLiveSearches()) },
 			func(res *runtime.Result, from int) []string {

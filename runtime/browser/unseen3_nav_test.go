@@ -349,10 +349,7 @@ func unseen3ProfileJudge(res *runtime.Result, stored []string, phone string, ref
 		if len(stored) != 0 {
 			p = append(p, fmt.Sprintf("the server stored %q", stored))
 		}
-		if res.State != runtime.StateFailed || res.Failure == nil || res.Failure.Reason != string(runtime.ReasonPostconditionFailed) || res.StoppedAt != "save" {
-			p = append(p, fmt.Sprintf("ended %s, want failed postcondition_failed at save", describeResult(res)))
-		}
-		return p
+		return append(p, wantFailedAt(res, "save")...)
 	}
 	if res.State == runtime.StateCompleted && !slices.Equal(stored, []string{phone}) {
 		return []string{fmt.Sprintf("completed with the server holding %q, want [%q]", stored, phone)}
@@ -617,6 +614,14 @@ const unseen3ReadCustomers = `
          "required_fields": ["name", "city"]},
        "postcondition": {"kind": "output_produced", "output": "customers"}}`
 
+// The postconditions of a customer search: unseen3ListShown holds on any
+// list (the recent customers too: the trap), unseen3ResultsShown only on
+// the query's results heading.
+const (
+	unseen3ListShown    = `{"kind": "locator_visible", "locator_candidates": [{"strategy": "role", "role": "list", "name": "Customers", "exact": true}]}`
+	unseen3ResultsShown = `{"kind": "text_visible", "text": "Results for \u201c{{q}}\u201d"}`
+)
+
 // unseen3Borgo is the answer to the query "borgo": the customers whose
 // name holds it, as the read gives them.
 func unseen3Borgo() []any {
@@ -663,8 +668,8 @@ func unseen3Search(typed string) string {
 func TestUnseen3NavSearch(t *testing.T) {
 	d := shared(t)
 	s := sites(t)
-	naive := `{"kind": "locator_visible", "locator_candidates": [{"strategy": "role", "role": "list", "name": "Customers", "exact": true}]}`
-	guarded := `{"kind": "text_visible", "text": "Results for \u201c{{q}}\u201d"}`
+	naive := unseen3ListShown
+	guarded := unseen3ResultsShown
 	want := unseen3Borgo()
 	for _, tc := range []struct {
 		name, busy, recent, post, fault string
@@ -724,7 +729,7 @@ func TestUnseen3NavSearchRetry(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer gateless.Close()
-	naive := `{"kind": "locator_visible", "locator_candidates": [{"strategy": "role", "role": "list", "name": "Customers", "exact": true}]}`
+	naive := unseen3ListShown
 	want := unseen3Borgo()
 	for _, tc := range []struct {
 		gate              bool
@@ -755,8 +760,8 @@ func TestUnseen3NavSearchRetry(t *testing.T) {
 			if tc.n == "5" {
 				// Every attempt failed: the only right answer is a failed
 				// run, at the search.
-				if res.State != runtime.StateFailed || res.Failure == nil || res.Failure.Reason != string(runtime.ReasonPostconditionFailed) || res.StoppedAt != "type" {
-					t.Errorf("ended %s, want failed postcondition_failed at type", describeResult(res))
+				for _, p := range wantFailedAt(res, "type") {
+					t.Error(p)
 				}
 				if _, ok := res.ModelOutputs["customers"]; ok {
 					t.Errorf("customers produced with every search refused: %v", res.ModelOutputs["customers"])
@@ -803,8 +808,8 @@ func unseen3Live(searched string) string {
 func TestUnseen3NavLive(t *testing.T) {
 	d := shared(t)
 	s := sites(t)
-	naive := `{"kind": "locator_visible", "locator_candidates": [{"strategy": "role", "role": "list", "name": "Customers", "exact": true}]}`
-	guarded := `{"kind": "text_visible", "text": "Results for \u201c{{q}}\u201d"}`
+	naive := unseen3ListShown
+	guarded := unseen3ResultsShown
 	want := unseen3Borgo()
 	for _, tc := range []struct {
 		name, query, post string
@@ -821,8 +826,8 @@ func TestUnseen3NavLive(t *testing.T) {
 			c := wcCapabilityQuery(t, s.Stress.Origin(), "unseen3n-live", "/unseen3n/live", tc.query, unseen3Live(tc.post))
 			res := execute(t, tctx(t, 60*time.Second), d, c, map[string]any{"q": "borgo"})
 			if tc.silent {
-				if res.State != runtime.StateFailed || res.Failure == nil || res.Failure.Reason != string(runtime.ReasonPostconditionFailed) || res.StoppedAt != "search" {
-					t.Errorf("ended %s, want failed postcondition_failed at search", describeResult(res))
+				for _, p := range wantFailedAt(res, "search") {
+					t.Error(p)
 				}
 				return
 			}
