@@ -83,6 +83,7 @@ func readReceipt(t *testing.T, res *runtime.Result) *receipt.Receipt {
 // returned, so the run ended completed and clean in about half the runs,
 // and a link ended postcondition_failed with blocked_requests 0.
 func TestBarrierEscapes(t *testing.T) {
+	t.Parallel()
 	d := shared(t)
 	s := sites(t)
 	teller := s.Teller.Origin()
@@ -149,6 +150,7 @@ func approveAll() runtime.Option {
 // in the replaced document failed as internal/find_failed, in 4 or 5 runs
 // out of 24 under load, while the server had counted the transfer.
 func TestBarrierConsequentialSubmit(t *testing.T) {
+	t.Parallel()
 	d := shared(t)
 	s := sites(t)
 	c := transferCap(s.Teller.Origin())
@@ -182,6 +184,7 @@ func TestBarrierConsequentialSubmit(t *testing.T) {
 // action dispatched, not postcondition_failed, so a host does not retry it
 // blindly.
 func TestBarrierUnconfirmedAfterEffect(t *testing.T) {
+	t.Parallel()
 	d := shared(t)
 	s := sites(t)
 	s.Teller.BreakTransfers(true)
@@ -214,6 +217,7 @@ func TestBarrierUnconfirmedAfterEffect(t *testing.T) {
 // recovery_requested/locator_not_found with blocked_requests 0 at
 // chrome-error://chromewebdata.
 func TestBarrierHandoffEscape(t *testing.T) {
+	t.Parallel()
 	d := shared(t)
 	s := sites(t)
 	c := barrierCap(s.Teller.Origin(), testsite.EscapeLink,

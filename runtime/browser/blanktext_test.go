@@ -41,6 +41,7 @@ func skeletonCap(t testing.TB, origin, query string, required bool, timeoutMS in
 // (nothing, or zero-width characters only) that the page fills after a
 // fetch is the filled text, never the skeleton's blank.
 func TestBlankTextFilledLater(t *testing.T) {
+	t.Parallel()
 	d := shared(t)
 	s := sites(t)
 	for _, tc := range []struct{ name, query string }{
@@ -63,6 +64,7 @@ func TestBlankTextFilledLater(t *testing.T) {
 // once the action timeout passed; a text output that is not required is
 // produced as "".
 func TestBlankTextStaysBlank(t *testing.T) {
+	t.Parallel()
 	d := shared(t)
 	s := sites(t)
 	for _, blank := range []string{"", "zw", "space"} {

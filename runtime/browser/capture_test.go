@@ -126,6 +126,7 @@ func eventKinds(evs []receipt.CaptureEvent) []string {
 // WebSocket exchange, a console info and an uncaught error) and finds
 // each event in the step that caused it, and none in the others.
 func TestCaptureEventAttribution(t *testing.T) {
+	t.Parallel()
 	d := shared(t)
 	a := startActivity(t)
 	ctx := tctx(t, 90*time.Second)
@@ -188,6 +189,7 @@ func TestCaptureEventAttribution(t *testing.T) {
 // console, to session storage, to an attribute and (a text field) to the
 // accessibility tree: no file of the run folder holds it.
 func TestCaptureNoSecret(t *testing.T) {
+	t.Parallel()
 	d := shared(t)
 	a := startActivity(t)
 	ctx := tctx(t, 90*time.Second)
@@ -269,6 +271,7 @@ func stepStatus(cmp *receipt.Comparison, id string) receipt.ChangeStatus {
 // changed report page compares changed on the report step only; a capture
 // truncated by a tiny byte limit compares unknown.
 func TestCaptureCompare(t *testing.T) {
+	t.Parallel()
 	d := shared(t)
 	a := startActivity(t)
 	pol := runtime.DefaultCapturePolicy()
@@ -360,6 +363,7 @@ func TestCaptureConnectDeclaresGap(t *testing.T) {
 // TestCaptureTargetEvents: a frame, a popup and a worker the page opens
 // in a known step are that step's events.
 func TestCaptureTargetEvents(t *testing.T) {
+	t.Parallel()
 	d := shared(t)
 	a := startActivity(t)
 	ctx := tctx(t, 90*time.Second)

@@ -211,6 +211,7 @@ func TestCauseMissInChromium(t *testing.T) {
 // names come from the framed document (the top document has no buttons
 // of that name).
 func TestCauseMissInFrame(t *testing.T) {
+	t.Parallel()
 	d := shared(t)
 	s := sites(t)
 	ctx := tctx(t, 60*time.Second)
@@ -237,6 +238,7 @@ func TestCauseMissInFrame(t *testing.T) {
 // never lifts fails with the actionability check, the box and the
 // viewport in the local cause.
 func TestCauseNotInteractableInChromium(t *testing.T) {
+	t.Parallel()
 	d := shared(t)
 	s := sites(t)
 	ctx := tctx(t, 60*time.Second)

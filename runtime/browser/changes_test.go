@@ -16,6 +16,7 @@ import (
 // before the deadline; a quiet page waits until the deadline (nil); a
 // canceled ctx is an error.
 func TestWaitChange(t *testing.T) {
+	t.Parallel()
 	d := shared(t)
 	s := sites(t)
 	ctx := tctx(t, 60*time.Second)

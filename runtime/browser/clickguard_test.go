@@ -17,6 +17,7 @@ import (
 // would delete; the guarded click stops that press (no delete happens),
 // measures Save again and clicks it.
 func TestClickLayoutMovesUnderPointer(t *testing.T) {
+	t.Parallel()
 	d := shared(t)
 	s := sites(t)
 	c := barrierCap(s.Teller.Origin(), testsite.ShiftPath,
@@ -48,6 +49,7 @@ func TestClickLayoutMovesUnderPointer(t *testing.T) {
 // search button was measured and moves it; the click must still reach it
 // (it used to land beside it, so the search form was never sent).
 func TestSlowTellerFlow(t *testing.T) {
+	t.Parallel()
 	d := shared(t)
 	s := sites(t)
 	s.Teller.SetLatency(400 * time.Millisecond)
@@ -75,6 +77,7 @@ func TestSlowTellerFlow(t *testing.T) {
 // frame and ref2 = ref1 with one submission on the server (the stress
 // tier's TestUnseen2Frame/remount=300, 2 of 5 runs).
 func TestClickDocumentGoneBeforePress(t *testing.T) {
+	t.Parallel()
 	d := shared(t)
 	s := sites(t)
 	ctx := tctx(t, 60*time.Second)

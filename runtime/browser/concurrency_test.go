@@ -64,6 +64,7 @@ func tellerProblems(t testing.TB, c *capability.Capability, m testsite.Member, r
 // with no Result; a refused flow is tried again when a run on the
 // driver ends (an event, not a timer), so all 24 flows answer.
 func TestSharedDriverRefusedOrRight(t *testing.T) {
+	t.Parallel()
 	s := sites(t)
 	c := exampleTeller(t, s)
 	d := shared(t)

@@ -9,6 +9,7 @@ import (
 
 // TestConformanceLaunch holds a launched browser to the Driver contract.
 func TestConformanceLaunch(t *testing.T) {
+	t.Parallel()
 	requireBrowser(t)
 	if testing.Short() {
 		t.Skip("launches one browser per subtest; skipped in -short mode (TestConformanceConnect covers the same driver code)")
@@ -26,6 +27,7 @@ func TestConformanceLaunch(t *testing.T) {
 // every subtest connects to the same external browser, which must survive
 // every Close.
 func TestConformanceConnect(t *testing.T) {
+	t.Parallel()
 	ext := startExternal(t)
 	runtimetest.TestDriver(t, func(t *testing.T, _ *runtimetest.Site) runtime.Driver {
 		// A headless stand-in cancels downloads by default; a folder for the

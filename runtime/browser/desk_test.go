@@ -127,6 +127,7 @@ func deskCapability(inv *testsite.Invoicing) *capability.Capability {
 // extracted values the site serves, and Finalize promotes it to
 // validated_local with no decoy candidate and no invented provenance.
 func TestClientDeskCombined(t *testing.T) {
+	t.Parallel()
 	d := shared(t)
 	inv := startInvoicing(t)
 	c := deskCapability(inv)
@@ -261,6 +262,7 @@ func deskBefore(inv *testsite.Invoicing) deskBaseline {
 // before it completed in the top-level document; the click's cause names
 // the milestone's path.
 func TestClientDeskFrameMissing(t *testing.T) {
+	t.Parallel()
 	d := shared(t)
 	inv := startInvoicing(t)
 	missing := []string{"iframe#no-such-list"}

@@ -120,6 +120,7 @@ func checkDownload(t testing.TB, res *runtime.Result, evidence string, served []
 // TestDownloadBrowserPathRoute: a launched browser saves the export under
 // its GUID and the runtime verifies it with download.VerifyPath.
 func TestDownloadBrowserPathRoute(t *testing.T) {
+	t.Parallel()
 	d := shared(t)
 	s := sites(t)
 	c := exportCapability(t, s.Invoicing)
@@ -138,6 +139,7 @@ func TestDownloadBrowserPathRoute(t *testing.T) {
 // the body; the browser reports the download canceled and the run fails
 // with download_failed / download_canceled.
 func TestDownloadCanceled(t *testing.T) {
+	t.Parallel()
 	d := shared(t)
 	inv := startInvoicing(t)
 	inv.SetExportSize(64 << 10)

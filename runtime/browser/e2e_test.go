@@ -182,6 +182,7 @@ func startInvoicing(t testing.TB) *testsite.Invoicing {
 // browser: a completed lookup, the member_not_found business outcome and
 // a session that expires in the middle of the run.
 func TestE2ETeller(t *testing.T) {
+	t.Parallel()
 	d := shared(t)
 	s := sites(t)
 	c := tellerCapability(t, s)
@@ -250,6 +251,7 @@ func TestE2ETeller(t *testing.T) {
 // the records equal testsite.SearchMail, for a query with a space and one
 // with a non-ASCII letter.
 func TestE2EMailSearch(t *testing.T) {
+	t.Parallel()
 	d := shared(t)
 	s := sites(t)
 	c := mailCapability(t, s)
@@ -285,6 +287,7 @@ func TestE2EMailSearch(t *testing.T) {
 // verified against the served bytes, and the consequential issue gated
 // at action time. Unknown modals end runs without clicking through.
 func TestE2EInvoices(t *testing.T) {
+	t.Parallel()
 	d := shared(t)
 	s := sites(t)
 	inv := s.Invoicing

@@ -81,6 +81,7 @@ func TestBrowserKilledMidWait(t *testing.T) {
 }
 
 func TestCancelMidClickNeverReady(t *testing.T) {
+	t.Parallel()
 	d := shared(t)
 	s := sites(t)
 	ctx := tctx(t, 30*time.Second)
@@ -127,6 +128,7 @@ func TestCancelMidClickNeverReady(t *testing.T) {
 }
 
 func TestNavigateFailures(t *testing.T) {
+	t.Parallel()
 	d := shared(t)
 	s := sites(t)
 	ctx := tctx(t, 30*time.Second)
@@ -303,6 +305,7 @@ func TestLaunchLongTMPDIR(t *testing.T) {
 // without a Runtime.evaluate (the page's main thread is busy with its
 // first render then; the status is known already).
 func TestNavigateStatus(t *testing.T) {
+	t.Parallel()
 	d := shared(t)
 	ctx := tctx(t, 30*time.Second)
 	mux := http.NewServeMux()

@@ -410,6 +410,7 @@ const fcRefused = `
 // that action as act_failed (ui_assertion_failed), though its
 // postcondition would hold: it does not complete.
 func TestFillRefusedFailsRun(t *testing.T) {
+	t.Parallel()
 	d := shared(t)
 	s := sites(t)
 	c := wcCapability(t, s.Stress.Origin(), "refused", "/fields", fcRefused)
@@ -502,6 +503,7 @@ const fcAutosave = `
 // reason the fill fires change at once rather than leaving it to a blur
 // that never comes.
 func TestFillCapabilityAutosave(t *testing.T) {
+	t.Parallel()
 	d := shared(t)
 	s := sites(t)
 	c := wcCapability(t, s.Stress.Origin(), "autosave", "/fields", fcAutosave)

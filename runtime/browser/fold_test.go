@@ -156,6 +156,7 @@ func foldRun(t *testing.T, ctx context.Context, d *Driver, origin string, w int)
 // 1265x618 with scrollbars; windows are at least 500 wide), so the sizes
 // are logged, not asserted.
 func TestFoldClickWindowSizes(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("starts six browsers; the emulated sizes run in -short too")
 	}
@@ -215,6 +216,7 @@ func itoa(n int) string { return strconv.Itoa(n) }
 // TestFoldClickLaunch: every fold control is clicked, once, at every
 // window size, in a launched browser.
 func TestFoldClickLaunch(t *testing.T) {
+	t.Parallel()
 	foldMatrix(t, shared(t))
 }
 
@@ -239,6 +241,7 @@ func TestFoldClickConnect(t *testing.T) {
 // error names the failed check, the cover, the point, the box and the
 // viewport.
 func TestFoldModalCover(t *testing.T) {
+	t.Parallel()
 	d := shared(t)
 	s := sites(t)
 	ctx := tctx(t, 30*time.Second)
@@ -295,6 +298,7 @@ func foldCap(origin string, timeoutMS int) *capability.Capability {
 // runtime stops first, blocked_by_unknown_modal, so the cover here is a
 // busy overlay.)
 func TestFoldExecute(t *testing.T) {
+	t.Parallel()
 	d := shared(t)
 	s := sites(t)
 	origin := s.Stress.Origin()

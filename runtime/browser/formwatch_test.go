@@ -130,6 +130,7 @@ func serveForms(t *testing.T) *formPages {
 // receives the submission. On the old driver every refused case returned
 // nil: the click "worked" and nothing was sent.
 func TestFormInvalidRefused(t *testing.T) {
+	t.Parallel()
 	d := shared(t)
 	forms := serveForms(t)
 	for _, tc := range []struct {
@@ -233,6 +234,7 @@ func waitPosts(t *testing.T, ctx interface{ Done() <-chan struct{} }, p *formPag
 // act's deadline, and the act was reported done), while a read that fails
 // because the document went away is no refusal.
 func TestSubmitWatchCanceled(t *testing.T) {
+	t.Parallel()
 	d := shared(t)
 	forms := serveForms(t)
 	ctx := tctx(t, 30*time.Second)
@@ -268,6 +270,7 @@ func TestSubmitWatchCanceled(t *testing.T) {
 // hold for). The test sends the read only once the server holds the
 // submission, which it answers only when the test is done.
 func TestSubmitReadDuringNavigation(t *testing.T) {
+	t.Parallel()
 	d := shared(t)
 	ctx := tctx(t, 60*time.Second)
 	got, release := make(chan struct{}), make(chan struct{})

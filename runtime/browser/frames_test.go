@@ -15,6 +15,7 @@ import (
 var ledgerPath = []string{"iframe#workspace", "iframe#ledger"}
 
 func TestInvoicingNestedCrossOriginFrames(t *testing.T) {
+	t.Parallel()
 	d := shared(t)
 	s := sites(t)
 	ctx := tctx(t, 30*time.Second)
@@ -78,6 +79,7 @@ func TestInvoicingNestedCrossOriginFrames(t *testing.T) {
 }
 
 func TestDownloadBrowserPath(t *testing.T) {
+	t.Parallel()
 	d := shared(t)
 	s := sites(t)
 	ctx := tctx(t, 30*time.Second)

@@ -72,6 +72,7 @@ func openHelperPage(t *testing.T, ctx context.Context, d *Driver, origin, path s
 // answer and as the role path's, in the light DOM, an open shadow root
 // and an iframe; a one-element Find is two sequential commands.
 func TestInstalledHelperSameHandles(t *testing.T) {
+	t.Parallel()
 	d := shared(t)
 	origin := helperPages(t)
 	ctx := tctx(t, time.Minute)
@@ -156,6 +157,7 @@ func TestInstalledHelperSameHandles(t *testing.T) {
 // document is stale, never empty, and a new scope answers about the new
 // one. A node replaced between two Finds gets a new handle.
 func TestInstalledHelperNewDocument(t *testing.T) {
+	t.Parallel()
 	d := shared(t)
 	origin := helperPages(t)
 	ctx := tctx(t, time.Minute)
@@ -283,6 +285,7 @@ func TestInstalledHelperNewDocument(t *testing.T) {
 // Function.prototype.call, as it did before helpers were installed, so
 // FindCounts is checked before that patch.)
 func TestInstalledHelperPagePatches(t *testing.T) {
+	t.Parallel()
 	d := shared(t)
 	origin := helperPages(t)
 	ctx := tctx(t, time.Minute)
@@ -356,6 +359,7 @@ func (d *Driver) helpersKept(sid proto.TargetSessionID, doc proto.RuntimeRemoteO
 // second look of a strategy sends no source; an iframe's document gets
 // its own dispatcher before its first helper call.
 func TestInstalledHelperOnlyWhatIsUsed(t *testing.T) {
+	t.Parallel()
 	d := shared(t)
 	origin := helperPages(t)
 	ctx := tctx(t, time.Minute)

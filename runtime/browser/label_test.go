@@ -298,6 +298,7 @@ func labelRef(t *testing.T, ctx context.Context, d *Driver) func(s runtime.Scope
 // corpus, exact and substring, over the document, a root element, a
 // shadow host and a frame.
 func TestLabelFastSameAnswer(t *testing.T) {
+	t.Parallel()
 	d := shared(t)
 	ctx := tctx(t, 5*time.Minute)
 	lc := openLabelCorpus(t, ctx, d)
@@ -349,6 +350,7 @@ func TestLabelFastSameAnswer(t *testing.T) {
 // document, a root element, a shadow host and a frame, in batches that
 // mix label candidates with other strategies.
 func TestLabelCountsSameAnswer(t *testing.T) {
+	t.Parallel()
 	d := shared(t)
 	ctx := tctx(t, 5*time.Minute)
 	lc := openLabelCorpus(t, ctx, d)
@@ -625,6 +627,7 @@ customElements.define('plain-el', class extends HTMLElement {});
 // plain custom element is not. Find, FindCounts and the reference
 // (jsFindLabelRef) agree on every answer.
 func TestLabelInertAndCustom(t *testing.T) {
+	t.Parallel()
 	d := shared(t)
 	ctx := tctx(t, 2*time.Minute)
 	openLabelPage(t, ctx, d, labelInertBody)
@@ -720,6 +723,7 @@ func TestLabelInertAndCustom(t *testing.T) {
 // shadow root does not delegate focus is refused as unsupported, typing
 // nothing anywhere.
 func TestLabelFillCustom(t *testing.T) {
+	t.Parallel()
 	d := shared(t)
 	ctx := tctx(t, 2*time.Minute)
 	openLabelPage(t, ctx, d, labelInertBody)
@@ -787,6 +791,7 @@ func openLabelPage(t *testing.T, ctx context.Context, d *Driver, body string) {
 // types nothing: not into it, not into the field that has the focus. It
 // ends, with ctx, as not interactable (editable).
 func TestFillInertRefused(t *testing.T) {
+	t.Parallel()
 	d := shared(t)
 	ctx := tctx(t, 2*time.Minute)
 	openLabelPage(t, ctx, d, labelInertBody)

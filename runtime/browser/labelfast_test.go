@@ -48,6 +48,7 @@ const jsLabelReference = `function(want, exact) {
 // exact and substring, the label strategy finds exactly the inputs the
 // rendered text of every label gives.
 func TestLabelSkipSameAnswer(t *testing.T) {
+	t.Parallel()
 	d := shared(t)
 	s := sites(t)
 	ctx := tctx(t, 2*time.Minute)

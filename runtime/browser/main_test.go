@@ -79,70 +79,98 @@ func requireBrowser(t testing.TB) string {
 	return p
 }
 
+// The shared drivers: a pool of launched drivers reused across tests
+// (launching costs about a second), closed by TestMain. A test holds one
+// for its whole length and no other test uses it meanwhile; the pool
+// grows to as many drivers as tests hold at once (top-level tests that
+// take one run with t.Parallel, so at most -parallel of them).
 var (
-	sharedOnce sync.Once
-	sharedDrv  *Driver
-	sharedErr  error
-	sharedMu   sync.Mutex // tests using the shared driver run one at a time
+	sharedMu   sync.Mutex
+	sharedFree []*Driver // idle
+	sharedAll  []*Driver // every one launched, for sharedClose
+	sharedLog  *slog.Logger
+	sharedErr  error // the debug log could not be opened
+	sharedInit sync.Once
 )
 
-// envDebugLog names a file that receives the shared driver's debug log.
+// envDebugLog names a file that receives the shared drivers' debug log.
 const envDebugLog = "VERA_TEST_DEBUGLOG"
 
-// shared returns a launched driver reused across tests (launching costs
-// about a second); it is closed by TestMain. The caller holds it for the
-// whole test.
+// shared returns a launched driver from the pool, held by the caller for
+// the whole test and handed back, its page left neutral, when the test
+// ends. A test calls it once (in the test or in each of its subtests).
 func shared(t testing.TB) *Driver {
 	t.Helper()
 	requireBrowser(t)
-	sharedOnce.Do(func() {
-		ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
-		defer cancel()
-		var opts []Option
+	sharedInit.Do(func() {
 		if p := os.Getenv(envDebugLog); p != "" {
-			// The shared driver's debug log (settle: lines and the
+			// The shared drivers' debug log (settle: lines and the
 			// like), to diagnose a case that fails only under load.
 			f, err := os.Create(p)
 			if err != nil {
 				sharedErr = fmt.Errorf("%s: %w", envDebugLog, err)
 				return
 			}
-			opts = append(opts, WithLogger(slog.New(slog.NewTextHandler(f, &slog.HandlerOptions{Level: slog.LevelDebug}))))
+			sharedLog = slog.New(slog.NewTextHandler(f, &slog.HandlerOptions{Level: slog.LevelDebug}))
 		}
-		sharedDrv, sharedErr = Launch(ctx, opts...)
 	})
 	if sharedErr != nil {
-		t.Fatalf("Launch: %v", sharedErr)
+		t.Fatal(sharedErr)
 	}
 	sharedMu.Lock()
+	var d *Driver
+	if n := len(sharedFree); n > 0 {
+		d, sharedFree = sharedFree[n-1], sharedFree[:n-1]
+	}
+	sharedMu.Unlock()
+	if d == nil {
+		ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+		defer cancel()
+		var opts []Option
+		if sharedLog != nil {
+			opts = append(opts, WithLogger(sharedLog))
+		}
+		var err error
+		if d, err = Launch(ctx, opts...); err != nil {
+			t.Fatalf("Launch: %v", err)
+		}
+		sharedMu.Lock()
+		sharedAll = append(sharedAll, d)
+		sharedMu.Unlock()
+	}
 	t.Cleanup(func() {
 		// Leave the page neutral for the next test.
 		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 		defer cancel()
-		if sharedDrv.gate != nil {
-			_ = sharedDrv.gate.SetScope(nil)
+		if d.gate != nil {
+			_ = d.gate.SetScope(nil)
 		}
-		sharedDrv.mu.Lock()
-		sharedDrv.origins = nil
+		d.mu.Lock()
+		d.origins = nil
 		var docs []*target
-		for _, t := range sharedDrv.targets {
+		for _, t := range d.targets {
 			docs = append(docs, t)
 		}
-		sharedDrv.mu.Unlock()
+		d.mu.Unlock()
 		for _, t := range docs {
-			_ = sharedDrv.installPolicy(ctx, t, "") // no connect policy either
+			_ = d.installPolicy(ctx, t, "") // no connect policy either
 		}
-		_ = sharedDrv.Navigate(ctx, "about:blank")
-		_, _ = sharedDrv.Violations(ctx)
+		_ = d.Navigate(ctx, "about:blank")
+		_, _ = d.Violations(ctx)
+		sharedMu.Lock()
+		sharedFree = append(sharedFree, d)
 		sharedMu.Unlock()
 	})
-	return sharedDrv
+	return d
 }
 
 func sharedClose() {
-	if sharedDrv != nil {
-		sharedDrv.Close()
+	sharedMu.Lock()
+	defer sharedMu.Unlock()
+	for _, d := range sharedAll {
+		d.Close()
 	}
+	sharedAll, sharedFree = nil, nil
 }
 
 // sites starts the synthetic apps for one test, so hit counters are the

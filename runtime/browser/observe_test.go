@@ -79,6 +79,7 @@ const pageStateJS = `({mutations: window.__veraProbe.mutations, events: window._
 // position and the selection stay unchanged across many snapshots, and no
 // typed value is ever returned.
 func TestSnapshotIsReadOnly(t *testing.T) {
+	t.Parallel()
 	d := shared(t)
 	s := sites(t)
 	ctx := tctx(t, 60*time.Second)
@@ -275,6 +276,7 @@ func assertNoIdentifiers(t *testing.T, b []byte) {
 // observed, and that the evidence flows into a reviewed record, a draft
 // and a verified developer pack.
 func TestObserveInvoicingGuided(t *testing.T) {
+	t.Parallel()
 	d := shared(t)
 	s := sites(t)
 	ctx := tctx(t, 90*time.Second)
@@ -421,6 +423,7 @@ func TestObserveInvoicingGuided(t *testing.T) {
 // credentials and member id, the balances and the member id in the URL
 // path never reach the evidence.
 func TestObserveTellerGuided(t *testing.T) {
+	t.Parallel()
 	d := shared(t)
 	s := sites(t)
 	ctx := tctx(t, 90*time.Second)
@@ -501,6 +504,7 @@ func TestObserveTellerGuided(t *testing.T) {
 // explorer's read-only step runs through the Observer's Act, the
 // consequential one is refused and never reaches the page.
 func TestObserverExploresSafely(t *testing.T) {
+	t.Parallel()
 	d := shared(t)
 	s := sites(t)
 	ctx := tctx(t, 90*time.Second)
@@ -560,6 +564,7 @@ func TestObserverExploresSafely(t *testing.T) {
 // in the raw snapshot (redaction is discovery's job) and withheld after
 // Observe.
 func TestSnapshotStressControls(t *testing.T) {
+	t.Parallel()
 	d := shared(t)
 	s := sites(t)
 	ctx := tctx(t, 90*time.Second)

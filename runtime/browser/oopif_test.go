@@ -15,6 +15,7 @@ import (
 // TestOutOfProcessFrameInput fills, presses, selects and checks inside a
 // cross-site (out-of-process) frame: keyboard input must reach the frame.
 func TestOutOfProcessFrameInput(t *testing.T) {
+	t.Parallel()
 	d := shared(t)
 	ctx := tctx(t, 30*time.Second)
 	inner := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {

@@ -57,6 +57,7 @@ func role(r, name string) locator.Candidate {
 }
 
 func TestOriginEscapes(t *testing.T) {
+	t.Parallel()
 	d := shared(t)
 	s := sites(t)
 	out := s.Outside.Origin()

@@ -112,6 +112,7 @@ func petRecord(t *testing.T, res *runtime.Result) map[string]any {
 // by scope while the documented responses show the same cells, and reads
 // the pet's name out of the JSON body with a pointer, without quotes.
 func TestScopedPetstoreFindPet(t *testing.T) {
+	t.Parallel()
 	d := shared(t)
 	a := startAPIDoc(t)
 	ctx := tctx(t, 90*time.Second)
@@ -127,6 +128,7 @@ func TestScopedPetstoreFindPet(t *testing.T) {
 // not_found, never completed: the documented 404 cell, visible since the
 // operation was expanded, does not fire it (scope and after_action).
 func TestExpectPetstoreNotFound(t *testing.T) {
+	t.Parallel()
 	d := shared(t)
 	a := startAPIDoc(t)
 	ctx := tctx(t, 90*time.Second)
@@ -152,6 +154,7 @@ func TestExpectPetstoreNotFound(t *testing.T) {
 // 404 status violates the status field's range expectation and the run
 // fails with output_expectation_failed instead of completing.
 func TestExpectPetstoreNotFoundWithoutOutcome(t *testing.T) {
+	t.Parallel()
 	d := shared(t)
 	a := startAPIDoc(t)
 	ctx := tctx(t, 90*time.Second)
@@ -173,6 +176,7 @@ func TestExpectPetstoreNotFoundWithoutOutcome(t *testing.T) {
 // TestExpectPetstoreEnumOutcome maps a sold pet (enum violation) to a
 // declared outcome.
 func TestExpectPetstoreEnumOutcome(t *testing.T) {
+	t.Parallel()
 	d := shared(t)
 	a := startAPIDoc(t)
 	ctx := tctx(t, 90*time.Second)
@@ -188,6 +192,7 @@ func TestExpectPetstoreEnumOutcome(t *testing.T) {
 // TestJSONPointerPetstore reads a name with escaped quotes out of the JSON
 // body, and fails with a typed reason when the pointer names no member.
 func TestJSONPointerPetstore(t *testing.T) {
+	t.Parallel()
 	d := shared(t)
 	a := startAPIDoc(t)
 	ctx := tctx(t, 120*time.Second)

@@ -92,6 +92,7 @@ func saldoMatches(t *testing.T, dir string) (int, []int) {
 // Chromium, records the winner and its match count, and Finalize promotes
 // it with nothing to report.
 func TestHandAuthoredCSSOnlySaldo(t *testing.T) {
+	t.Parallel()
 	d := shared(t)
 	s := sites(t)
 	c := summaryCapability(t, s, []locator.Candidate{{Strategy: locator.CSS, CSS: "dd#saldo"}}, saldoReason)
@@ -128,6 +129,7 @@ func TestHandAuthoredCSSOnlySaldo(t *testing.T) {
 // completed (the CSS fallback wins), but the receipt shows the decoy's
 // three matches and Finalize refuses to promote, naming it.
 func TestDecoyRoleCandidate(t *testing.T) {
+	t.Parallel()
 	d := shared(t)
 	s := sites(t)
 	c := summaryCapability(t, s, []locator.Candidate{{Strategy: locator.Role, Role: "definition"}, {Strategy: locator.CSS, CSS: "dd#saldo"}}, "")

@@ -61,6 +61,7 @@ func clientSearchCap(origin string) *capability.Capability {
 // '+', spaces and non-ASCII inert), the url_includes postcondition
 // matches the query state, and the listed clients are SearchClients'.
 func TestQueryClientSearch(t *testing.T) {
+	t.Parallel()
 	d := shared(t)
 	inv := startInvoicing(t)
 	c := clientSearchCap(inv.Origin())
@@ -124,6 +125,7 @@ func frameListCap(inv *testsite.Invoicing, post capability.Condition) *capabilit
 // frame navigated to ?page=2, while the same url_includes on the page
 // scope fails: the top-level URL is still /billing/list.
 func TestFrameURLPagination(t *testing.T) {
+	t.Parallel()
 	d := shared(t)
 	inv := startInvoicing(t)
 	for _, tc := range []struct {

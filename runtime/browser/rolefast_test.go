@@ -34,6 +34,7 @@ const jsCorpusVerdicts = `function() {
 // the document variants where a modal dialog (open, or inside a closed
 // shadow root) or aria-owns is present the page must claim nothing.
 func TestRoleFastDifferential(t *testing.T) {
+	t.Parallel()
 	d := shared(t)
 	s := sites(t)
 	ctx := tctx(t, 5*time.Minute)
@@ -124,6 +125,7 @@ func TestRoleFastDifferential(t *testing.T) {
 // Find's answer (fast path where certain) with the accessibility tree's
 // alone (queryRole) for buttons and links, exact and substring names.
 func TestRoleFastFindSameAnswer(t *testing.T) {
+	t.Parallel()
 	d := shared(t)
 	s := sites(t)
 	ctx := tctx(t, 5*time.Minute)

@@ -18,6 +18,7 @@ import (
 // approver is never asked. With the opt-out the same run reaches the site
 // and writes its evidence there.
 func TestRunDirGitWorkTreeRefusedBeforeBrowser(t *testing.T) {
+	t.Parallel()
 	d := shared(t)
 	s := sites(t)
 	c := tellerCapability(t, s)

@@ -147,6 +147,7 @@ func ordNumbers(from, to int) []string {
 // detail naming the rows read and the 1001 the grid declares; before,
 // the run completed with the ~13 rows in view.
 func TestSetsVirtualGrid(t *testing.T) {
+	t.Parallel()
 	d := shared(t)
 	s := sites(t)
 	c := setsCapability(t, s.Stress.Origin(), "grid", "/webcheck/grid", orders(waitRows))
@@ -158,6 +159,7 @@ func TestSetsVirtualGrid(t *testing.T) {
 // TestSetsWholeGrid: a grid whose rows all exist (aria-rowcount 6: five
 // orders and the header) completes with every order.
 func TestSetsWholeGrid(t *testing.T) {
+	t.Parallel()
 	d := shared(t)
 	s := sites(t)
 	c := wcCapabilityQuery(t, s.Stress.Origin(), "sets-whole", "/webcheck/grid", `[{"name": "rows", "value": "5"}]`, orders(waitRows))
@@ -173,6 +175,7 @@ func TestSetsWholeGrid(t *testing.T) {
 // same limit on the grid scrolled to its end fails: the rows before those
 // in view are missing, so they are not the first orders.
 func TestSetsGridLimit(t *testing.T) {
+	t.Parallel()
 	d := shared(t)
 	s := sites(t)
 	c := setsCapability(t, s.Stress.Origin(), "limit", "/webcheck/grid", orders(waitRows))
@@ -250,6 +253,7 @@ func titled(prefix string, from, to int) []string {
 // every batch first ("Load more" until the status says 40 of 40)
 // completes with all 40.
 func TestSetsList(t *testing.T) {
+	t.Parallel()
 	d := shared(t)
 	s := sites(t)
 	origin := s.Stress.Origin()
@@ -295,6 +299,7 @@ func TestSetsList(t *testing.T) {
 // is never read whole, so reading it fails records_incomplete; with a
 // limit the first stories are read and the run completes.
 func TestSetsFeed(t *testing.T) {
+	t.Parallel()
 	d := shared(t)
 	s := sites(t)
 	c := setsCapability(t, s.Stress.Origin(), "feed", "/webcheck/feed", items(waitFirst, "Story 1"))
@@ -317,6 +322,7 @@ func TestSetsFeed(t *testing.T) {
 // list, items of two levels, a feed of unknown size, a plain list and an
 // element that is a member of no set.
 func TestDeclaredSetsSameAsFake(t *testing.T) {
+	t.Parallel()
 	d := shared(t)
 	a := func(kv ...string) map[string]string {
 		m := map[string]string{}

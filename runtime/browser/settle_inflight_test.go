@@ -172,6 +172,7 @@ func heldCount(d *Driver) uint64 {
 // opens at the press). On the old code the barrier let
 // go at the cap, with the page still showing "Paid" and no answer sent.
 func TestSettleHoldsActRequest(t *testing.T) {
+	t.Parallel()
 	d := shared(t)
 	const pay = 4500 * time.Millisecond // past settleCap
 	read := func(ctx context.Context) string {
@@ -310,6 +311,7 @@ addEventListener("message", (e) => {
 // "Closed" read as the act's effect). Removed only after the answer's
 // document loaded, the submission went through and Settle is nil.
 func TestSettleLostNavigation(t *testing.T) {
+	t.Parallel()
 	d := shared(t)
 	for _, tc := range []struct {
 		remove string
@@ -430,6 +432,7 @@ if (new URLSearchParams(location.search).get("bg")) {
 // page still showing and no answer written (in the iframe, the form's
 // document was still the one a read saw).
 func TestSettleHoldsActNavigation(t *testing.T) {
+	t.Parallel()
 	d := shared(t)
 	for _, tc := range []struct {
 		name, q, click string
@@ -537,6 +540,7 @@ func TestSettleHoldsActNavigation(t *testing.T) {
 // code Settle closed the act window before the report was dispatched,
 // let go at the cap and the page still showed "Paid".
 func TestSettleFencesEvents(t *testing.T) {
+	t.Parallel()
 	d := shared(t)
 	ctx := tctx(t, 60*time.Second)
 	var answered atomic.Int64
@@ -582,6 +586,7 @@ func TestSettleFencesEvents(t *testing.T) {
 // lock), and polls of one URL queued up faster than they were answered,
 // so that a chained one ended only after the cap.
 func TestSettleChainOneLink(t *testing.T) {
+	t.Parallel()
 	d := shared(t)
 	ctx := tctx(t, 60*time.Second)
 	var polls atomic.Int64

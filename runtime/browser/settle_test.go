@@ -31,6 +31,7 @@ import (
 // barrier instead, and the image (which delays the load event, so it is
 // paused before the frame can stop loading) is always seen.
 func TestSettleHoldsThroughNextLoad(t *testing.T) {
+	t.Parallel()
 	d := shared(t)
 	ctx := tctx(t, 120*time.Second)
 	var outsideHits atomic.Int64
@@ -269,6 +270,7 @@ window.fillLog = () => log.join(',');
 // replaced, so neither the click's Settle nor a later one waits for the
 // load to the cap. The counts are the driver's own facts.
 func TestSettleForgetsLoadsOfReplacedDocument(t *testing.T) {
+	t.Parallel()
 	d := shared(t)
 	ctx := tctx(t, 60*time.Second)
 	other := httptest.NewUnstartedServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
@@ -360,6 +362,7 @@ func settlesCapped(t *testing.T, ctx context.Context, d *Driver, act func() erro
 // still be seen when Settle returns (the confirming round trips after the
 // load event order it), so the blocked image is a violation by then.
 func TestSettleHoldsThroughLoadHandler(t *testing.T) {
+	t.Parallel()
 	d := shared(t)
 	ctx := tctx(t, 120*time.Second)
 	var outsideHits atomic.Int64

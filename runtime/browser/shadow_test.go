@@ -68,6 +68,7 @@ func describeAll(t *testing.T, ctx context.Context, d *Driver, els []runtime.Ele
 // small page and on the large-page path (more than maxRoleCandidates
 // buttons), and checks that a closed shadow root stays invisible.
 func TestShadowDOMLocators(t *testing.T) {
+	t.Parallel()
 	d := shared(t)
 	s := sites(t)
 	cases := []struct {
@@ -212,6 +213,7 @@ func componentsCapability(t *testing.T, origin string) *capability.Capability {
 }
 
 func TestShadowDOMExecute(t *testing.T) {
+	t.Parallel()
 	d := shared(t)
 	s := sites(t)
 	ctx := tctx(t, 90*time.Second)
@@ -235,6 +237,7 @@ func TestShadowDOMExecute(t *testing.T) {
 // selectors with every combinator, :scope, escapes, strings holding
 // separators and functional pseudo-classes.
 func TestShadowCSSAgreesWithNative(t *testing.T) {
+	t.Parallel()
 	d := shared(t)
 	s := sites(t)
 	ctx := tctx(t, 60*time.Second)

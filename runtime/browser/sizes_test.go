@@ -162,6 +162,7 @@ func foldPremise(t *testing.T, ctx context.Context, d *Driver, app *testsite.API
 // promotes it to validated_local with no candidate finding (no decoy),
 // and a pet id the server answers 404 ends as pet_not_found.
 func TestSizesAPIDocConnect(t *testing.T) {
+	t.Parallel()
 	bin := requireBrowser(t)
 	app, err := testsite.StartAPIDoc()
 	if err != nil {
@@ -202,6 +203,7 @@ func TestSizesAPIDocConnect(t *testing.T) {
 // per size (the viewport is the driver's). Skipped with -short: the
 // connect test is the done-when, the fold tests cover launch mode too.
 func TestSizesAPIDocLaunch(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("launches three browsers")
 	}
@@ -298,6 +300,7 @@ func sizesRun(t *testing.T, ctx context.Context, d *Driver, app *testsite.APIDoc
 // outcome a 404 still never ends completed: the error body has no name
 // and no id, and its status violates the 200..299 expectation.
 func TestSizesAPIDocTraps(t *testing.T) {
+	t.Parallel()
 	d := shared(t)
 	app, err := testsite.StartAPIDoc()
 	if err != nil {

@@ -24,6 +24,7 @@ import (
 // held the next run on the same driver (its RestrictOrigins) until the
 // caller's deadline.
 func TestStartSlowLoad(t *testing.T) {
+	t.Parallel()
 	d := shared(t)
 	release := make(chan struct{})
 	var once sync.Once

@@ -9,6 +9,7 @@ import (
 )
 
 func TestSmokeTeller(t *testing.T) {
+	t.Parallel()
 	d := shared(t)
 	s := sites(t)
 	ctx := tctx(t, 30*time.Second)

@@ -179,6 +179,7 @@ func violationSeen(ctx context.Context, d *Driver, kind runtime.ViolationKind) b
 // top_level_origin). The commit of a document outside the scope is
 // recorded as a navigation violation (fails without it: checked).
 func TestBackForwardRestoreRecorded(t *testing.T) {
+	t.Parallel()
 	d := shared(t)
 	ctx := tctx(t, 60*time.Second)
 	var aHits atomic.Int64
@@ -228,6 +229,7 @@ func TestBackForwardRestoreRecorded(t *testing.T) {
 // Referer, an origin the scope permits (for subresources), so the
 // blocked image is recorded.
 func TestSubresourceReferrerRecorded(t *testing.T) {
+	t.Parallel()
 	d := shared(t)
 	ctx := tctx(t, 60*time.Second)
 	var outHits atomic.Int64
@@ -317,6 +319,7 @@ func scopeReuseProblems(t *testing.T, ctx context.Context, d runtime.Driver, s r
 // TestReusedDriverScopes: runs of capabilities on two sites, in turn, on
 // one launched driver (scopeReuseProblems).
 func TestReusedDriverScopes(t *testing.T) {
+	t.Parallel()
 	d := shared(t)
 	run := func(c *capability.Capability) *runtime.Result {
 		start := time.Now()
@@ -390,6 +393,7 @@ func (n *nextSite) visitClean(t *testing.T, ctx context.Context, d *Driver) {
 // nothing recorded. (A frame's: the top-level document's pending
 // navigation RestrictOrigins stops, TestRestrictStopsPendingNavigation.)
 func TestEarlierNavigationCommit(t *testing.T) {
+	t.Parallel()
 	d := shared(t)
 	ctx := tctx(t, 60*time.Second)
 	sent := make(chan struct{}, 4)
@@ -453,6 +457,7 @@ func TestEarlierNavigationCommit(t *testing.T) {
 // next run's RestrictOrigins failed at its deadline; it stops the
 // navigation first, and the next run's page loads with nothing recorded.
 func TestRestrictStopsPendingNavigation(t *testing.T) {
+	t.Parallel()
 	d := shared(t)
 	ctx := tctx(t, 60*time.Second)
 	sent, release := make(chan struct{}, 4), make(chan struct{})

@@ -154,6 +154,7 @@ func TestStressCapabilities(t *testing.T) {
 // blocked redirect (BlockedRequests was 0 when the start navigation
 // itself failed); Outside is never contacted.
 func TestE2EEscapeRedirectCounted(t *testing.T) {
+	t.Parallel()
 	d := shared(t)
 	s := sites(t)
 	c := stressEscapeCapability(t, s, testsite.EscapeRedirect, nil, roleCand("heading", "Outside page"))

@@ -43,6 +43,7 @@ func apiCap(origin, body string) *capability.Capability {
 // the template. The same template without an encoding is refused before
 // the browser is touched.
 func TestTemplateEncodingJSONInjection(t *testing.T) {
+	t.Parallel()
 	d := shared(t)
 	s := sites(t)
 	origin := s.Teller.Origin()
@@ -82,6 +83,7 @@ func TestTemplateEncodingJSONInjection(t *testing.T) {
 // records its name and shown hash (never the value), and VerifyRun
 // (inside execute) accepts it.
 func TestApprovalShowsInputsLive(t *testing.T) {
+	t.Parallel()
 	d := shared(t)
 	s := sites(t)
 	c := apiCap(s.Teller.Origin(), `{"name": {{name|json}}, "tag": "ok"}`)
@@ -137,6 +139,7 @@ func picksCap(origin string) *capability.Capability {
 // (which, pasted raw, widens the selector to the admin button: a wrong
 // answer) matches nothing, so the run fails instead of clicking admin.
 func TestCSSTemplateIsData(t *testing.T) {
+	t.Parallel()
 	d := shared(t)
 	c := picksCap(sites(t).Teller.Origin())
 	if errs := c.ValidateForExecution(); len(errs) > 0 {

@@ -75,6 +75,7 @@ func (p *phaseSums) String() string {
 // breakdown through the hooks, phases summing to no more than its
 // duration, and the phases where it must have spent time are non-zero.
 func TestActionTimingLive(t *testing.T) {
+	t.Parallel()
 	d := shared(t)
 	s := sites(t)
 	var p phaseSums
@@ -137,6 +138,7 @@ func BenchmarkActionTiming(b *testing.B) {
 // after it; the fetch opens no quiet window. The counts compared are the
 // driver's own event facts, never durations measured by the test.
 func TestActionTimingSettleNoFixedQuiet(t *testing.T) {
+	t.Parallel()
 	d := shared(t)
 	s := sites(t)
 	ctx := tctx(t, 60*time.Second)

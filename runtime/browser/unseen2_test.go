@@ -51,6 +51,7 @@ const unseen2Summary = "Budget approved; launch moved to 14 March."
 // edits the DOM (plain) or the editor cancels every beforeinput and
 // renders its own model (model); the server receives exactly the text.
 func TestUnseen2Notes(t *testing.T) {
+	t.Parallel()
 	d := shared(t)
 	s := sites(t)
 	for _, mode := range []string{"plain", "model"} {
@@ -105,6 +106,7 @@ const unseen2Assign = `
 // assignees' options (new elements; "Ada Rossini" and "Adam Bianchi" also
 // match "Ada"); the server receives that person's id.
 func TestUnseen2Assign(t *testing.T) {
+	t.Parallel()
 	d := shared(t)
 	s := sites(t)
 	for _, tc := range []struct{ who, search, id string }{
@@ -203,6 +205,7 @@ func unseen2PaymentsWant(n int) []any {
 // silent partial answer. Without the declaration a read after one click
 // is the 20 payments shown (the page says nothing more).
 func TestUnseen2Payments(t *testing.T) {
+	t.Parallel()
 	d := shared(t)
 	s := sites(t)
 	for _, tc := range []struct {
@@ -314,6 +317,7 @@ func unseen2Invoice(post string) string {
 // answers (conflict-5s); one that answers after the action timeout fails
 // the click (conflict-9s).
 func TestUnseen2Invoice(t *testing.T) {
+	t.Parallel()
 	d := shared(t)
 	s := sites(t)
 	const rollbackFault = "known limitation (runtime/browser/doc.go, Settle: a page that renders the data later " +
@@ -422,6 +426,7 @@ func unseen2TeamWant() []any {
 // rows is read whole: every member, never the skeleton's empty cells,
 // and the header row counted by aria-rowcount is no missing record.
 func TestUnseen2Team(t *testing.T) {
+	t.Parallel()
 	d := shared(t)
 	s := sites(t)
 	c := wcCapability(t, s.Stress.Origin(), "unseen2-team", "/unseen2/team", unseen2Team)
@@ -488,6 +493,7 @@ func unseen2Expense() string {
 // was replaced, so the submission is refused as incomplete) is no wrong
 // answer, but the case wants the run to complete.
 func TestUnseen2Frame(t *testing.T) {
+	t.Parallel()
 	d := shared(t)
 	s := sites(t)
 	// Where the remount lands is timing (the stress tier runs it under
@@ -587,6 +593,7 @@ func unseen2Orders(framed bool) string {
 // for the new document (and 9500 completed 1.7 s past the action
 // timeout).
 func TestUnseen2Orders(t *testing.T) {
+	t.Parallel()
 	d := shared(t)
 	s := sites(t)
 	for _, framed := range []bool{false, true} {

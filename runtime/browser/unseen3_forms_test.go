@@ -59,6 +59,7 @@ const unseen3IBAN = "IT60X0542811101000000123456"
 // clicked only once enabled. An IBAN with wrong check digits keeps the
 // button disabled: the run fails at the send, never posting.
 func TestUnseen3FormsTransfer(t *testing.T) {
+	t.Parallel()
 	d := shared(t)
 	s := sites(t)
 	for _, tc := range []struct {
@@ -143,6 +144,7 @@ const unseen3Shipping = `
 // checkbox is ticked through its drawn label; the server stores exactly
 // those choices.
 func TestUnseen3FormsShipping(t *testing.T) {
+	t.Parallel()
 	d := shared(t)
 	s := sites(t)
 	for _, tc := range []struct{ country, speed, value string }{
@@ -186,6 +188,7 @@ const unseen3ShippingSelect = `
 // combobox (a button, not a <select>) is refused as unsupported; it
 // never picks an option by other means.
 func TestUnseen3FormsSelectCustom(t *testing.T) {
+	t.Parallel()
 	d := shared(t)
 	s := sites(t)
 	c := wcCapability(t, s.Stress.Origin(), "unseen3-shipping-select", "/unseen3/shipping", unseen3ShippingSelect)
@@ -240,6 +243,7 @@ const unseen3Account = `
 // field has no label (a label candidate for its description finds
 // nothing) and is filled through its CSS fallback.
 func TestUnseen3FormsAccount(t *testing.T) {
+	t.Parallel()
 	d := shared(t)
 	s := sites(t)
 	before := len(s.Stress.Unseen3Accounts())
@@ -307,6 +311,7 @@ func unseen3LedgerWant() []any {
 // The scoped variant's receipt (a scoped list root candidate that lost
 // on an ambiguous scope, locator_matches [2, n]) passes VerifyRun.
 func TestUnseen3FormsLedger(t *testing.T) {
+	t.Parallel()
 	d := shared(t)
 	s := sites(t)
 	for _, root := range []struct{ name, cands string }{{"css", unseen3LedgerCSS}, {"scoped", unseen3LedgerScoped}} {

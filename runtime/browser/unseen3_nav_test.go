@@ -62,6 +62,7 @@ func unseen3Login(click string) string {
 // read is the signed-in account's, never the bridge's or the login's;
 // the server saw exactly one login, for that email.
 func TestUnseen3NavLogin(t *testing.T) {
+	t.Parallel()
 	d := shared(t)
 	s := sites(t)
 	heading := `{"kind": "locator_visible", "locator_candidates": [{"strategy": "role", "role": "heading", "name": "Your account", "exact": true}]}`
@@ -150,6 +151,7 @@ func unseen3CRMWant(a testsite.Unseen3NavCRMAccount) map[string]any {
 // screen under the progressbar, was read as the next one. A script the
 // act asked for is now followed to its end as an act-caused load.
 func TestUnseen3NavSPA(t *testing.T) {
+	t.Parallel()
 	d := shared(t)
 	s := sites(t)
 	all := testsite.Unseen3NavCRM()
@@ -246,6 +248,7 @@ func unseen3Profile(saved string) string {
 // act-caused load answered with a status pages retry now keeps its
 // frame's chain window open for the retry (causal.later).
 func TestUnseen3NavRetry(t *testing.T) {
+	t.Parallel()
 	d := shared(t)
 	s := sites(t)
 	savedText := `{"kind": "text_visible", "text": "Changes saved"}`
@@ -304,6 +307,7 @@ func TestUnseen3NavRetry(t *testing.T) {
 // page kept the new number on screen and the run completed with the
 // server holding nothing.
 func TestUnseen3NavDropped(t *testing.T) {
+	t.Parallel()
 	requireBrowser(t)
 	s := sites(t)
 	gateless, err := Launch(tctx(t, 30*time.Second), withoutGate())
@@ -394,6 +398,7 @@ const unseen3Inbox = `
 // shown at once ("Sending…"), so the delivery read is "Sent" with its
 // reference only if the barrier held, and the server has the reply.
 func TestUnseen3NavHeartbeat(t *testing.T) {
+	t.Parallel()
 	d := shared(t)
 	s := sites(t)
 	for _, send := range []string{"500", "3500"} {
@@ -462,6 +467,7 @@ const (
 // fails postcondition_failed at the click: never a completed read, never
 // a read of the login page. With a live session it reads the total.
 func TestUnseen3NavExpired(t *testing.T) {
+	t.Parallel()
 	d := shared(t)
 	s := sites(t)
 	o := testsite.Unseen3NavOrders()[1]
@@ -553,6 +559,7 @@ func unseen3Editor(save, navigate bool) string {
 // prompt, and never reads the list (nothing was saved). The prompt
 // stays open, so those runs use a browser of their own.
 func TestUnseen3NavLeave(t *testing.T) {
+	t.Parallel()
 	s := sites(t)
 	for _, tc := range []struct {
 		name           string
@@ -666,6 +673,7 @@ func unseen3Search(typed string) string {
 // Settle after a fill into a search field now waits for the search the
 // page starts after its debounce (Driver.searchFilled).
 func TestUnseen3NavSearch(t *testing.T) {
+	t.Parallel()
 	d := shared(t)
 	s := sites(t)
 	naive := unseen3ListShown
@@ -722,6 +730,7 @@ func TestUnseen3NavSearch(t *testing.T) {
 // tunnel) the closed connection reaches the page as a network error;
 // through it, as the gate's 502.
 func TestUnseen3NavSearchRetry(t *testing.T) {
+	t.Parallel()
 	requireBrowser(t)
 	s := sites(t)
 	gateless, err := Launch(tctx(t, 30*time.Second), withoutGate())
@@ -806,6 +815,7 @@ func unseen3Live(searched string) string {
 // never the recent ones. A server that never answers can only be told
 // by the guarded postcondition (the results heading): a failed run.
 func TestUnseen3NavLive(t *testing.T) {
+	t.Parallel()
 	d := shared(t)
 	s := sites(t)
 	naive := unseen3ListShown

@@ -107,6 +107,7 @@ const unseenSettingsWant = "Last saved: email=on sms=off digest=off dark=on"
 // received exactly the state asked for; a Save that stays disabled never
 // yields a completed run and posts nothing.
 func TestUnseenSettings(t *testing.T) {
+	t.Parallel()
 	d := shared(t)
 	s := sites(t)
 	t.Run("change", func(t *testing.T) {
@@ -234,6 +235,7 @@ func unseenSupplierInputs() map[string]any {
 // still focusable and editable, so the run must stop as ambiguous, never
 // type into either (Playwright's getByLabel counts it too).
 func TestUnseenWizard(t *testing.T) {
+	t.Parallel()
 	d := shared(t)
 	s := sites(t)
 	for _, tc := range []struct {
@@ -329,6 +331,7 @@ func unseenTable(low, high string) string {
 // screen), and the two invoices archived are the ones named, the second
 // one clicked while scrolling leaves its row under the sticky header.
 func TestUnseenTable(t *testing.T) {
+	t.Parallel()
 	d := shared(t)
 	s := sites(t)
 	rows := unseenSortedDesc()
@@ -450,6 +453,7 @@ var unseenWorkerCases = []struct{ name, query string }{
 // then a DOM-quiet check of the page) and the service worker's versions
 // (causal.sw). worker-nowork has no aggregation delay.
 func TestUnseenWorker(t *testing.T) {
+	t.Parallel()
 	d := shared(t)
 	s := sites(t)
 	for _, tc := range unseenWorkerCases {
@@ -518,6 +522,7 @@ const unseenContacts = `
 // are the ones the server received. With open shadow roots the role
 // candidate finds the inner input (named by its aria-label).
 func TestUnseenContacts(t *testing.T) {
+	t.Parallel()
 	d := shared(t)
 	s := sites(t)
 	for _, tc := range []struct{ shadow, fault string }{

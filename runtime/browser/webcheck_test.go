@@ -120,6 +120,7 @@ const wcSPA = `
 // after the data arrived; TestStressWebcheck runs the unmarked case under
 // load.
 func TestWebcheckSPA(t *testing.T) {
+	t.Parallel()
 	d := shared(t)
 	s := sites(t)
 	for _, tc := range []struct{ name, query string }{
@@ -157,6 +158,7 @@ func TestWebcheckSPA(t *testing.T) {
 // at their bound, never holding a Settle to the cap. The counts are the
 // driver's own facts.
 func TestWebcheckSPAClock(t *testing.T) {
+	t.Parallel()
 	d := shared(t)
 	s := sites(t)
 	c := wcCapabilityQuery(t, s.Stress.Origin(), "spa", "/webcheck/spa/accounts/A-1",
@@ -216,6 +218,7 @@ const wcCombo = `
 // TestWebcheckCombo: the chosen city is the one the capability named,
 // never a neighbour the suggestions moved under the pointer.
 func TestWebcheckCombo(t *testing.T) {
+	t.Parallel()
 	d := shared(t)
 	s := sites(t)
 	c := wcCapability(t, s.Stress.Origin(), "combo", "/webcheck/combo", wcCombo)
@@ -266,6 +269,7 @@ const wcModal = `
 // TestWebcheckModal: the saved address is the one typed, not the one the
 // dialog loaded.
 func TestWebcheckModal(t *testing.T) {
+	t.Parallel()
 	d := shared(t)
 	s := sites(t)
 	for _, tc := range []struct{ name, query string }{
@@ -333,6 +337,7 @@ const wcForm = `
 // TestWebcheckForm: valid values are received; a value the form's own
 // validation refuses never yields a completed run.
 func TestWebcheckForm(t *testing.T) {
+	t.Parallel()
 	d := shared(t)
 	s := sites(t)
 	c := wcCapability(t, s.Stress.Origin(), "form", "/webcheck/form", wcForm)
@@ -389,6 +394,7 @@ const wcLate = `
 // TestWebcheckLateFrame: the frame path resolves once the page inserts
 // the frame, and both statements are read.
 func TestWebcheckLateFrame(t *testing.T) {
+	t.Parallel()
 	d := shared(t)
 	s := sites(t)
 	c := wcCapability(t, s.Stress.Origin(), "late", "/webcheck/late-frame", wcLate)
@@ -433,6 +439,7 @@ const wcGrid = `
 // TestWebcheckGrid: the row the grid renders only once scrolled is read
 // with its own cells.
 func TestWebcheckGrid(t *testing.T) {
+	t.Parallel()
 	d := shared(t)
 	s := sites(t)
 	c := wcCapability(t, s.Stress.Origin(), "grid", "/webcheck/grid", wcGrid)

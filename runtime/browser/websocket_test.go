@@ -76,6 +76,7 @@ func wsURL(httpOrigin string) string { return "ws" + strings.TrimPrefix(httpOrig
 // frame or a blob: worker, never reaches the network and is recorded as
 // a subresource violation. A new scope replaces the policy.
 func TestWebSocketScope(t *testing.T) {
+	t.Parallel()
 	d := shared(t)
 	ctx := tctx(t, 30*time.Second)
 	outside := newWSServer(t, nil)

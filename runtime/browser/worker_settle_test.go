@@ -128,6 +128,7 @@ self.addEventListener("fetch", (e) => {
 // worker was still installing (nothing pending), and the page still
 // showed nothing.
 func TestSettleFollowsWorkers(t *testing.T) {
+	t.Parallel()
 	d := shared(t)
 	for _, kind := range []string{"dedicated", "shared", "service"} {
 		t.Run(kind, func(t *testing.T) {
@@ -333,6 +334,7 @@ func workerPollRun(t *testing.T, poll string, lag time.Duration) {
 // worker whose script is missing (404) are each decided for the barrier
 // (set up and script loaded, or gone), so none holds a Settle to the cap.
 func TestSettleWorkerKindsDecided(t *testing.T) {
+	t.Parallel()
 	workerKindsRun(t, shared(t))
 }
 
