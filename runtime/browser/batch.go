@@ -12,30 +12,37 @@ import (
 
 var _ runtime.BatchFinder = (*Driver)(nil)
 
-// jsCounts runs with this = the scope's document and, for each candidate,
-// runs the page-side helper Find runs for it (jsFind, jsLabel for a
-// label, jsRoleCandidates for a role) and returns how many elements it
-// gave: the number Find returns for every strategy but role, and for a
-// role 0 when the
+// jsCountsWith makes the counts helper out of the three helpers Find
+// runs (find: jsFind, roles: jsRoleCandidates, label: jsLabel), so a
+// document that keeps them (helpers.go) compiles each once for
+// FindCounts and Find alike. The helper it returns runs with this = the
+// scope's document and, for each candidate, runs the page-side helper
+// Find runs for it and returns how many elements it gave: the number
+// Find returns for every strategy but role, and for a role 0 when the
 // pre-filter found no element that may carry it (Find then asks the
 // accessibility tree about nothing), else -1 (only the tree can tell).
 // A helper that throws (an invalid selector) or has no answer gives -1.
 // It returns 'stale' or 'detached' as the helpers do.
+const jsCountsWith = `function(find, roles, label) {
+  return function(root, limit, cands) {
+    const doc = this;
+    if (!doc.defaultView) return 'stale';
+    if (root && (root.ownerDocument !== doc || !root.isConnected)) return 'detached';
+    return cands.map(c => {
+      try {
+        const r = c.s === 'role' ? roles.call(doc, c.role, c.v, c.exact, root, limit) :
+          c.s === 'label' ? label.call(doc, c.v, c.exact, root) : find.call(doc, c.s, c.v, c.exact, root);
+        if (!Array.isArray(r)) return -1;
+        return c.s === 'role' && r.length ? -1 : r.length;
+      } catch (e) { return -1; }
+    });
+  };
+}`
+
+// jsCounts is the counts helper on its own (this = the document): for a
+// call in a document without a dispatcher.
 const jsCounts = `function(root, limit, cands) {
-  const doc = this;
-  if (!doc.defaultView) return 'stale';
-  if (root && (root.ownerDocument !== doc || !root.isConnected)) return 'detached';
-  const find = ` + jsFind + `;
-  const roles = ` + jsRoleCandidates + `;
-  const label = ` + jsLabel + `;
-  return cands.map(c => {
-    try {
-      const r = c.s === 'role' ? roles.call(doc, c.role, c.v, c.exact, root, limit) :
-        c.s === 'label' ? label.call(doc, c.v, c.exact, root) : find.call(doc, c.s, c.v, c.exact, root);
-      if (!Array.isArray(r)) return -1;
-      return c.s === 'role' && r.length ? -1 : r.length;
-    } catch (e) { return -1; }
-  });
+  return (` + jsCountsWith + `)((` + jsFind + `), (` + jsRoleCandidates + `), (` + jsLabel + `)).call(this, root, limit, cands);
 }`
 
 // countCand is one candidate as jsCounts takes it.

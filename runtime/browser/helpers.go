@@ -2,6 +2,7 @@ package browser
 
 import (
 	"context"
+	"strconv"
 
 	"github.com/go-rod/rod/lib/proto"
 )
@@ -58,7 +59,11 @@ var helperSrc = [numHelpers]string{
 // callHelperKnown) and, on the helper's first call in the document, its
 // function, which the dispatcher keeps. With one, an answer of exactly
 // one element is answered as the index of that element among the known
-// ones, or else as the element itself. Reflect.apply and Array.isArray
+// ones, or else as the element itself. With a null array it calls
+// nothing: it keeps the function given, if any, and returns the function
+// it keeps for that index (undefined when none), which is how the counts
+// helper's first call reuses or gives the helpers it is made of.
+// Reflect.apply and Array.isArray
 // are read once, here, and the helpers are kept in an object without a
 // prototype, so a call through it reads no property the page may have
 // replaced since.
@@ -75,6 +80,7 @@ func installSource(docExpr string) string {
   return (h, a, one, nk, src) => {
     if (src) hs[h] = src;
     const fn = hs[h];
+    if (a === null) return fn; // keep src, or look up h: no call
     if (!fn) throw new Error('vera: document helper ' + h + ' was not installed');
     const args = [];
     for (let i = nk; i < a.length; i++) args[i - nk] = a[i];
@@ -92,13 +98,28 @@ func installSource(docExpr string) string {
 const jsViaHelper = `function(f, h, one, nk, ...a) { return f(h, a, one, nk); }`
 
 // jsViaHelperFirst[h] is jsViaHelper giving the dispatcher helper h's
-// function, for its first call in a document.
+// function, for its first call in a document. The counts helper's is
+// made of the find, role and label helpers the dispatcher keeps, each
+// given to it first when it keeps none yet (helperParts): a Find after
+// a FindCounts, or the reverse, compiles none of them twice.
 var jsViaHelperFirst = func() (out [numHelpers]string) {
 	for h, src := range helperSrc {
 		out[h] = "function(f, h, one, nk, ...a) { return f(h, a, one, nk, (" + src + ")); }"
 	}
+	kept := func(p docHelper) string {
+		i := strconv.Itoa(int(p))
+		return "f(" + i + ", null) || f(" + i + ", null, false, 0, (" + helperSrc[p] + "))"
+	}
+	out[helperCounts] = "function(f, h, one, nk, ...a) { return f(h, a, one, nk, (" + jsCountsWith + ")(" +
+		kept(helperFind) + ", " + kept(helperRoleCandidates) + ", " + kept(helperLabel) + ")); }"
 	return out
 }()
+
+// helperParts[h] are the helpers helper h's first call in a document
+// gives the dispatcher besides h (see jsViaHelperFirst).
+var helperParts = [numHelpers][]docHelper{
+	helperCounts: {helperFind, helperRoleCandidates, helperLabel},
+}
 
 // helperOne[h] is helper h's own declaration answering, like a helper
 // called through the dispatcher with one, an array of exactly one element
@@ -234,6 +255,9 @@ func (d *Driver) callHelperKnown(ctx context.Context, sid proto.TargetSessionID,
 		// before running it).
 		d.mu.Lock()
 		d.recordHelperLocked(helperKey{sid, doc, h}, fn)
+		for _, p := range helperParts[h] {
+			d.recordHelperLocked(helperKey{sid, doc, p}, fn)
+		}
 		d.mu.Unlock()
 	}
 	return r, err

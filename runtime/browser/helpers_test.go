@@ -356,8 +356,11 @@ func (d *Driver) helpersKept(sid proto.TargetSessionID, doc proto.RuntimeRemoteO
 // the dispatcher beside the document's lookup (evaluate, evaluate) and
 // sends the label helper through it; a later look of another strategy
 // sends its helper's source in its one call (no install command); a
-// second look of a strategy sends no source; an iframe's document gets
-// its own dispatcher before its first helper call.
+// second look of a strategy sends no source; the counts helper's first
+// call gives the dispatcher the find, role and label helpers it is made
+// of that it does not keep yet, and a later Find sends none of them; an
+// iframe's document gets its own dispatcher before its first helper
+// call.
 func TestInstalledHelperOnlyWhatIsUsed(t *testing.T) {
 	t.Parallel()
 	d := shared(t)
@@ -434,9 +437,19 @@ func TestInstalledHelperOnlyWhatIsUsed(t *testing.T) {
 		_, err := d.FindCounts(ctx, top, nil, []locator.Candidate{label})
 		return err
 	})
-	if got := d.helpersKept(d.top.sid, doc); !slices.Equal(got, []docHelper{helperCounts, helperFind, helperLabel}) {
-		t.Errorf("the document keeps helpers %v, want [%d %d %d]", got, helperCounts, helperFind, helperLabel)
+	// The counts helper is made of the find, role and label helpers:
+	// its first call gave the dispatcher the role helper, which it did
+	// not keep yet, and reused the two it kept.
+	if got := d.helpersKept(d.top.sid, doc); !slices.Equal(got, []docHelper{helperCounts, helperFind, helperRoleCandidates, helperLabel}) {
+		t.Errorf("the document keeps helpers %v, want [%d %d %d %d]", got, helperCounts, helperFind, helperRoleCandidates, helperLabel)
 	}
+	step("first Find role after FindCounts", "callFunctionOn, getProperties, Accessibility.getPartialAXTree, Accessibility.getPartialAXTree", none, func() error {
+		els, err := d.Find(ctx, top, nil, role("textbox", "Note"))
+		if err == nil && len(els) != 1 {
+			err = fmt.Errorf("%d elements, want 1", len(els))
+		}
+		return err
+	})
 	frame, _, err := d.Frame(ctx, []string{"#fr"})
 	if err != nil {
 		t.Fatal(err)
@@ -450,6 +463,14 @@ func TestInstalledHelperOnlyWhatIsUsed(t *testing.T) {
 	})
 	step("second Find label in the iframe", "callFunctionOn", none, func() error {
 		_, err := d.Find(ctx, frame, nil, locator.Candidate{Strategy: locator.Label, Label: "Inner", Exact: true})
+		return err
+	})
+	step("first FindCounts in the iframe", "callFunctionOn", helperCounts, func() error {
+		_, err := d.FindCounts(ctx, frame, nil, []locator.Candidate{{Strategy: locator.TestID, TestID: "inner2"}})
+		return err
+	})
+	step("first Find test_id in the iframe after FindCounts", "callFunctionOn, DOM.describeNode", none, func() error {
+		_, err := d.Find(ctx, frame, nil, locator.Candidate{Strategy: locator.TestID, TestID: "inner2"})
 		return err
 	})
 }
