@@ -42,10 +42,10 @@ const (
 	envStressN = "VERA_STRESS_N" // iterations per scenario
 )
 
-// defaultStressN keeps the whole tier under about ten minutes on two
-// saturated cores: measured with stress-ng --cpu 2 on a shared 2-core
-// machine, N=5 took 258 s (about 52 s per iteration of every scenario),
-// so N=8 takes about 7 minutes.
+// defaultStressN is the runs per scenario: with stress-ng --cpu 2 on a
+// 2-core machine the 58 scenarios of runtime/browser took 1057 s at N=8
+// (about 132 s per iteration of every scenario), which keeps the gate
+// (.ci/run) at about 32 minutes.
 const defaultStressN = 8
 
 // wantDispatched makes the approved consequential action's "dispatched"
