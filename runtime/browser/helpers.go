@@ -63,10 +63,9 @@ var helperSrc = [numHelpers]string{
 // nothing: it keeps the function given, if any, and returns the function
 // it keeps for that index (undefined when none), which is how the counts
 // helper's first call reuses or gives the helpers it is made of.
-// Reflect.apply and Array.isArray
-// are read once, here, and the helpers are kept in an object without a
-// prototype, so a call through it reads no property the page may have
-// replaced since.
+// Reflect.apply and Array.isArray are read once, here, and the helpers
+// are kept in an object without a prototype, so a call through it reads
+// no property the page may have replaced since.
 var jsInstall = installSource("this")
 
 // jsInstallTop is jsInstall as an expression for Runtime.evaluate in the

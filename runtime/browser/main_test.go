@@ -157,9 +157,17 @@ func shared(t testing.TB) *Driver {
 		}
 		_ = d.Navigate(ctx, "about:blank")
 		_, _ = d.Violations(ctx)
+		d.mu.Lock()
+		broken := d.closed || d.closing || d.crashErr != nil
+		d.mu.Unlock()
 		sharedMu.Lock()
+		defer sharedMu.Unlock()
+		if broken {
+			// Closed or crashed by the test: the next test launches
+			// another (sharedClose still closes this one).
+			return
+		}
 		sharedFree = append(sharedFree, d)
-		sharedMu.Unlock()
 	})
 	return d
 }
