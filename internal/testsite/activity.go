@@ -102,16 +102,26 @@ func (a *Activity) SetPlan(plan string) {
 	a.mu.Unlock()
 }
 
+// acceptSocket accepts the WebSocket of r and returns it with a context
+// that ends a minute later (the bound of every test socket); done closes
+// both. ok is false when the handshake failed.
+func acceptSocket(w http.ResponseWriter, r *http.Request) (c *websocket.Conn, ctx context.Context, done func(), ok bool) {
+	c, err := websocket.Accept(w, r, nil)
+	if err != nil {
+		return nil, nil, nil, false
+	}
+	ctx, cancel := context.WithTimeout(r.Context(), time.Minute)
+	return c, ctx, func() { cancel(); c.CloseNow() }, true
+}
+
 // serveEcho answers each text message m with "pong:" + m until the
 // client closes, at most a minute.
 func serveEcho(w http.ResponseWriter, r *http.Request) {
-	c, err := websocket.Accept(w, r, nil)
-	if err != nil {
+	c, ctx, done, ok := acceptSocket(w, r)
+	if !ok {
 		return
 	}
-	defer c.CloseNow()
-	ctx, cancel := context.WithTimeout(r.Context(), time.Minute)
-	defer cancel()
+	defer done()
 	for {
 		typ, msg, err := c.Read(ctx)
 		if err != nil {

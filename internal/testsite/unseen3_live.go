@@ -1,7 +1,6 @@
 package testsite
 
 import (
-	"context"
 	"encoding/json"
 	"net/http"
 	"strings"
@@ -82,13 +81,11 @@ func (u *unseen3n) liveRoutes(mux *http.ServeMux) {
 func (u *unseen3n) serveLive(w http.ResponseWriter, r *http.Request) {
 	delay := navMS(r, "delay", 600*time.Millisecond)
 	silent := r.URL.Query().Get("silent") == "1"
-	c, err := websocket.Accept(w, r, nil)
-	if err != nil {
+	c, ctx, done, ok := acceptSocket(w, r)
+	if !ok {
 		return
 	}
-	defer c.CloseNow()
-	ctx, cancel := context.WithTimeout(r.Context(), time.Minute)
-	defer cancel()
+	defer done()
 	all := Unseen3NavCustomers()
 	send := func(q string, items []Unseen3NavCustomer) error {
 		b, _ := json.Marshal(map[string]any{"type": "results", "q": q, "items": items})
