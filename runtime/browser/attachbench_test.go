@@ -9,12 +9,13 @@ import (
 // BenchmarkBrowserNewDriverIdle measures opening (and closing) one
 // driver of a launched Browser while 0 or 16 other drivers of it sit
 // idle (issue 18: every new target waited for every open driver's
-// connection). Compare the two sub-benchmarks side by side:
+// connection). The Browser keeps no spare (WithSpare(false)), so every
+// iteration opens a driver. Compare the two sub-benchmarks side by side:
 //
 //	VERA_REQUIRE_BROWSER=1 go test ./runtime/browser -run '^$' -bench BrowserNewDriverIdle -benchtime 10x
 func BenchmarkBrowserNewDriverIdle(b *testing.B) {
 	bin := requireBrowser(b)
-	br, err := LaunchBrowser(tctx(b, 60*time.Second), WithBrowserPath(bin))
+	br, err := LaunchBrowser(tctx(b, 60*time.Second), WithBrowserPath(bin), WithSpare(false))
 	if err != nil {
 		b.Fatal(err)
 	}

@@ -9,6 +9,9 @@ import (
 	"path/filepath"
 	"strconv"
 	"sync"
+	"time"
+
+	"github.com/go-rod/rod/lib/proto"
 
 	"github.com/vera-run/vera/runtime"
 )
@@ -26,8 +29,9 @@ import (
 // every Driver, used by one run at a time.
 //
 // Closing a driver closes its browser context and leaves the browser
-// running; [Browser.Close] closes every driver still open and then, for a
-// launched browser, kills it and deletes its profile.
+// running; [Browser.Close] closes every driver still open (and the
+// spare, [WithSpare]: a driver opened ahead for the next run) and then,
+// for a launched browser, kills it and deletes its profile.
 type Browser struct {
 	log       *slog.Logger
 	o         options
@@ -48,8 +52,26 @@ type Browser struct {
 	attachErr error
 	opening   sync.WaitGroup
 
+	// spare is the driver the next NewDriver hands out, being opened or
+	// ready (WithSpare); nil when there is none. spareWG counts the
+	// goroutines that open one.
+	spare   *spareSlot
+	spareWG sync.WaitGroup
+
 	closeOnce sync.Once
 	closeErr  error
+}
+
+// spareSlot is one spare driver: done is closed when its open ended, with
+// d and private (its download folder) or err. orphan: nobody holds the
+// slot any more and it was not ready; the goroutine opening it discards
+// it when the open ends. Its fields are guarded by the Browser's mu.
+type spareSlot struct {
+	done    chan struct{}
+	d       *Driver
+	private string
+	err     error
+	orphan  bool
 }
 
 // LaunchBrowser starts a provider-owned headless Chromium, as [Launch]
@@ -68,6 +90,9 @@ func LaunchBrowser(ctx context.Context, opts ...Option) (*Browser, error) {
 	if o.downloadDir != "" {
 		downloads = ""
 	}
+	if !o.spareSet {
+		o.spare = true
+	}
 	b := newBrowser(o, wsURL)
 	b.proc = proc
 	b.downloads = downloads
@@ -76,6 +101,7 @@ func LaunchBrowser(ctx context.Context, opts ...Option) (*Browser, error) {
 		return nil, fmt.Errorf("%w: %w", runtime.ErrBrowserLaunchFailed, err)
 	}
 	o.logger.Info("browser launched", "pid", proc.pid(), "shared", true)
+	b.keepSpare()
 	return b, nil
 }
 
@@ -102,6 +128,7 @@ func ConnectBrowser(ctx context.Context, endpointURL string, opts ...Option) (*B
 		return nil, err
 	}
 	o.logger.Info("browser connected", "endpoint", ep.redacted(), "shared", true)
+	b.keepSpare()
 	return b, nil
 }
 
@@ -144,8 +171,13 @@ func (b *Browser) startAttach(ctx context.Context) error {
 
 // NewDriver opens a driver for one run in a new browser context of the
 // browser, bounded by ctx (and by Close, which ends an open in progress
-// with [runtime.ErrClosed]). The caller closes the driver when the run
-// is done; Close of the Browser closes any it did not. After Close it
+// with [runtime.ErrClosed]). With a spare ([WithSpare]: a launched
+// Browser keeps one by default) it hands out the driver the Browser
+// opened ahead, once a page round trip showed it alive (waiting for it
+// when its open is under way; when it failed or is not alive, it opens a
+// fresh one). The caller closes the driver when the run is done, which
+// starts the open of the next spare; Close of the Browser closes any
+// driver it did not. After Close it
 // fails with [runtime.ErrClosed]; when a launched browser has exited,
 // with [runtime.ErrBrowserCrashed]; when the browser cannot be reached,
 // with [runtime.ErrBrowserUnavailable]. A nil ctx is refused with
@@ -154,12 +186,13 @@ func (b *Browser) NewDriver(ctx context.Context) (*Driver, error) {
 	if b == nil {
 		return nil, fmt.Errorf("%w: nil Browser", runtime.ErrInvalidArgument)
 	}
-	return b.newDriver(ctx, b.o)
+	return b.newDriver(ctx, b.o, true)
 }
 
 // newDriver is NewDriver with the driver's options o (the Browser's,
-// or a copy with another viewport: OpenViewport).
-func (b *Browser) newDriver(ctx context.Context, o options) (*Driver, error) {
+// or a copy with another viewport: OpenViewport). spare: o are the
+// Browser's own options, so the spare may serve (and is then replaced).
+func (b *Browser) newDriver(ctx context.Context, o options, spare bool) (*Driver, error) {
 	if b == nil {
 		return nil, fmt.Errorf("%w: nil Browser", runtime.ErrInvalidArgument)
 	}
@@ -167,24 +200,55 @@ func (b *Browser) newDriver(ctx context.Context, o options) (*Driver, error) {
 		return nil, errNilContext
 	}
 	b.mu.Lock()
-	if b.closed {
+	if err := b.usableLocked(); err != nil {
 		b.mu.Unlock()
-		return nil, fmt.Errorf("browser: new driver: %w", runtime.ErrClosed)
+		return nil, err
 	}
-	if b.proc != nil && !b.proc.alive() {
-		b.mu.Unlock()
-		return nil, fmt.Errorf("browser: new driver: %w: browser process exited", runtime.ErrBrowserCrashed)
+	var s *spareSlot
+	if spare {
+		s, b.spare = b.spare, nil
 	}
-	if b.attachErr != nil {
-		err := b.attachErr
-		b.mu.Unlock()
-		return nil, fmt.Errorf("browser: new driver: %w: %w", runtime.ErrBrowserUnavailable, err)
-	}
-	b.seq++
-	n := b.seq
 	b.opening.Add(1)
 	b.mu.Unlock()
 	defer b.opening.Done()
+
+	if s != nil {
+		d, err := b.fromSpare(ctx, s)
+		if d != nil || err != nil {
+			return d, err
+		}
+	}
+	d, private, err := b.openDriver(ctx, o)
+	if err != nil {
+		return nil, err
+	}
+	if err := b.register(d, private); err != nil {
+		return nil, err
+	}
+	return d, nil
+}
+
+// usableLocked reports why no driver can be opened now: the Browser is
+// closed, its launched browser exited, or its attach connection ended.
+func (b *Browser) usableLocked() error {
+	switch {
+	case b.closed:
+		return fmt.Errorf("browser: new driver: %w", runtime.ErrClosed)
+	case b.proc != nil && !b.proc.alive():
+		return fmt.Errorf("browser: new driver: %w: browser process exited", runtime.ErrBrowserCrashed)
+	case b.attachErr != nil:
+		return fmt.Errorf("browser: new driver: %w: %w", runtime.ErrBrowserUnavailable, b.attachErr)
+	}
+	return nil
+}
+
+// openDriver opens a driver with options o, not yet handed out: its
+// private download folder is returned beside it (see register).
+func (b *Browser) openDriver(ctx context.Context, o options) (*Driver, string, error) {
+	b.mu.Lock()
+	b.seq++
+	n := b.seq
+	b.mu.Unlock()
 
 	// Close ends an open in progress.
 	octx, cancel := context.WithCancel(ctx)
@@ -197,7 +261,7 @@ func (b *Browser) newDriver(ctx context.Context, o options) (*Driver, error) {
 	if b.downloads != "" {
 		private = filepath.Join(b.downloads, "run-"+strconv.FormatUint(n, 10))
 		if err := os.Mkdir(private, 0o700); err != nil {
-			return nil, fmt.Errorf("%w: download folder: %v", runtime.ErrBrowserUnavailable, err)
+			return nil, "", fmt.Errorf("%w: download folder: %v", runtime.ErrBrowserUnavailable, err)
 		}
 		downloads = private
 	} else if b.proc == nil && o.downloadDir != "" {
@@ -207,7 +271,7 @@ func (b *Browser) newDriver(ctx context.Context, o options) (*Driver, error) {
 		// its own subfolder, which stays: the files are the caller's.
 		keep, err := os.MkdirTemp(o.downloadDir, "run-")
 		if err != nil {
-			return nil, fmt.Errorf("%w: download folder: %v", runtime.ErrBrowserUnavailable, err)
+			return nil, "", fmt.Errorf("%w: download folder: %v", runtime.ErrBrowserUnavailable, err)
 		}
 		downloads = keep
 	}
@@ -217,30 +281,174 @@ func (b *Browser) newDriver(ctx context.Context, o options) (*Driver, error) {
 			_ = os.RemoveAll(private)
 		}
 		if b.lifeCtx.Err() != nil {
-			return nil, fmt.Errorf("browser: new driver: %w", runtime.ErrClosed)
+			return nil, "", fmt.Errorf("browser: new driver: %w", runtime.ErrClosed)
 		}
 		if b.proc != nil && !b.proc.alive() {
-			return nil, fmt.Errorf("browser: new driver: %w: browser process exited: %w", runtime.ErrBrowserCrashed, err)
+			return nil, "", fmt.Errorf("browser: new driver: %w: browser process exited: %w", runtime.ErrBrowserCrashed, err)
 		}
-		return nil, err
+		return nil, "", err
+	}
+	return d, private, nil
+}
+
+// register hands out d: the Browser counts it as open from now on, or
+// closes it when the Browser closed or lost its attach connection
+// meanwhile.
+func (b *Browser) register(d *Driver, private string) error {
+	b.mu.Lock()
+	var err error
+	switch {
+	case b.closed:
+		err = fmt.Errorf("browser: new driver: %w", runtime.ErrClosed)
+	case b.attachErr != nil:
+		// The attach connection ended while the driver opened (or
+		// waited as the spare): it missed the crash mark the open
+		// drivers got.
+		err = fmt.Errorf("browser: new driver: %w: %w", runtime.ErrBrowserUnavailable, b.attachErr)
+	default:
+		b.drivers[d] = private
+	}
+	b.mu.Unlock()
+	if err != nil {
+		_ = d.Close()
+		if private != "" {
+			_ = os.RemoveAll(private)
+		}
+		return err
+	}
+	b.log.Debug("driver opened", "browser_context", string(d.browserCtxID))
+	return nil
+}
+
+// spareOpenTimeout bounds the open of a spare driver, and
+// spareProbeTimeout the round trip that shows a spare alive before it is
+// handed out (a connection a remote end dropped in silence while the
+// spare waited fails it; a fresh driver is opened instead).
+const (
+	spareOpenTimeout  = time.Minute
+	spareProbeTimeout = 2 * time.Second
+)
+
+// keepSpare starts opening a spare driver with the Browser's options,
+// unless spares are off, one exists or is being opened, or the Browser
+// can open none.
+func (b *Browser) keepSpare() {
+	if !b.o.spare {
+		return
 	}
 	b.mu.Lock()
-	if b.closed {
+	if b.spare != nil || b.usableLocked() != nil {
 		b.mu.Unlock()
-		_ = d.Close()
+		return
+	}
+	s := &spareSlot{done: make(chan struct{})}
+	b.spare = s
+	b.spareWG.Add(1)
+	b.mu.Unlock()
+	go func() {
+		defer b.spareWG.Done()
+		ctx, cancel := context.WithTimeout(b.lifeCtx, spareOpenTimeout)
+		d, private, err := b.openDriver(ctx, b.o)
+		cancel()
+		b.mu.Lock()
+		s.d, s.private, s.err = d, private, err
+		orphan := s.orphan
+		close(s.done)
+		b.mu.Unlock()
+		if err != nil {
+			b.log.Debug("spare driver not opened", "err", err)
+		}
+		if orphan {
+			b.discard(s)
+		}
+	}()
+}
+
+// fromSpare hands out the spare s once its open ended, within ctx. It
+// returns nil and no error when s failed or is no longer usable (it is
+// discarded): the caller opens a driver instead.
+func (b *Browser) fromSpare(ctx context.Context, s *spareSlot) (*Driver, error) {
+	select {
+	case <-s.done:
+	case <-ctx.Done():
+		b.giveBack(s)
+		return nil, fmt.Errorf("browser: new driver: %w: %w", runtime.ErrBrowserUnavailable, ctx.Err())
+	case <-b.lifeCtx.Done():
+		b.giveBack(s)
 		return nil, fmt.Errorf("browser: new driver: %w", runtime.ErrClosed)
 	}
-	if err := b.attachErr; err != nil {
-		// The attach connection ended while the driver opened: it
-		// missed the crash mark the open drivers got.
-		b.mu.Unlock()
-		_ = d.Close()
-		return nil, fmt.Errorf("browser: new driver: %w: %w", runtime.ErrBrowserUnavailable, err)
+	if s.err != nil {
+		return nil, nil
 	}
-	b.drivers[d] = private
+	if err := b.probeSpare(ctx, s.d); err != nil {
+		b.log.Debug("spare driver unusable; opening another", "err", err)
+		b.discard(s)
+		if ctx.Err() != nil {
+			return nil, fmt.Errorf("browser: new driver: %w: %w", runtime.ErrBrowserUnavailable, ctx.Err())
+		}
+		return nil, nil
+	}
+	if err := b.register(s.d, s.private); err != nil {
+		return nil, err
+	}
+	return s.d, nil
+}
+
+// probeSpare shows that spare d still has its browser, connection and
+// page: none of them ended while it waited, and its page answers a round
+// trip.
+func (b *Browser) probeSpare(ctx context.Context, d *Driver) error {
+	if b.proc != nil && !b.proc.alive() {
+		return errors.New("browser process exited")
+	}
+	d.mu.Lock()
+	err := d.crashErr
+	if d.closing || d.closed {
+		err = runtime.ErrClosed
+	}
+	d.mu.Unlock()
+	if err != nil {
+		return err
+	}
+	if err := d.connErr(); err != nil {
+		return err
+	}
+	pctx, cancel := context.WithTimeout(ctx, spareProbeTimeout)
+	defer cancel()
+	return d.call(pctx, d.pageSID, proto.RuntimeEvaluate{Expression: "1", ReturnByValue: true}, nil)
+}
+
+// giveBack makes s the spare again when there is none (a caller stopped
+// waiting for it), else discards it.
+func (b *Browser) giveBack(s *spareSlot) {
+	b.mu.Lock()
+	if !b.closed && b.spare == nil {
+		b.spare = s
+		b.mu.Unlock()
+		return
+	}
 	b.mu.Unlock()
-	b.log.Debug("driver opened", "browser_context", string(d.browserCtxID))
-	return d, nil
+	b.discard(s)
+}
+
+// discard closes spare s and deletes its download folder, now when its
+// open ended, else when it does.
+func (b *Browser) discard(s *spareSlot) {
+	b.mu.Lock()
+	select {
+	case <-s.done:
+	default:
+		s.orphan = true
+		b.mu.Unlock()
+		return
+	}
+	b.mu.Unlock()
+	if s.err == nil {
+		_ = s.d.Close()
+	}
+	if s.private != "" {
+		_ = os.RemoveAll(s.private)
+	}
 }
 
 // Open is [Browser.NewDriver] as a [runtime.Driver]: the signature
@@ -276,7 +484,8 @@ func (b *Browser) Done() <-chan struct{} {
 }
 
 // release forgets a closed driver and deletes its private download
-// folder. Driver.Close calls it.
+// folder; a driver handed out and now closed starts the open of the next
+// spare. Driver.Close calls it.
 func (b *Browser) release(d *Driver) {
 	b.mu.Lock()
 	private, ok := b.drivers[d]
@@ -284,6 +493,9 @@ func (b *Browser) release(d *Driver) {
 	b.mu.Unlock()
 	if ok && private != "" {
 		_ = os.RemoveAll(private)
+	}
+	if ok {
+		b.keepSpare()
 	}
 }
 
@@ -307,6 +519,14 @@ func (b *Browser) Close() error {
 		b.mu.Unlock()
 		b.lifeCancel()
 		b.opening.Wait()
+		b.spareWG.Wait()
+		b.mu.Lock()
+		s := b.spare
+		b.spare = nil
+		b.mu.Unlock()
+		if s != nil {
+			b.discard(s)
+		}
 		var wg sync.WaitGroup
 		errs := make([]error, len(ds))
 		for i, d := range ds {

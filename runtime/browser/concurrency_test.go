@@ -215,9 +215,11 @@ func browserTargets(t testing.TB, wsURL string) (contexts []proto.BrowserBrowser
 // checkBrowserConcurrent is the Browser conformance case: 8 concurrent
 // teller flows on one Browser, each in its own driver and browser
 // context, each answering its own member's balances; afterwards no
-// driver, browser context or page of the runs is left.
+// driver, browser context or page of the runs is left (a spare, counted
+// once its open ended, is the Browser's, before and after).
 func checkBrowserConcurrent(t *testing.T, b *Browser, c *capability.Capability, timeout time.Duration) {
 	t.Helper()
+	readySpare(t, b)
 	ctx0, pages0 := browserTargets(t, b.wsURL)
 	const n = 8
 	for i, p := range runBrowserFlows(t, b, c, n, timeout) {
@@ -228,6 +230,7 @@ func checkBrowserConcurrent(t *testing.T, b *Browser, c *capability.Capability, 
 	if a := b.Active(); a != 0 {
 		t.Errorf("Active() = %d after every driver closed", a)
 	}
+	readySpare(t, b)
 	ctx1, pages1 := browserTargets(t, b.wsURL)
 	if len(ctx1) != len(ctx0) || pages1 != pages0 {
 		t.Errorf("after the runs: %d browser contexts and %d pages, before: %d and %d", len(ctx1), pages1, len(ctx0), pages0)

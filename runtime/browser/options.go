@@ -59,6 +59,9 @@ type options struct {
 	attachTrace func(info *proto.TargetTargetInfo, to *Driver)
 	// auth: WithGrant, WithCeiling and the decided authorization (grant.go).
 	auth authOptions
+	// spare: WithSpare; spareSet: given (else LaunchBrowser keeps one,
+	// ConnectBrowser none).
+	spare, spareSet bool
 }
 
 // check reports an option value outside its range.
@@ -139,6 +142,26 @@ func WithDownloadDirectory(dir string) Option { return func(o *options) { o.down
 func WithExtraFlags(flags ...string) Option {
 	return func(o *options) { o.extraFlags = append(o.extraFlags, flags...) }
 }
+
+// WithSpare turns the spare driver of a [Browser] on or off. With it the
+// Browser opens the next run's driver (its connection, browser context,
+// network gate and page: most of the time a driver's open takes) ahead:
+// once when it starts and again whenever a driver it handed out is
+// closed. [Browser.NewDriver] hands the spare out (after a page round
+// trip showed it alive; else it opens a fresh driver), waiting for it
+// when its open is under way. A host with time between runs then starts
+// each run without waiting for a new page, at the cost of one more idle
+// browser context and page (a renderer process) while the Browser is
+// open; a host that runs back to back waits for the spare as long as a
+// fresh open would take. The spare is not opened while a run is being
+// handed out, only after one ended, so it never competes with the start
+// of the run that asked for a driver. Drivers of other sizes
+// ([Browser.OpenViewport]) never use it. [LaunchBrowser] keeps a spare
+// unless WithSpare(false) is given; [ConnectBrowser] only with
+// WithSpare(true), because the browser is not the Browser's own (a
+// headed Chrome would show the spare's window, a browser grid count it
+// as a session). Launch and Connect ignore it.
+func WithSpare(on bool) Option { return func(o *options) { o.spare, o.spareSet = on, true } }
 
 // WithMaxMessageBytes sets the read limit of one incoming CDP message, all
 // its WebSocket fragments together (default [DefaultMaxMessageBytes]).

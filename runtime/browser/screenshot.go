@@ -58,7 +58,7 @@ func (b *Browser) OpenViewport(ctx context.Context, width, height int) (runtime.
 	if err := o.checkViewport(); err != nil {
 		return nil, err
 	}
-	d, err := b.newDriver(ctx, o)
+	d, err := b.newDriver(ctx, o, false)
 	if err != nil {
 		return nil, err
 	}

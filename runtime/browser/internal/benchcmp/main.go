@@ -35,6 +35,12 @@
 //	(cd runtime/browser/internal/benchcmp/playwright && npm install)
 //	go run -tags benchcmp ./runtime/browser/internal/benchcmp -n 20
 //
+// With -gap 300ms every flow of every side is followed by that much idle
+// time (a host with time between runs), and a fifth side runs: Execute
+// through a Browser connected with WithSpare(true), which opens the next
+// flow's driver during that time. Without a gap that side does not run:
+// back to back, its spare's open would fall into the next side's flow.
+//
 // With -concurrency 1,2,4,8 it measures throughput instead: at each
 // level, -flows teller flows (members rotating, every answer checked)
 // run c at a time through one browser.Browser connected to the Chromium
@@ -93,6 +99,7 @@ func main() {
 	n := flag.Int("n", 10, "flow rounds (each runs every side once)")
 	lookups := flag.Int("lookups", 10, "cold lookup rounds per case (0: none)")
 	cases := flag.String("cases", "role,substring", "cold lookup cases, comma-separated: role, substring, label (Playwright's getByLabel takes minutes on 10,000 controls)")
+	gap := flag.Duration("gap", 0, "flow mode: idle time after every flow of every side (a host with time between runs); with a gap a fifth side runs, Execute through a Browser with a spare (WithSpare), which opens the next driver during that time")
 	trace := flag.Bool("trace", false, "report where the Execute side's driver time goes")
 	pwDir := flag.String("playwright", "", "folder of flow.mjs with playwright-core installed (default: the playwright folder beside this program's source)")
 	conc := flag.String("concurrency", "", "throughput mode: concurrency levels, comma-separated (e.g. 1,2,4,8); each level runs -flows flows per side")
@@ -126,7 +133,7 @@ func main() {
 			return a
 		}}))
 	}
-	if err := run(*n, *lookups, strings.Split(*cases, ","), *trace, scriptDir(*pwDir)); err != nil {
+	if err := run(*n, *lookups, strings.Split(*cases, ","), *trace, *gap, scriptDir(*pwDir)); err != nil {
 		fmt.Fprintln(os.Stderr, "benchcmp:", err)
 		os.Exit(1)
 	}
@@ -143,7 +150,7 @@ type side struct {
 	times []time.Duration
 }
 
-func run(n, lookups int, cases []string, trace bool, pwDir string) error {
+func run(n, lookups int, cases []string, trace bool, gap time.Duration, pwDir string) error {
 	sites, err := testsite.Start()
 	if err != nil {
 		return err
@@ -197,9 +204,16 @@ func run(n, lookups int, cases []string, trace bool, pwDir string) error {
 		return err
 	}
 	defer shared.Close()
-	var tr, trShared *tracing
+	// The same with the Browser's spare (WithSpare, -gap only): the next
+	// flow's driver is opened when this one's closes.
+	spared, err := browser.ConnectBrowser(ctx, ext.HTTPEndpoint(), browser.WithGrant(g), browser.WithLogger(driverLog), browser.WithSpare(gap > 0))
+	if err != nil {
+		return err
+	}
+	defer spared.Close()
+	var tr, trShared, trSpare *tracing
 	if trace {
-		tr, trShared = newTracing(nil), newTracing(nil)
+		tr, trShared, trSpare = newTracing(nil), newTracing(nil), newTracing(nil)
 	}
 	// execSide is runtime.Execute on a driver open makes per flow; its
 	// trace row for the open is openName.
@@ -212,6 +226,7 @@ func run(n, lookups int, cases []string, trace bool, pwDir string) error {
 		return browser.Connect(ctx, ext.HTTPEndpoint(), browser.WithGrant(g), browser.WithLogger(driverLog))
 	}, "Connect", tr)
 	viaShared := execSide(func() (*browser.Driver, error) { return shared.NewDriver(ctx) }, "NewDriver", trShared)
+	viaSpare := execSide(func() (*browser.Driver, error) { return spared.NewDriver(ctx) }, "NewDriver (spare)", trSpare)
 	viaRod := func() (time.Duration, error) {
 		start := time.Now()
 		got, err := rodFlow(ctx, rb, sites.Teller.URL())
@@ -239,6 +254,14 @@ func run(n, lookups int, cases []string, trace bool, pwDir string) error {
 	}
 	sides = append(sides, &side{name: "Execute (Browser.NewDriver)", run: viaShared})
 	sharedSide := sides[len(sides)-1]
+	var spareSide *side
+	if gap > 0 {
+		// Only with a gap: back to back, the spare's open (started when
+		// the side's driver closes) would run during the next side's
+		// flow and slow that side, not this one.
+		spareSide = &side{name: "Execute (NewDriver, spare)", run: viaSpare}
+		sides = append(sides, spareSide)
+	}
 
 	// Warm every path once (connections, caches, the Node JIT).
 	for _, s := range sides {
@@ -255,6 +278,7 @@ func run(n, lookups int, cases []string, trace bool, pwDir string) error {
 				return err
 			}
 			s.times = append(s.times, d)
+			time.Sleep(gap)
 		}
 	}
 	if tr != nil {
@@ -262,6 +286,10 @@ func run(n, lookups int, cases []string, trace bool, pwDir string) error {
 		tr.report()
 		fmt.Fprintln(os.Stderr, "Execute side (one Browser, NewDriver per flow), driver time by method (all runs):")
 		trShared.report()
+		if gap > 0 {
+			fmt.Fprintln(os.Stderr, "Execute side (one Browser with a spare, NewDriver per flow), driver time by method (all runs):")
+			trSpare.report()
+		}
 	}
 	if n == 0 {
 		// -n 0: the cold lookups only (the warm-up above still ran every
@@ -271,7 +299,7 @@ func run(n, lookups int, cases []string, trace bool, pwDir string) error {
 		}
 		return nil
 	}
-	fmt.Printf("teller flow, rounds: %d (every side once per round, order rotated)\n", n)
+	fmt.Printf("teller flow, rounds: %d (every side once per round, order rotated; idle after every flow: %v)\n", n, gap)
 	for _, s := range sides {
 		fmt.Printf("  %-30s mean %8v  median %8v\n", s.name, mean(s.times).Round(time.Millisecond), median(s.times).Round(time.Millisecond))
 	}
@@ -282,6 +310,9 @@ func run(n, lookups int, cases []string, trace bool, pwDir string) error {
 	if pw != nil {
 		ratio(sides[0], sides[2], "goal <= 0.8")
 		ratio(sharedSide, sides[2], "like for like: one connection, a context per flow; goal <= 0.8")
+		if spareSide != nil {
+			ratio(spareSide, sides[2], "one connection, the next flow's context opened ahead during the idle time (WithSpare); goal <= 0.8")
+		}
 	}
 	if lookups > 0 {
 		if err := coldLookups(ctx, ext, sites, c, pw, lookups, cases); err != nil {
