@@ -54,10 +54,18 @@ type elState struct {
 	PX   float64 `json:"px"`
 	PY   float64 `json:"py"`
 	Over string  `json:"over"`
+	// Prev is the box measured an animation frame before this state
+	// (jsActStateFramed), nil when there was no earlier measurement.
+	Prev *struct {
+		X float64 `json:"x"`
+		Y float64 `json:"y"`
+		W float64 `json:"w"`
+		H float64 `json:"h"`
+	} `json:"prev"`
 }
 
 // Act performs one action after waiting, bounded by ctx, for the element
-// to be attached, visible, stable (same box on two polls) and enabled
+// to be attached, visible, stable (same box an animation frame apart) and enabled
 // (a fill: attached, visible, enabled and editable; a key press:
 // attached, visible and enabled; neither needs it stable, as in
 // Playwright), and, for a click, in view (scrolled there when its
@@ -224,12 +232,25 @@ func (d *Driver) elemErr(ctx context.Context, op string, err error) error {
 // want (frame coordinates) when want lies in the element's visible part,
 // else the centre of that part.
 func (d *Driver) state(ctx context.Context, el *element, hit bool, want *Point) (elState, error) {
+	return d.stateWith(ctx, el, hit, want, false)
+}
+
+// stateWith is state; with framed, the element is measured twice, an
+// animation frame apart, in one call (jsActStateFramed: the first box
+// is st.Prev).
+func (d *Driver) stateWith(ctx context.Context, el *element, hit bool, want *Point, framed bool) (elState, error) {
 	var st elState
 	px, py := callArg{Value: []byte("null")}, callArg{Value: []byte("null")}
 	if want != nil {
 		px, py = val(want.X), val(want.Y)
 	}
-	if _, err := d.callOn(ctx, el.sid, el.obj, jsActState, true, &st, val(hit), px, py); err != nil {
+	var err error
+	if framed {
+		err = d.callAwait(ctx, el.sid, el.obj, jsActStateFramed, &st, val(hit), px, py)
+	} else {
+		_, err = d.callOn(ctx, el.sid, el.obj, jsActState, true, &st, val(hit), px, py)
+	}
+	if err != nil {
 		return st, err
 	}
 	if !st.Connected {
@@ -362,9 +383,17 @@ func (d *Driver) waitReady(ctx context.Context, el *element, hit bool, ready fun
 		return err
 	}
 	for {
-		st, err := d.state(ctx, el, hit, want)
+		// With no earlier box to compare, one call measures twice, a
+		// frame apart (the common case: a stable element is ready after
+		// one round trip and at most a frame, not two polls).
+		st, err := d.stateWith(ctx, el, hit, want, prev == nil)
 		if err != nil {
 			return st, Point{}, timedOut(err)
+		}
+		if prev == nil && st.Prev != nil {
+			p := st
+			p.X, p.Y, p.W, p.H = st.Prev.X, st.Prev.Y, st.Prev.W, st.Prev.H
+			prev = &p
 		}
 		s := local(st)
 		wait := pollInterval

@@ -92,6 +92,48 @@ const jsActState = `function(hit, px, py) {
     l, t, r: rr, b, full, vw, vh, px: x, py: y, over };
 }`
 
+// jsActStateFramed is the stability check's measurements in one call:
+// it measures this element as jsActState does (without the hit test)
+// and, when it is connected, visible and enabled, waits for the next
+// animation frame of its window (at most frameWaitMS; a hidden window,
+// which renders none, gets no prev and is polled by the caller) and
+// measures it again, hit test included. The state
+// returned is the last one, with the box before it as prev (none when
+// it did not wait). An animation that was about to start at the first
+// measurement (a transition the last style change created, pending
+// until the next frame) has moved nothing yet by that frame: then the
+// box is compared across one more frame, as Playwright compares two
+// consecutive animation frames.
+const jsActStateFramed = `async function(hit, px, py) {
+  const measure = ` + jsActState + `;
+  const first = measure.call(this, false, null, null);
+  if (!first.connected || !first.visible || !first.enabled) return first;
+  const doc = this.ownerDocument, w = doc.defaultView;
+  // A hidden window renders no frames: the caller polls instead.
+  if (doc.visibilityState === 'hidden') return first;
+  const frame = () => new Promise(r => { let done = false; const go = () => { if (!done) { done = true; r(); } }; w.requestAnimationFrame(go); w.setTimeout(go, ` + frameWaitMS + `); });
+  const pending = () => { try { return doc.getAnimations().some(a => a.pending); } catch (e) { return false; } };
+  const box = s => ({ x: s.x, y: s.y, w: s.w, h: s.h });
+  const same = (a, s) => a.x === s.x && a.y === s.y && a.w === s.w && a.h === s.h;
+  let prev = box(first);
+  const wait = pending();
+  await frame();
+  if (wait) {
+    const mid = measure.call(this, false, null, null);
+    if (!mid.connected) return mid;
+    if (same(prev, mid)) { prev = box(mid); await frame(); }
+  }
+  const st = measure.call(this, hit, px, py);
+  if (st.connected) st.prev = prev;
+  return st;
+}`
+
+// frameWaitMS bounds jsActStateFramed's wait for an animation frame
+// (milliseconds, as page script text): a visible window normally renders
+// one within 16 ms; one that stalls longer is measured again anyway (the
+// check is then no weaker than a poll of the same interval).
+const frameWaitMS = "250"
+
 // jsFrameClip runs on an iframe element on an element's frame path. It
 // is given the element's visible part (l, t, r, b) and click point (px,
 // py) in the child frame's viewport and returns them in this frame's
