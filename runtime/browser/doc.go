@@ -1064,7 +1064,9 @@
 //     driver (connection, context, gate, page) when it starts and again
 //     when a driver it handed out is closed, never while a run is being
 //     handed out, so the spare's open does not compete with the start of
-//     the run that asked. NewDriver hands it out after checking that
+//     the run that asked. The spare runs the page helpers of a run's
+//     first look once on its blank page, so their scripts are compiled
+//     in its renderer before a run waits on them. NewDriver hands it out after checking that
 //     its browser, connection and page are alive (a page round trip,
 //     bounded to 2 s) and waits for it when its open is under way; a
 //     spare that failed or died is disposed and a fresh driver opened.

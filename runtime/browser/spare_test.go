@@ -10,6 +10,7 @@ import (
 
 	"github.com/go-rod/rod/lib/cdp"
 	"github.com/go-rod/rod/lib/proto"
+	"github.com/vera-run/vera/locator"
 	"github.com/vera-run/vera/runtime"
 	"github.com/vera-run/vera/runtime/browser/internal/cdpws"
 )
@@ -132,6 +133,21 @@ func TestBrowserSpare(t *testing.T) {
 	}
 	if c := pageCookie(t, ctx, d2, s.Teller.Origin(), s.Teller.URL()+"/login", ""); c != "" {
 		t.Errorf("the second run's context sees the first run's cookie: %q", c)
+	}
+	// The spare's warm-up ran the helpers on its blank page: on the
+	// run's first document they answer as on any other.
+	top, _, err := d2.Frame(ctx, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	counts, err := d2.FindCounts(ctx, top, nil, []locator.Candidate{{Strategy: locator.Label, Label: "Username"}, {Strategy: locator.Text, Text: "vera warm-up"}, {Strategy: locator.CSS, CSS: "input"}})
+	if err != nil || len(counts) != 3 || counts[0] != 1 || counts[1] != 0 || counts[2] < 2 {
+		t.Errorf("FindCounts on the first document after the warm-up: %v, %v", counts, err)
+	}
+	for _, c := range []locator.Candidate{{Strategy: locator.Label, Label: "Username"}, {Strategy: locator.Role, Role: "textbox", Name: "Password"}} {
+		if els, err := d2.Find(ctx, top, nil, c); err != nil || len(els) != 1 {
+			t.Errorf("Find %v after the warm-up: %d, %v", c, len(els), err)
+		}
 	}
 	if d2.Info().Mode != runtime.ModeLiveLaunched {
 		t.Errorf("mode = %q", d2.Info().Mode)
