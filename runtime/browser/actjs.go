@@ -130,9 +130,10 @@ const jsActStateFramed = `async function(hit, px, py) {
 
 // frameWaitMS bounds jsActStateFramed's wait for an animation frame
 // (milliseconds, as page script text): a visible window normally renders
-// one within 16 ms; one that stalls longer is measured again anyway (the
-// check is then no weaker than a poll of the same interval).
-const frameWaitMS = "250"
+// one within 17 ms; one whose rendering is throttled (a cross-origin
+// frame scrolled out of the page's view) or stalls longer is measured
+// again anyway, the check then no weaker than a poll of that interval.
+const frameWaitMS = "100"
 
 // jsFrameClip runs on an iframe element on an element's frame path. It
 // is given the element's visible part (l, t, r, b) and click point (px,

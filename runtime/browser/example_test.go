@@ -222,3 +222,26 @@ func ExampleLaunchBrowser() {
 		}
 	}
 }
+
+// A host that runs capabilities one after another keeps a spare: the
+// Browser opens the next run's driver (connection, browser context, page)
+// when the last one closes, so a run that starts after a pause does not
+// wait for a new page. A launched Browser keeps one by default; a
+// connected one (an operator's Chrome, a grid) only when asked, as here.
+// (Compile-only.)
+func ExampleWithSpare() {
+	ctx := context.Background()
+	b, err := browser.ConnectBrowser(ctx, "http://127.0.0.1:9222", browser.WithSpare(true))
+	if err != nil {
+		log.Fatal(err)
+	}
+	defer b.Close() // closes the spare's browser context too
+	for range 3 {
+		d, err := b.NewDriver(ctx) // the spare, once its open ended
+		if err != nil {
+			log.Fatal(err)
+		}
+		// res, err := runtime.Execute(ctx, capability, inputs, runtime.WithDriver(d))
+		d.Close() // starts the open of the next spare
+	}
+}
