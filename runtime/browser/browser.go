@@ -328,6 +328,9 @@ func (b *Browser) register(d *Driver, private string) error {
 const (
 	spareOpenTimeout  = time.Minute
 	spareProbeTimeout = 2 * time.Second
+	// spareWarmTimeout bounds the warm-up (warmUp): a renderer that
+	// does not answer it within that leaves the spare to the probe.
+	spareWarmTimeout = 5 * time.Second
 )
 
 // keepSpare starts opening a spare driver with the Browser's options,
@@ -350,10 +353,12 @@ func (b *Browser) keepSpare() {
 		defer b.spareWG.Done()
 		ctx, cancel := context.WithTimeout(b.lifeCtx, spareOpenTimeout)
 		d, private, err := b.openDriver(ctx, b.o)
-		if err == nil {
-			d.warmUp(ctx)
-		}
 		cancel()
+		if err == nil {
+			wctx, cancel := context.WithTimeout(b.lifeCtx, spareWarmTimeout)
+			d.warmUp(wctx)
+			cancel()
+		}
 		b.mu.Lock()
 		s.d, s.private, s.err = d, private, err
 		orphan := s.orphan

@@ -177,8 +177,25 @@ func runBrowserFlows(t testing.TB, b *Browser, c *capability.Capability, n int, 
 }
 
 // browserTargets lists the browser contexts and the page targets of the
-// browser behind wsURL, through a connection of its own.
+// browser behind wsURL, through connections of its own.
 func browserTargets(t testing.TB, wsURL string) (contexts []proto.BrowserBrowserContextID, pages int) {
+	t.Helper()
+	var bc proto.TargetGetBrowserContextsResult
+	browserCall(t, wsURL, proto.TargetGetBrowserContexts{}, &bc)
+	var tg proto.TargetGetTargetsResult
+	browserCall(t, wsURL, proto.TargetGetTargets{}, &tg)
+	for _, ti := range tg.TargetInfos {
+		if ti.Type == proto.TargetTargetInfoTypePage {
+			pages++
+		}
+	}
+	return bc.BrowserContextIDs, pages
+}
+
+// browserCall sends one browser-level CDP command on a connection of its
+// own (the outside world: an operator, a crash) and decodes its result
+// into res when res is not nil.
+func browserCall(t testing.TB, wsURL string, req proto.Request, res any) {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
@@ -188,28 +205,13 @@ func browserTargets(t testing.TB, wsURL string) (contexts []proto.BrowserBrowser
 	}
 	defer ws.Close()
 	cl := cdp.New().Logger(discardLogger{}).Start(ws)
-	var bc proto.TargetGetBrowserContextsResult
-	raw, err := cl.Call(ctx, "", proto.TargetGetBrowserContexts{}.ProtoReq(), proto.TargetGetBrowserContexts{})
-	if err == nil {
-		err = json.Unmarshal(raw, &bc)
+	raw, err := cl.Call(ctx, "", req.ProtoReq(), req)
+	if err == nil && res != nil {
+		err = json.Unmarshal(raw, res)
 	}
 	if err != nil {
 		t.Fatal(err)
 	}
-	var tg proto.TargetGetTargetsResult
-	raw, err = cl.Call(ctx, "", proto.TargetGetTargets{}.ProtoReq(), proto.TargetGetTargets{})
-	if err == nil {
-		err = json.Unmarshal(raw, &tg)
-	}
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, ti := range tg.TargetInfos {
-		if ti.Type == proto.TargetTargetInfoTypePage {
-			pages++
-		}
-	}
-	return bc.BrowserContextIDs, pages
 }
 
 // checkBrowserConcurrent is the Browser conformance case: 8 concurrent

@@ -2,26 +2,28 @@ package browser
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"syscall"
 	"testing"
 	"time"
 
-	"github.com/go-rod/rod/lib/cdp"
 	"github.com/go-rod/rod/lib/proto"
 	"github.com/vera-run/vera/locator"
 	"github.com/vera-run/vera/runtime"
-	"github.com/vera-run/vera/runtime/browser/internal/cdpws"
 )
+
+// spareOf is b's spare slot now (nil for none).
+func spareOf(b *Browser) *spareSlot {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.spare
+}
 
 // readySpare waits until b's spare open ended and returns the slot (nil
 // when b has no spare).
 func readySpare(t *testing.T, b *Browser) *spareSlot {
 	t.Helper()
-	b.mu.Lock()
-	s := b.spare
-	b.mu.Unlock()
+	s := spareOf(b)
 	if s == nil {
 		return nil
 	}
@@ -36,25 +38,17 @@ func readySpare(t *testing.T, b *Browser) *spareSlot {
 	return s
 }
 
-// browserCall sends one browser-level CDP command on a connection of its
-// own (the outside world: an operator, a crash).
-func browserCall(t *testing.T, wsURL string, req proto.Request, res any) {
+// launchSpareBrowser launches a Browser with opts, closed when the test
+// ends.
+func launchSpareBrowser(t *testing.T, opts ...Option) *Browser {
 	t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-	defer cancel()
-	ws, err := cdpws.Dial(ctx, wsURL, cdpws.Options{})
+	bin := requireBrowser(t)
+	b, err := LaunchBrowser(tctx(t, 60*time.Second), append([]Option{WithBrowserPath(bin)}, opts...)...)
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer ws.Close()
-	cl := cdp.New().Logger(discardLogger{}).Start(ws)
-	raw, err := cl.Call(ctx, "", req.ProtoReq(), req)
-	if err == nil && res != nil {
-		err = json.Unmarshal(raw, res)
-	}
-	if err != nil {
-		t.Fatal(err)
-	}
+	t.Cleanup(func() { _ = b.Close() })
+	return b
 }
 
 // pageCookie navigates d to the teller's login page and returns its
@@ -84,13 +78,8 @@ func pageCookie(t *testing.T, ctx context.Context, d *Driver, origin, url, set s
 // cookie the first run set is not in the second run's context.
 func TestBrowserSpare(t *testing.T) {
 	t.Parallel()
-	bin := requireBrowser(t)
 	s := sites(t)
-	b, err := LaunchBrowser(tctx(t, 60*time.Second), WithBrowserPath(bin))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer b.Close()
+	b := launchSpareBrowser(t)
 	sp := readySpare(t, b)
 	if sp == nil {
 		t.Fatal("a launched Browser has no spare after it started")
@@ -106,10 +95,7 @@ func TestBrowserSpare(t *testing.T) {
 	if a := b.Active(); a != 1 {
 		t.Errorf("Active() = %d with the spare handed out", a)
 	}
-	b.mu.Lock()
-	none := b.spare == nil
-	b.mu.Unlock()
-	if !none {
+	if spareOf(b) != nil {
 		t.Error("a spare is opened while the driver that took the last one runs")
 	}
 	if c := pageCookie(t, ctx, d, s.Teller.Origin(), s.Teller.URL()+"/login", "run=first"); c != "run=first" {
@@ -158,12 +144,7 @@ func TestBrowserSpare(t *testing.T) {
 // connected Browser by default, open no spare.
 func TestBrowserSpareOff(t *testing.T) {
 	t.Parallel()
-	bin := requireBrowser(t)
-	b, err := LaunchBrowser(tctx(t, 60*time.Second), WithBrowserPath(bin), WithSpare(false))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer b.Close()
+	b := launchSpareBrowser(t, WithSpare(false))
 	d, err := b.NewDriver(tctx(t, 60*time.Second))
 	if err != nil {
 		t.Fatal(err)
@@ -264,12 +245,7 @@ func TestBrowserSpareDead(t *testing.T) {
 // ready, NewDriver fails with ErrBrowserCrashed instead of handing out a
 // driver of a browser that is gone.
 func TestBrowserSpareCrashed(t *testing.T) {
-	bin := requireBrowser(t)
-	b, err := LaunchBrowser(tctx(t, 60*time.Second), WithBrowserPath(bin))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer b.Close()
+	b := launchSpareBrowser(t)
 	if readySpare(t, b) == nil {
 		t.Fatal("no spare")
 	}
@@ -293,12 +269,7 @@ func TestBrowserSpareCrashed(t *testing.T) {
 // decide the case.
 func TestBrowserSpareWait(t *testing.T) {
 	t.Parallel()
-	bin := requireBrowser(t)
-	b, err := LaunchBrowser(tctx(t, 60*time.Second), WithBrowserPath(bin), WithSpare(false))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer b.Close()
+	b := launchSpareBrowser(t, WithSpare(false))
 	slot := &spareSlot{done: make(chan struct{})}
 	b.mu.Lock()
 	b.spare = slot
@@ -312,10 +283,7 @@ func TestBrowserSpareWait(t *testing.T) {
 		}
 		t.Fatalf("NewDriver whose ctx ended while the spare opened: %v", err)
 	}
-	b.mu.Lock()
-	back := b.spare == slot
-	b.mu.Unlock()
-	if !back {
+	if spareOf(b) != slot {
 		t.Fatal("the spare was not kept after a caller stopped waiting for it")
 	}
 
@@ -361,10 +329,7 @@ func TestBrowserSpareCloseOpening(t *testing.T) {
 		if err := b.Close(); err != nil {
 			t.Fatal(err)
 		}
-		b.mu.Lock()
-		left := b.spare
-		b.mu.Unlock()
-		if left != nil {
+		if spareOf(b) != nil {
 			t.Error("a spare is left after Close")
 		}
 	}
