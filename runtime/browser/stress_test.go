@@ -43,9 +43,9 @@ const (
 )
 
 // defaultStressN is the runs per scenario: with stress-ng --cpu 2 on a
-// 2-core machine the 58 scenarios of runtime/browser took 1057 s at N=8
-// (about 132 s per iteration of every scenario), which keeps the gate
-// (.ci/run) at about 32 minutes.
+// 2-core machine the 58 scenarios of runtime/browser took 1110 s at N=8
+// (about 139 s per iteration of every scenario), which keeps the gate
+// (.ci/run) at about 35 minutes.
 const defaultStressN = 8
 
 // wantDispatched makes the approved consequential action's "dispatched"
