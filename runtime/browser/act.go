@@ -65,8 +65,8 @@ type elState struct {
 }
 
 // Act performs one action after waiting, bounded by ctx, for the element
-// to be attached, visible, stable (same box an animation frame apart) and enabled
-// (a fill: attached, visible, enabled and editable; a key press:
+// to be attached, visible, stable (same box an animation frame apart)
+// and enabled (a fill: attached, visible, enabled and editable; a key press:
 // attached, visible and enabled; neither needs it stable, as in
 // Playwright), and, for a click, in view (scrolled there when its
 // frame's viewport, a scrolled container or a frame above cuts it) and

@@ -1066,10 +1066,11 @@
 //     handed out, so the spare's open does not compete with the start of
 //     the run that asked. The spare runs the page helpers of a run's
 //     first look once on its blank page, so their scripts are compiled
-//     in its renderer before a run waits on them. NewDriver hands it out after checking that
-//     its browser, connection and page are alive (a page round trip,
-//     bounded to 2 s) and waits for it when its open is under way; a
-//     spare that failed or died is disposed and a fresh driver opened.
+//     in its renderer before a run waits on them. NewDriver hands it out
+//     after checking that its browser, connection and page are alive (a
+//     page round trip, bounded to 2 s) and waits for it when its open is
+//     under way; a spare that failed or died is disposed and a fresh
+//     driver opened.
 //     Measured on the teller flow (benchcmp -gap 300ms): the open drops
 //     out of a run's time when the host has time between runs; run back
 //     to back, NewDriver waits for the spare about as long as a fresh
