@@ -66,13 +66,16 @@ type Browser struct {
 // spareSlot is one spare driver: done is closed when its open ended, with
 // d and private (its download folder) or err. orphan: nobody holds the
 // slot any more and it was not ready; the goroutine opening it discards
-// it when the open ends. Its fields are guarded by the Browser's mu.
+// it when the open ends. wanted: a NewDriver waits for it, so its open
+// ends without the warm-up (a waiting run would wait for that too). Its
+// fields are guarded by the Browser's mu.
 type spareSlot struct {
 	done    chan struct{}
 	d       *Driver
 	private string
 	err     error
 	orphan  bool
+	wanted  bool
 }
 
 // LaunchBrowser starts a provider-owned headless Chromium, as [Launch]
@@ -354,7 +357,10 @@ func (b *Browser) keepSpare() {
 		ctx, cancel := context.WithTimeout(b.lifeCtx, spareOpenTimeout)
 		d, private, err := b.openDriver(ctx, b.o)
 		cancel()
-		if err == nil {
+		b.mu.Lock()
+		warm := err == nil && !s.wanted
+		b.mu.Unlock()
+		if warm {
 			wctx, cancel := context.WithTimeout(b.lifeCtx, spareWarmTimeout)
 			d.warmUp(wctx)
 			cancel()
@@ -383,7 +389,8 @@ var warmCounts = []locator.Candidate{
 
 // warmUp runs the page helpers a run's first look and first lookups use
 // (the counts, find, label and role helpers) once on the spare's blank
-// page, so that their scripts are compiled in its renderer before a run
+// page, unless a NewDriver already waits for the spare (spareSlot.wanted),
+// so that their scripts are compiled in its renderer before a run
 // waits on them: V8 keeps compiled scripts per process, and the run's
 // first document loads in the process of the page's initial blank one.
 // Measured on the teller's login page: the first FindCounts after a
@@ -405,6 +412,9 @@ func (d *Driver) warmUp(ctx context.Context) {
 // returns nil and no error when s failed or is no longer usable (it is
 // discarded): the caller opens a driver instead.
 func (b *Browser) fromSpare(ctx context.Context, s *spareSlot) (*Driver, error) {
+	b.mu.Lock()
+	s.wanted = true
+	b.mu.Unlock()
 	select {
 	case <-s.done:
 	case <-ctx.Done():
@@ -459,6 +469,7 @@ func (b *Browser) probeSpare(ctx context.Context, d *Driver) error {
 // waiting for it), else discards it.
 func (b *Browser) giveBack(s *spareSlot) {
 	b.mu.Lock()
+	s.wanted = false
 	if !b.closed && b.spare == nil {
 		b.spare = s
 		b.mu.Unlock()

@@ -286,6 +286,12 @@ func TestBrowserSpareWait(t *testing.T) {
 	if spareOf(b) != slot {
 		t.Fatal("the spare was not kept after a caller stopped waiting for it")
 	}
+	b.mu.Lock()
+	wanted := slot.wanted
+	b.mu.Unlock()
+	if wanted {
+		t.Error("a spare given back is still marked as waited for (its open would skip the warm-up)")
+	}
 
 	got := make(chan *Driver, 1)
 	errc := make(chan error, 1)
@@ -294,8 +300,21 @@ func TestBrowserSpareWait(t *testing.T) {
 		got <- d
 		errc <- err
 	}()
-	// The caller is waiting now (or is about to): open the spare's
-	// driver and end the slot's open.
+	// Once the caller waits, the slot is marked so (the open that ends
+	// then skips the warm-up).
+	for deadline := time.Now().Add(10 * time.Second); ; {
+		b.mu.Lock()
+		wanted := slot.wanted
+		b.mu.Unlock()
+		if wanted {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("a NewDriver waiting for the spare did not mark it as waited for")
+		}
+		time.Sleep(time.Millisecond)
+	}
+	// Open the spare's driver and end the slot's open.
 	d, private, err := b.openDriver(tctx(t, 60*time.Second), b.o)
 	if err != nil {
 		t.Fatal(err)

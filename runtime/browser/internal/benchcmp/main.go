@@ -105,13 +105,14 @@ func main() {
 	conc := flag.String("concurrency", "", "throughput mode: concurrency levels, comma-separated (e.g. 1,2,4,8); each level runs -flows flows per side")
 	flows := flag.Int("flows", 24, "throughput mode: flows per level and side")
 	reps := flag.Int("reps", 1, "throughput mode: repetitions of each level (sides alternate)")
+	spare := flag.Bool("spare", false, "throughput mode: the Vera side's Browser keeps a spare (WithSpare(true), as a launched Browser does by default)")
 	cpuProfile := flag.String("cpuprofile", "", "throughput mode: write a CPU profile of the measured levels to this file")
 	logFile := flag.String("log", "", "flow mode: write the Execute sides' driver debug log (settle: lines and the like, times in microseconds) to this file")
 	flag.Parse()
 	if *conc != "" {
 		levels, err := parseLevels(*conc)
 		if err == nil {
-			err = throughput(levels, *flows, *reps, scriptDir(*pwDir), *cpuProfile)
+			err = throughput(levels, *flows, *reps, *spare, scriptDir(*pwDir), *cpuProfile)
 		}
 		if err != nil {
 			fmt.Fprintln(os.Stderr, "benchcmp:", err)

@@ -165,7 +165,7 @@ func flowMember(i int) testsite.Member {
 // through playwright-core's connectOverCDP on the same browser (c async
 // workers in one Node process, a fresh context per flow). The sides
 // alternate which goes first at each level. Every answer is checked.
-func throughput(levels []int, flows, reps int, pwDir, cpuProfile string) error {
+func throughput(levels []int, flows, reps int, spare bool, pwDir, cpuProfile string) error {
 	sites, err := testsite.Start()
 	if err != nil {
 		return err
@@ -191,7 +191,7 @@ func throughput(levels []int, flows, reps int, pwDir, cpuProfile string) error {
 	if err != nil {
 		return err
 	}
-	b, err := browser.ConnectBrowser(ctx, ext.HTTPEndpoint(), browser.WithGrant(g))
+	b, err := browser.ConnectBrowser(ctx, ext.HTTPEndpoint(), browser.WithGrant(g), browser.WithSpare(spare))
 	if err != nil {
 		return err
 	}
