@@ -268,7 +268,11 @@ func changed(pre, now identity) bool {
 // ctx ending or Close being called ([ReasonInterrupted]). The timeout
 // ([WithTimeout]) starts when Wait is called and bounds the observation, not
 // the hashing, which is bounded by ctx and [WithMaxBytes]. Every failure is
-// an *[Error] whose Reason is one of [Reasons].
+// an *[Error] whose Reason is one of [Reasons]. A violation seen while
+// observing (a vanished pre-existing partial, an overwrite) is reported
+// only when the folder is still there one poll interval later; a folder
+// removed or replaced meanwhile is reported as [ReasonFolderUnavailable],
+// since a removal unlinks the entries before the folder.
 func (w *Watch) Wait(ctx context.Context) (*File, error) {
 	const op = "wait"
 	if w == nil || w.f == nil {
@@ -317,6 +321,24 @@ func (w *Watch) Wait(ctx context.Context) (*File, error) {
 		obs, err := w.observe(polls%w.sweepEvery == 0)
 		polls++
 		if err != nil {
+			if ReasonOf(err) != ReasonFolderUnavailable {
+				// A folder being removed shows its entries vanishing
+				// first (os.RemoveAll unlinks them before the folder
+				// itself), which reads as a vanished pre-existing
+				// partial: the violation stands only when the folder is
+				// still there one poll later, else the folder is the
+				// answer.
+				select {
+				case <-ctx.Done():
+					return nil, newError(ReasonInterrupted, op, ctx.Err())
+				case <-w.done:
+					return nil, newError(ReasonInterrupted, op, errClosed)
+				case <-time.After(w.o.poll):
+				}
+				if ferr := w.f.check(op); ferr != nil {
+					err = ferr
+				}
+			}
 			log.Debug("download attribution failed", "reason", ReasonOf(err), "detail", detailOf(err))
 			return nil, err
 		}
