@@ -448,19 +448,13 @@ func (b *Browser) probeSpare(ctx context.Context, d *Driver) error {
 	if b.proc != nil && !b.proc.alive() {
 		return errors.New("browser process exited")
 	}
-	d.mu.Lock()
-	err := d.crashErr
-	if d.closing || d.closed {
-		err = runtime.ErrClosed
-	}
-	d.mu.Unlock()
+	// begin fails as any call would: closed, crashed, connection gone.
+	cctx, done, err := d.begin(ctx)
 	if err != nil {
 		return err
 	}
-	if err := d.connErr(); err != nil {
-		return err
-	}
-	pctx, cancel := context.WithTimeout(ctx, spareProbeTimeout)
+	defer done()
+	pctx, cancel := context.WithTimeout(cctx, spareProbeTimeout)
 	defer cancel()
 	return d.call(pctx, d.pageSID, proto.RuntimeEvaluate{Expression: "1", ReturnByValue: true}, nil)
 }
