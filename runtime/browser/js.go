@@ -87,7 +87,14 @@ const labelsOf = trees => {
     return m.get(el) || [];
   };
 };
-const inClosed = e => { for (let r = e.getRootNode(); r && r.host; r = r.host.getRootNode()) if (r.mode !== 'open') return true; return false; };
+// inClosed reports whether e is inside a shadow root page scripts cannot
+// reach: a closed one, or a user agent's (the inner parts of a date
+// input or a video's controls, which an accessibility query returns). A
+// root is open when its host hands it out; ShadowRoot.mode is never
+// read: reading it on a user agent's root kills the renderer (Chromium
+// 156: the accessibility path's filter crashed every page with a date
+// input).
+const inClosed = e => { for (let r = e.getRootNode(); r && r.host; r = r.host.getRootNode()) if (r.host.shadowRoot !== r) return true; return false; };
 // deepContains reports whether e is root or inside it, shadow trees included.
 const deepContains = (root, e) => { for (let p = e; p; p = p.parentNode || p.host) if (p === root) return true; return false; };
 // census returns every open shadow root under base, nested ones
