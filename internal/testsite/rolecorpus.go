@@ -115,6 +115,63 @@ var roleSnippets = []string{
 	`<div data-c role="button" aria-label="Div label"></div>`,
 	`<div data-c role="button link">{N}</div>`,
 	`<h2 data-c>{N}</h2>`,
+	`<h1 data-c>{N}</h1>`,
+	`<h3 data-c class="rc-upper">{N}</h3>`,
+	`<h4 data-c><span>{N}</span></h4>`,
+	`<h2 data-c aria-level="3">{N}</h2>`,
+	`<hgroup><h2 data-c>{N}</h2><p>Subtitle</p></hgroup>`,
+	`<h2 data-c role="presentation">{N}</h2>`,
+	`<h5 data-c title="Heading tip">{N}</h5>`,
+	`<h6 data-c class="rc-gen">{N}</h6>`,
+	`<section><h2 data-c id="{I}" class="x">{N}</h2></section>`,
+	`<label for="{I}">{N}</label><input data-c id="{I}">`,
+	`<label for="{I}">{N}</label><input data-c id="{I}" type="TEXT" name="q">`,
+	`<label for="{I}">{N}</label><input data-c id="{I}" type="email" placeholder="you@example.com" required autocomplete="email">`,
+	`<label for="{I}">{N}</label><input data-c id="{I}" type="tel" maxlength="20">`,
+	`<label for="{I}">{N}</label><input data-c id="{I}" type="url" readonly>`,
+	`<label for="{I}">{N}</label><input data-c id="{I}" type="search">`,
+	`<label for="{I}">{N}</label><input data-c id="{I}" type="number" min="1" max="9" step="1">`,
+	`<label for="{I}">{N}</label><input data-c id="{I}" type="password">`,
+	`<label for="{I}">{N}</label><input data-c id="{I}" type="text" list="rc-list">`,
+	`<label for="{I}">{N}</label><input data-c id="{I}" type="date">`,
+	`<label for="{I}">{N}</label><input data-c id="{I}" type="bogus">`,
+	`<label for="{I}">{N}</label><input data-c id="{I}" value="prefilled value">`,
+	`<label for="{I}">{N}</label><input data-c id="{I}" disabled>`,
+	`<label for="{I}">{N}</label><input data-c id="{I}" type="checkbox" checked>`,
+	`<input data-c id="{I}" type="checkbox"><label for="{I}">{N}</label>`,
+	`<label for="{I}">{N}</label><input data-c id="{I}" type="checkbox" switch>`,
+	`<input data-c id="{I}" type="radio" name="{I}-g"><label for="{I}">{N}</label>`,
+	`<label for="{I}">{N}</label><textarea data-c id="{I}" rows="2"></textarea>`,
+	`<label for="{I}">{N}</label><select data-c id="{I}"><option>One</option><option>Two</option></select>`,
+	`<label for="{I}">{N}</label><select data-c id="{I}" multiple><option>One</option></select>`,
+	`<label for="{I}">{N}</label><select data-c id="{I}" size="3"><option>One</option></select>`,
+	`<label for="{I}" class="rc-upper">{N}</label><input data-c id="{I}">`,
+	`<label for="{I}" class="rc-gen">{N}</label><input data-c id="{I}">`,
+	`<label for="{I}" class="rc-genafter">{N}</label><input data-c id="{I}" type="checkbox">`,
+	`<label for="{I}" class="rc-firstup">{N}</label><input data-c id="{I}">`,
+	`<label for="{I}" style="display:none">{N}</label><input data-c id="{I}">`,
+	`<label for="{I}" style="visibility:hidden">{N}</label><input data-c id="{I}">`,
+	`<label for="{I}" style="display:contents">{N}</label><input data-c id="{I}">`,
+	`<label for="{I}" aria-hidden="true">{N}</label><input data-c id="{I}">`,
+	`<label for="{I}" title="Label tip">{N}</label><input data-c id="{I}">`,
+	`<div aria-hidden="true"><label for="{I}">{N}</label></div><input data-c id="{I}">`,
+	`<div hidden><label for="{I}">{N}</label></div><input data-c id="{I}">`,
+	`<label for="{I}"><b>{N}</b></label><input data-c id="{I}">`,
+	`<label for="{I}">{N}</label><label for="{I}">Second label</label><input data-c id="{I}">`,
+	`<label for="{I}">{N}</label><input data-c id="{I}" aria-label="Aria field">`,
+	`<span id="{I}-l">Labelled field</span><label for="{I}">{N}</label><input data-c id="{I}" aria-labelledby="{I}-l">`,
+	`<label for="{I}">{N}</label><input data-c id="{I}" title="Field tip">`,
+	`<label>{N} <input data-c></label>`,
+	`<label for="{I}">{N}</label><input data-c id="{I}" role="combobox">`,
+	`<label for="{I}">{N}</label><input data-c id="{I}" style="text-transform:uppercase">`,
+	`<div role="group"><label for="{I}">{N}</label></div><input data-c id="{I}">`,
+	`<div class="rc-closed-hidden"><label for="{I}">{N}</label></div><input data-c id="{I}">`,
+	`<div class="rc-closed-plain"><label for="{I}">{N}</label></div><input data-c id="{I}" type="checkbox">`,
+	`<label for="{I}">{N}</label><div class="rc-closed-hidden"><input data-c id="{I}"></div>`,
+	`<x-wrap><label for="{I}">{N}</label></x-wrap><input data-c id="{I}">`,
+	`<div class="rc-open-host"><label for="{I}">{N}</label></div><input data-c id="{I}">`,
+	`<label for="{I}">{N}</label><div contenteditable="true"><input data-c id="{I}"></div>`,
+	`<fieldset><legend>Group legend</legend><label for="{I}">{N}</label><input data-c id="{I}" type="radio"></fieldset>`,
 }
 
 // roleGroup is how many cases a div.rc-group holds (all with one name
@@ -156,7 +213,9 @@ if (new URLSearchParams(location.search).get('owns') === '1') {
 
 // roleCorpus renders GET /stress/roles: h1 "Role corpus" and, for every
 // snippet and name text, one element under test (data-c): native
-// buttons, links and input buttons, elements with roles, named by text,
+// buttons, links and input buttons, headings, form fields of every
+// common type named by a <label> (hidden, styled, doubled, wrapping,
+// slotted or with a field of another role), elements with roles, named by text,
 // aria-label, aria-labelledby, title, alt, placeholder, value, wrapping
 // and for labels and CSS generated content, with hidden, invisible and
 // aria-hidden children, inert, aria-hidden and role-carrying ancestors,
@@ -182,6 +241,7 @@ func roleCorpus(w http.ResponseWriter, r *http.Request) {
 <div id="rc-modal-host"></div>
 <div id="rc-pop" popover>Popover</div>
 <p id="rc-desc">Description</p>
+<datalist id="rc-list"><option value="One"></option></datalist>
 <div id="corpus">
 `)
 	id := 0

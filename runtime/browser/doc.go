@@ -132,12 +132,14 @@
 //   - Roles and accessible names are the browser's: a role candidate is
 //     answered from Chromium's accessibility tree, except for the
 //     elements whose role and name the page reads with certainty (a
-//     plain native button, input button or link named by its own text
-//     alone, with no ARIA, label, CSS generated content or text
-//     transform, no ancestor that can hide it or change its role, and no
-//     slot, shadow root, aria-owns or modal dialog in the way; see Role
-//     lookup), where the page's reading is used and cannot differ (a
-//     differential test holds it against Chromium's). Every other
+//     plain native button, input button, link or heading named by its
+//     own text alone, or a text, search, number, checkbox or radio
+//     input, textarea or single select named by its one plain <label>,
+//     with no ARIA, title, CSS generated content or text transform, no
+//     ancestor that can hide it or change its role, and no slot, shadow
+//     root, aria-owns or modal dialog in the way; see Role lookup), where
+//     the page's reading is used and cannot differ (a differential test
+//     holds it against Chromium's). Every other
 //     element gets the browser's answer; nothing is guessed. Ignored
 //     nodes and invisible elements never match.
 //   - One handle per DOM node: handles are pointers kept in a map keyed by
@@ -629,10 +631,14 @@
 //     whose text, labels and attributes cannot contain the name. The
 //     page then reads the role and name of the remaining elements where
 //     they are certain (rolefast.go lists the conditions: a <button>,
-//     <a href> or <input type=button|submit|reset> with only a few
-//     harmless attributes, named by its own text nodes or value, with no
-//     label, generated content, list marker, hyphenation or text
-//     transform, in the document's tree, with no aria-hidden, inert,
+//     <a href>, <h1> to <h6> or <input type=button|submit|reset> with
+//     only a few harmless attributes, named by its own text nodes or
+//     value, with no label, generated content, list marker, hyphenation
+//     or text transform; or a textbox, searchbox, spinbutton, checkbox,
+//     radio or combobox field (<input> of type text, e-mail, tel, url,
+//     search, number, checkbox or radio, <textarea>, <select> without
+//     multiple or size) named by its one rendered <label>, which holds
+//     text only and passes the same checks; in the document's tree, with no aria-hidden, inert,
 //     hidden, contenteditable, role-carrying, interactive, custom or
 //     shadow-hosting ancestor; in a document without aria-owns or a
 //     modal dialog, and whose viewport corners do not both hit one
@@ -641,7 +647,9 @@
 //     closed shadow roots, showed that no element of its ancestor chain
 //     is slotted. This skips the first accessibility call on a document,
 //     for which Chromium builds the whole tree (100 to 350 ms on 10,000
-//     elements). The browser's own role and name of every other remaining
+//     elements, 3.5 to 8 s on 10,000 form controls: before the fields
+//     and headings were read so, a cold role textbox lookup there took
+//     4.5 s, twice Playwright's getByRole, and a heading 7.9 s). The browser's own role and name of every other remaining
 //     element (Accessibility.getPartialAXTree) decide. A role outside the
 //     helper's table, or more than 64 candidates, is answered by one
 //     Accessibility.queryAXTree over the scope instead (slower on large

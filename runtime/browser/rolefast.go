@@ -12,24 +12,40 @@ import (
 
 // The certain-role fast path of findRole. The first accessibility call on
 // a document makes Chromium build the whole accessibility tree (100 to
-// 350 ms on 10,000 elements, even for one node), so a role lookup whose
-// candidates the page can judge with certainty skips it. The page-side
-// judge (jsRoleVerdicts) gives a role and a name only for an element
-// whose answer cannot differ from Chromium's:
+// 350 ms on 10,000 elements, 3.5 to 8 s on 10,000 form controls, even for
+// one node), so a role lookup whose candidates the page can judge with
+// certainty skips it. The page-side judge (jsRoleVerdicts) gives a role
+// and a name only for an element whose answer cannot differ from
+// Chromium's:
 //
 //   - a native <button> (type absent, button, submit or reset), an
-//     <a href>, or an <input type=button|submit|reset value=...>, in the
-//     HTML namespace, in the document's own tree (not in a shadow tree,
-//     not slotted, not a host), without role, aria-* or any attribute
-//     outside a short list that changes neither role nor name;
+//     <a href>, an <h1> to <h6> (heading), or an <input
+//     type=button|submit|reset value=...>, in the HTML namespace, in the
+//     document's own tree (not in a shadow tree, not slotted, not a
+//     host), without role, aria-* or any attribute outside a short list
+//     that changes neither role nor name;
+//   - or a form field whose type decides its role: an <input> of type
+//     absent, text, email, tel or url (textbox), search (searchbox),
+//     number (spinbutton), checkbox or radio, a <textarea> (textbox) or
+//     a <select> without multiple or size (combobox), with the same
+//     short list of attributes plus the field's own that change neither
+//     role nor name (placeholder, required, readonly, checked, min,
+//     maxlength and the like; not list, which makes a combobox, nor
+//     switch); its name is its one <label>'s (label.control), a label
+//     in the document's tree with text and comment children only, no
+//     attribute but id, class, style, for, form, data-* and event
+//     handlers, rendered (not display none or contents, visibility
+//     visible), and passing the text, style and ancestor checks below as
+//     the element does;
 //   - whose name comes from its own text nodes only (or an input
-//     button's value attribute): no child element, no text-transform on
-//     it or its ::first-letter/::first-line, no CSS generated content
-//     (::before, ::after, content on the element), no list marker, no
-//     hyphenation, no <label> of it, a non-empty text of at most 1,000
-//     characters with no whitespace but ASCII space, tab, line feed,
-//     form feed and carriage return and no control, format, private-use,
-//     unassigned or surrogate code point;
+//     button's value attribute, or a field's label): no child element,
+//     no text-transform on it or its ::first-letter/::first-line, no CSS
+//     generated content (::before, ::after, content on the element), no
+//     list marker, no hyphenation, no <label> of it (but a field's one),
+//     a non-empty text of at most 1,000 characters with no whitespace
+//     but ASCII space, tab, line feed, form feed and carriage return and
+//     no control, format, private-use, unassigned or surrogate code
+//     point;
 //   - that cannot be ignored: neither it nor an ancestor has aria-hidden,
 //     inert, hidden, contenteditable, an interactivity of inert, and no
 //     ancestor has a role, is a custom element, a shadow host, or an
@@ -47,8 +63,9 @@ import (
 // also slot an ancestor of the element under an aria-hidden wrapper:
 // page scripts cannot see that, DOM.describeNode can (assignedSlot), so
 // before a page-side match is believed the driver describes every
-// element of its ancestor chain whose parent may host a shadow root and
-// falls back to the browser's answer when one is slotted.
+// element of its ancestor chain whose parent may host a shadow root (and
+// of a field's label and its chain) and falls back to the browser's
+// answer when one is slotted.
 //
 // The comparison of the name with the candidate's (nameMatches) is the
 // one the accessibility path uses, in Go, so both paths apply the same
@@ -85,52 +102,104 @@ const verdicts = (doc, base, roots, labels, els) => {
     'header', 'main', 'nav', 'p', 'section', 'span']);
   const badText = /[^\S \t\n\r\f]|[\p{Cc}\p{Cf}\p{Co}\p{Cn}\p{Cs}\p{Zl}\p{Zp}]/u;
   const noContent = c => c === 'none' || c === 'normal';
+  // The form controls whose role the element's type decides and whose
+  // name, with no aria-* and no title, comes from its one <label>.
+  const fieldRole = {'': 'textbox', text: 'textbox', email: 'textbox', tel: 'textbox', url: 'textbox',
+    search: 'searchbox', number: 'spinbutton', checkbox: 'checkbox', radio: 'radio'};
+  const fieldAttr = /^(placeholder|autocomplete|required|readonly|maxlength|minlength|pattern|size|inputmode|spellcheck|autocapitalize|enterkeyhint|checked|min|max|step|rows|cols|wrap)$/;
+  const labelAttr = /^(id|class|style|for|form|data-[^\s]*|on[a-z]+)$/;
+  // ownText returns the text of n's child nodes when they are text and
+  // comments only, else null.
+  const ownText = n => {
+    let text = '';
+    for (const k of n.childNodes) {
+      if (k.nodeType === 3) text += k.data;
+      else if (k.nodeType !== 8) return null;
+    }
+    return text;
+  };
+  // plainStyle: no style of e that changes the text Chromium names with
+  // (or hides e).
+  const plainStyle = e => {
+    const st = view.getComputedStyle(e);
+    if (st.textTransform !== 'none' || !noContent(st.content) || st.display === 'contents' || st.display === 'none' ||
+      st.display.includes('list-item') || st.hyphens === 'auto' || st.interactivity === 'inert') return false;
+    for (const p of ['::before', '::after']) if (!noContent(view.getComputedStyle(e, p).content)) return false;
+    for (const p of ['::first-letter', '::first-line']) if (view.getComputedStyle(e, p).textTransform !== 'none') return false;
+    return true;
+  };
+  // chain checks e and its ancestors (see the package doc) and adds to
+  // check the ones whose parent may host a shadow root; false when one
+  // fails.
+  const chain = (e, check) => {
+    for (let p = e; p; p = p.parentElement) {
+      if (p.namespaceURI !== XHTML || p.assignedSlot || p.localName.includes('-')) return false;
+      if (p.hasAttribute('aria-hidden') || p.hasAttribute('inert') || p.hasAttribute('hidden') || p.hasAttribute('contenteditable')) return false;
+      if (p !== e && (apart.has(p.localName) || p.hasAttribute('role') || p.shadowRoot)) return false;
+      const up = p.parentElement;
+      if (p !== e && up && hostable.has(up.localName)) check.push(p);
+    }
+    return true;
+  };
   const judge = el => {
     if (el.namespaceURI !== XHTML || el.getRootNode() !== doc) return null;
-    let role, text = '';
+    let role, text = '', field = false;
     const type = (el.getAttribute('type') || '').toLowerCase();
     switch (el.localName) {
     case 'button':
       if (el.hasAttribute('type') && type !== 'button' && type !== 'submit' && type !== 'reset') return null;
       role = 'button';
-      for (const k of el.childNodes) {
-        if (k.nodeType === 3) text += k.data;
-        else if (k.nodeType !== 8) return null;
-      }
+      text = ownText(el);
       break;
     case 'a':
       if (!el.hasAttribute('href')) return null;
       role = 'link';
-      for (const k of el.childNodes) {
-        if (k.nodeType === 3) text += k.data;
-        else if (k.nodeType !== 8) return null;
-      }
+      text = ownText(el);
+      break;
+    case 'h1': case 'h2': case 'h3': case 'h4': case 'h5': case 'h6':
+      role = 'heading';
+      text = ownText(el);
       break;
     case 'input':
-      if (type !== 'button' && type !== 'submit' && type !== 'reset') return null;
-      role = 'button';
-      text = el.getAttribute('value');
-      if (text == null || el.value !== text) return null;
+      if (type === 'button' || type === 'submit' || type === 'reset') {
+        role = 'button';
+        text = el.getAttribute('value');
+        if (text == null || el.value !== text) return null;
+        break;
+      }
+      if (!Object.hasOwn(fieldRole, type)) return null;
+      role = fieldRole[type];
+      field = true;
+      break;
+    case 'textarea':
+      role = 'textbox';
+      field = true;
+      break;
+    case 'select':
+      if (el.hasAttribute('multiple') || el.hasAttribute('size')) return null;
+      role = 'combobox';
+      field = true;
       break;
     default:
       return null;
     }
-    if (text.length > 1000 || badText.test(text) || !norm(text)) return null;
-    for (const a of el.getAttributeNames()) if (!okAttr.test(a)) return null;
-    if (labels(el).length) return null;
-    const st = view.getComputedStyle(el);
-    if (st.textTransform !== 'none' || !noContent(st.content) || st.display === 'contents' || st.display === 'none' ||
-      st.display.includes('list-item') || st.hyphens === 'auto' || st.interactivity === 'inert') return null;
-    for (const p of ['::before', '::after']) if (!noContent(view.getComputedStyle(el, p).content)) return null;
-    for (const p of ['::first-letter', '::first-line']) if (view.getComputedStyle(el, p).textTransform !== 'none') return null;
+    for (const a of el.getAttributeNames()) if (!okAttr.test(a) && !(field && fieldAttr.test(a))) return null;
     const check = [];
-    for (let p = el; p; p = p.parentElement) {
-      if (p.namespaceURI !== XHTML || p.assignedSlot || p.localName.includes('-')) return null;
-      if (p.hasAttribute('aria-hidden') || p.hasAttribute('inert') || p.hasAttribute('hidden') || p.hasAttribute('contenteditable')) return null;
-      if (p !== el && (apart.has(p.localName) || p.hasAttribute('role') || p.shadowRoot)) return null;
-      const up = p.parentElement;
-      if (p !== el && up && hostable.has(up.localName)) check.push(p);
-    }
+    if (field) {
+      // Named by its one <label>, which holds text only (so not the
+      // control itself), is rendered, and passes the element's checks.
+      const ls = labels(el);
+      if (ls.length !== 1) return null;
+      const l = ls[0];
+      if (l.namespaceURI !== XHTML || l.getRootNode() !== doc) return null;
+      text = ownText(l);
+      if (text == null) return null;
+      for (const a of l.getAttributeNames()) if (!labelAttr.test(a)) return null;
+      if (!plainStyle(l) || view.getComputedStyle(l).visibility !== 'visible' || !chain(l, check)) return null;
+      if (l.parentElement && hostable.has(l.parentElement.localName)) check.push(l);
+    } else if (text == null || labels(el).length) return null;
+    if (text.length > 1000 || badText.test(text) || !norm(text)) return null;
+    if (!plainStyle(el) || !chain(el, check)) return null;
     return { role, name: norm(text), check };
   };
   for (const el of els) {

@@ -123,7 +123,8 @@ func TestRoleFastDifferential(t *testing.T) {
 
 // TestRoleFastFindSameAnswer compares, group by group of the role corpus,
 // Find's answer (fast path where certain) with the accessibility tree's
-// alone (queryRole) for buttons and links, exact and substring names.
+// alone (queryRole) for every role the page may decide (buttons, links,
+// headings and the labelled form fields), exact and substring names.
 func TestRoleFastFindSameAnswer(t *testing.T) {
 	t.Parallel()
 	d := shared(t)
@@ -163,7 +164,20 @@ func TestRoleFastFindSameAnswer(t *testing.T) {
 			if f := strings.Fields(sub); len(f) > 0 {
 				sub = f[len(f)-1]
 			}
-			for _, role := range []string{"button", "link"} {
+			// The roles the group's elements may carry: buttons and links
+			// always, headings and fields where the group has them (each
+			// role and name costs one accessibility query of the corpus).
+			roles := []string{"button", "link"}
+			if variant == "" {
+				// With the modal the page decides nothing: the buttons
+				// and links show the fallback is whole.
+				var more []string
+				if _, err := d.callOn(ctx, d.top.sid, g.obj, jsGroupRoles, true, &more); err != nil {
+					t.Fatal(err)
+				}
+				roles = append(roles, more...)
+			}
+			for _, role := range roles {
 				for _, c := range []locator.Candidate{
 					{Strategy: locator.Role, Role: role, Name: raw, Exact: true},
 					{Strategy: locator.Role, Role: role, Name: sub},
@@ -195,6 +209,20 @@ func TestRoleFastFindSameAnswer(t *testing.T) {
 		}
 	}
 }
+
+// jsGroupRoles names the roles, other than button and link, that a
+// corpus group's headings and form fields may carry.
+const jsGroupRoles = `function() {
+  const k = new Set();
+  const byType = {checkbox: 'checkbox', radio: 'radio', search: 'searchbox', number: 'spinbutton'};
+  for (const e of this.querySelectorAll('[data-c]')) {
+    if (/^h[1-6]$/.test(e.localName)) k.add('heading');
+    if (e.localName === 'textarea') k.add('textbox');
+    if (e.localName === 'select') k.add(e.multiple || e.size > 1 ? 'listbox' : 'combobox');
+    if (e.localName === 'input') k.add(byType[e.type] || (e.list ? 'combobox' : 'textbox'));
+  }
+  return [...k];
+}`
 
 func sameElements(a, b []*element) bool {
 	if len(a) != len(b) {

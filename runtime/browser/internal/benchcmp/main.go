@@ -98,7 +98,7 @@ const (
 func main() {
 	n := flag.Int("n", 10, "flow rounds (each runs every side once)")
 	lookups := flag.Int("lookups", 10, "cold lookup rounds per case (0: none)")
-	cases := flag.String("cases", "role,substring", "cold lookup cases, comma-separated: role, substring, label (Playwright's getByLabel takes minutes on 10,000 controls)")
+	cases := flag.String("cases", "role,substring", "cold lookup cases, comma-separated: role, substring, label (Playwright's getByLabel takes minutes on 10,000 controls), textbox, checkbox, heading (role lookups on the 10,000-control page)")
 	gap := flag.Duration("gap", 0, "flow mode: idle time after every flow of every side (a host with time between runs); with a gap a fifth side runs, Execute through a Browser with a spare (WithSpare), which opens the next driver during that time")
 	trace := flag.Bool("trace", false, "report where the Execute side's driver time goes")
 	pwDir := flag.String("playwright", "", "folder of flow.mjs with playwright-core installed (default: the playwright folder beside this program's source)")
@@ -403,12 +403,21 @@ func coldLookups(ctx context.Context, ext *chromeproc.Process, sites *testsite.S
 		{"label", "label \"Field 1999\" (exact)", "/stress/controls/10000",
 			locator.Candidate{Strategy: locator.Label, Label: "Field 1999", Exact: true},
 			map[string]any{"by": "label", "name": "Field 1999", "exact": true}, 1},
+		{"textbox", "role textbox \"Field 1999\" (exact)", "/stress/controls/10000",
+			locator.Candidate{Strategy: locator.Role, Role: "textbox", Name: "Field 1999", Exact: true},
+			map[string]any{"by": "role", "role": "textbox", "name": "Field 1999", "exact": true}, 1},
+		{"checkbox", "role checkbox \"Option 1999\" (exact)", "/stress/controls/10000",
+			locator.Candidate{Strategy: locator.Role, Role: "checkbox", Name: "Option 1999", Exact: true},
+			map[string]any{"by": "role", "role": "checkbox", "name": "Option 1999", "exact": true}, 1},
+		{"heading", "role heading \"Stress controls\" (exact)", "/stress/controls/10000",
+			locator.Candidate{Strategy: locator.Role, Role: "heading", Name: "Stress controls", Exact: true},
+			map[string]any{"by": "role", "role": "heading", "name": "Stress controls", "exact": true}, 1},
 	}
 	var cases []lookupCase
 	for _, k := range keys {
 		i := slices.IndexFunc(all, func(lc lookupCase) bool { return lc.key == strings.TrimSpace(k) })
 		if i < 0 {
-			return fmt.Errorf("-cases: unknown case %q (role, substring, label)", k)
+			return fmt.Errorf("-cases: unknown case %q (role, substring, label, textbox, checkbox, heading)", k)
 		}
 		cases = append(cases, all[i])
 	}
