@@ -219,7 +219,7 @@ const jsGroupRoles = `function() {
     if (/^h[1-6]$/.test(e.localName)) k.add('heading');
     if (e.localName === 'textarea') k.add('textbox');
     if (e.localName === 'select') k.add(e.multiple || e.size > 1 ? 'listbox' : 'combobox');
-    if (e.localName === 'input') k.add(byType[e.type] || (e.list ? 'combobox' : 'textbox'));
+    if (e.localName === 'input' && !['button', 'submit', 'reset', 'image'].includes(e.type)) k.add(byType[e.type] || (e.list ? 'combobox' : 'textbox'));
   }
   return [...k];
 }`
