@@ -139,9 +139,9 @@
 //     ancestor that can hide it or change its role, and no slot, shadow
 //     root, aria-owns or modal dialog in the way; see Role lookup), where
 //     the page's reading is used and cannot differ (a differential test
-//     holds it against Chromium's). Every other
-//     element gets the browser's answer; nothing is guessed. Ignored
-//     nodes and invisible elements never match.
+//     holds it against Chromium's). Every other element gets the
+//     browser's answer; nothing is guessed. Ignored nodes and invisible
+//     elements never match.
 //   - One handle per DOM node: handles are pointers kept in a map keyed by
 //     (target session, backend node id), so the same node compares equal
 //     across Find calls; a frame navigation marks its handles stale.
@@ -638,19 +638,21 @@
 //     radio or combobox field (<input> of type text, e-mail, tel, url,
 //     search, number, checkbox or radio, <textarea>, <select> without
 //     multiple or size) named by its one rendered <label>, which holds
-//     text only and passes the same checks; in the document's tree, with no aria-hidden, inert,
-//     hidden, contenteditable, role-carrying, interactive, custom or
-//     shadow-hosting ancestor; in a document without aria-owns or a
-//     modal dialog, and whose viewport corners do not both hit one
-//     element, the sign of a modal dialog in a closed shadow root). A
+//     text only and passes the same checks; in the document's tree, with
+//     no aria-hidden, inert, hidden, contenteditable, role-carrying,
+//     interactive, custom or shadow-hosting ancestor; in a document
+//     without aria-owns or a modal dialog, and whose viewport corners do
+//     not both hit one element, the sign of a modal dialog in a closed
+//     shadow root). A
 //     match read so is believed only once DOM.describeNode, which sees
 //     closed shadow roots, showed that no element of its ancestor chain
 //     is slotted. This skips the first accessibility call on a document,
 //     for which Chromium builds the whole tree (100 to 350 ms on 10,000
 //     elements, 3.5 to 8 s on 10,000 form controls: before the fields
 //     and headings were read so, a cold role textbox lookup there took
-//     4.5 s, twice Playwright's getByRole, and a heading 7.9 s). The browser's own role and name of every other remaining
-//     element (Accessibility.getPartialAXTree) decide. A role outside the
+//     4.5 s, twice Playwright's getByRole, and a heading 7.9 s). The
+//     browser's own role and name of every other remaining element
+//     (Accessibility.getPartialAXTree) decide. A role outside the
 //     helper's table, or more than 64 candidates, is answered by one
 //     Accessibility.queryAXTree over the scope instead (slower on large
 //     pages, the same answer). Exact names are compared after whitespace
