@@ -368,6 +368,14 @@
 //	                           ids ctl-1..ctl-n; among the textboxes, k%10==3 is labelled with an
 //	                           e-mail "member<k>@example.com" and k%10==7 with a valid Italian IBAN
 //	                           (see [StressIdentifierLabels])
+//	GET /stress/widgets/<n>    h1 "Stress widgets" and n ARIA widgets (1 <= n <= 50000) in groups of
+//	                           100 of one kind, cycling by group: tablist of tabs "Tab k", menu of
+//	                           menuitems "Command k", listbox of options "Choice k", toolbar of
+//	                           buttons named by aria-label "Remove row k" (an svg inside), group of
+//	                           switches "Setting k"; each kind numbered from 1
+//	GET /stress/table/<n>      h1 "Stress table" and a data table (caption "Invoices", header row th
+//	                           Invoice, Customer, Amount, Status) of n rows (1 <= n <= 20000): td
+//	                           "INV-k", "Customer k", "k.00 EUR", "Paid" (k even) or "Open" (k odd)
 //	GET /stress/never-settles  h1 "Never settles"; button "Never ready" (always disabled); p#ticker
 //	                           mutates every 10 ms; a fetch of /stress/hang stays pending forever
 //	GET /stress/hang           never answers (until the client leaves or the server closes)

@@ -16,6 +16,10 @@ const (
 	// MaxStressComponents bounds the light-DOM buttons of
 	// /stress/components/{n}.
 	MaxStressComponents = 50_000
+	// MaxStressWidgets bounds the ARIA widgets of /stress/widgets/{n}.
+	MaxStressWidgets = 50_000
+	// MaxStressRows bounds the rows of /stress/table/{n}.
+	MaxStressRows = 20_000
 )
 
 // Stress serves large pages, a page that never settles, slow responses and
@@ -45,6 +49,8 @@ func StartStress(opts ...Option) (*Stress, error) {
 	mux.HandleFunc("GET /stress/nodes/{n}", st.nodes)
 	mux.HandleFunc("GET /stress/controls/{n}", st.controls)
 	mux.HandleFunc("GET /stress/components/{n}", st.components)
+	mux.HandleFunc("GET /stress/widgets/{n}", st.widgets)
+	mux.HandleFunc("GET /stress/table/{n}", st.table)
 	mux.HandleFunc("GET /stress/roles", roleCorpus)
 	mux.HandleFunc("GET /stress/never-settles", func(w http.ResponseWriter, _ *http.Request) {
 		render(w, http.StatusOK, "never.html", nil)
@@ -313,5 +319,75 @@ func (st *Stress) slow(w http.ResponseWriter, r *http.Request) {
 	}
 	bw := pageStart(w, "Slow page")
 	fmt.Fprintf(bw, "<h1>Slow page</h1>\n<p>Loaded after %d ms</p>\n", ms)
+	pageEnd(bw)
+}
+
+// widgets renders GET /stress/widgets/{n}: h1 "Stress widgets" and n ARIA
+// widgets as a script-built app renders them (divs with roles, no native
+// controls), in groups of 100 of one kind, cycling by group: a tablist of
+// tabs "Tab k", a menu of menuitems "Command k", a listbox of options
+// "Choice k", a toolbar of icon buttons named by aria-label "Remove row
+// k" (an svg inside), a group of switches "Setting k" (each kind
+// numbered from 1 across its groups).
+func (st *Stress) widgets(w http.ResponseWriter, r *http.Request) {
+	n, ok := pathCount(r.PathValue("n"), 1, MaxStressWidgets)
+	if !ok {
+		http.Error(w, fmt.Sprintf("n must be an integer in [1, %d]", MaxStressWidgets), http.StatusBadRequest)
+		return
+	}
+	bw := pageStart(w, "Stress widgets")
+	bw.WriteString("<h1>Stress widgets</h1>\n<div id=\"widgets\">\n")
+	var count [5]int
+	for i := range n {
+		kind := (i / 100) % 5
+		if i%100 == 0 {
+			bw.WriteString([...]string{`<div role="tablist" aria-label="Tabs">`, `<div role="menu" aria-label="Commands">`,
+				`<div role="listbox" aria-label="Choices">`, `<div role="toolbar" aria-label="Rows">`,
+				`<div role="group" aria-label="Settings">`}[kind])
+		}
+		count[kind]++
+		k := count[kind]
+		switch kind {
+		case 0:
+			fmt.Fprintf(bw, `<div role="tab" aria-selected="false" tabindex="-1">Tab %d</div>`, k)
+		case 1:
+			fmt.Fprintf(bw, `<div role="menuitem" tabindex="-1">Command %d</div>`, k)
+		case 2:
+			fmt.Fprintf(bw, `<div role="option" aria-selected="false">Choice %d</div>`, k)
+		case 3:
+			fmt.Fprintf(bw, `<div role="button" tabindex="0" aria-label="Remove row %d"><svg width="8" height="8" aria-hidden="true"><path d="M0 0h8v8z"/></svg></div>`, k)
+		case 4:
+			fmt.Fprintf(bw, `<span role="switch" aria-checked="false" tabindex="0">Setting %d</span>`, k)
+		}
+		if i%100 == 99 || i == n-1 {
+			bw.WriteString("</div>\n")
+		}
+	}
+	bw.WriteString("</div>\n")
+	pageEnd(bw)
+}
+
+// table renders GET /stress/table/{n}: h1 "Stress table" and a data table
+// (caption "Invoices", a header row of th Invoice, Customer, Amount,
+// Status) of n rows: td "INV-k", "Customer k", "k.00 EUR", "Paid" (k
+// even) or "Open" (k odd), k from 1. Five elements a row: 2,000 rows make
+// a 10,000-element document.
+func (st *Stress) table(w http.ResponseWriter, r *http.Request) {
+	n, ok := pathCount(r.PathValue("n"), 1, MaxStressRows)
+	if !ok {
+		http.Error(w, fmt.Sprintf("n must be an integer in [1, %d]", MaxStressRows), http.StatusBadRequest)
+		return
+	}
+	bw := pageStart(w, "Stress table")
+	bw.WriteString("<h1>Stress table</h1>\n<table id=\"invoices\"><caption>Invoices</caption>\n" +
+		"<thead><tr><th>Invoice</th><th>Customer</th><th>Amount</th><th>Status</th></tr></thead>\n<tbody>\n")
+	for k := 1; k <= n; k++ {
+		status := "Open"
+		if k%2 == 0 {
+			status = "Paid"
+		}
+		fmt.Fprintf(bw, "<tr><td>INV-%d</td><td>Customer %d</td><td>%d.00 EUR</td><td>%s</td></tr>\n", k, k, k, status)
+	}
+	bw.WriteString("</tbody></table>\n")
 	pageEnd(bw)
 }

@@ -60,6 +60,48 @@ func TestStressNodes(t *testing.T) {
 	}
 }
 
+func TestStressWidgets(t *testing.T) {
+	st := startStress(t)
+	c := newClient(t)
+	const n = 1234
+	r := c.get(fmt.Sprintf("%s/stress/widgets/%d", st.URL(), n))
+	wantStatus(t, r, http.StatusOK)
+	wantContains(t, r, "<h1>Stress widgets</h1>",
+		`<div role="tablist" aria-label="Tabs"><div role="tab" aria-selected="false" tabindex="-1">Tab 1</div>`,
+		`<div role="menu" aria-label="Commands"><div role="menuitem" tabindex="-1">Command 1</div>`,
+		`<div role="option" aria-selected="false">Choice 100</div></div>`,
+		`aria-label="Remove row 1"><svg`,
+		`<span role="switch" aria-checked="false" tabindex="0">Setting 100</span></div>`,
+		`>Tab 300<`, `>Command 300<`, `>Choice 234<`, `"Remove row 200"`, `>Setting 200<`)
+	wantNotContains(t, r, `>Tab 301<`, `>Command 301<`, `>Choice 235<`, `"Remove row 201"`, `>Setting 201<`)
+	roles := 0
+	for _, k := range []string{`role="tab"`, `role="menuitem"`, `role="option"`, `role="button"`, `role="switch"`} {
+		roles += strings.Count(r.body, k)
+	}
+	if roles != n {
+		t.Errorf("%d widgets, want %d", roles, n)
+	}
+	if g := strings.Count(r.body, `<div role="tablist"`) + strings.Count(r.body, `<div role="menu"`) + strings.Count(r.body, `<div role="listbox"`) +
+		strings.Count(r.body, `<div role="toolbar"`) + strings.Count(r.body, `<div role="group"`); g != (n+99)/100 {
+		t.Errorf("%d groups, want %d", g, (n+99)/100)
+	}
+}
+
+func TestStressTable(t *testing.T) {
+	st := startStress(t)
+	c := newClient(t)
+	r := c.get(st.URL() + "/stress/table/300")
+	wantStatus(t, r, http.StatusOK)
+	wantContains(t, r, "<h1>Stress table</h1>", "<caption>Invoices</caption>",
+		"<tr><th>Invoice</th><th>Customer</th><th>Amount</th><th>Status</th></tr>",
+		"<tr><td>INV-1</td><td>Customer 1</td><td>1.00 EUR</td><td>Open</td></tr>",
+		"<tr><td>INV-300</td><td>Customer 300</td><td>300.00 EUR</td><td>Paid</td></tr>")
+	wantNotContains(t, r, "INV-301", "INV-0")
+	if rows := strings.Count(r.body, "<tr>"); rows != 301 {
+		t.Errorf("%d rows, want 301", rows)
+	}
+}
+
 func TestStressControls(t *testing.T) {
 	st := startStress(t)
 	c := newClient(t)
@@ -149,6 +191,8 @@ func TestStressBadParams(t *testing.T) {
 		"/stress/nodes/200001", "/stress/nodes/99999999999999999999", "/stress/nodes/abc",
 		"/stress/controls/0", "/stress/controls/50001", "/stress/slow/60001", "/stress/slow/x",
 		"/stress/components/-1", "/stress/components/50001", "/stress/components/x",
+		"/stress/widgets/0", "/stress/widgets/50001", "/stress/widgets/x",
+		"/stress/table/0", "/stress/table/20001", "/stress/table/x",
 	} {
 		wantStatus(t, c.get(st.URL()+p), http.StatusBadRequest)
 	}

@@ -78,7 +78,7 @@ const jsActState = `function(hit, px, py) {
   else if (el.isContentEditable) { fillable = true; editable = true; }
   let checkable = false, checked = false, radio = false;
   if (tag === 'INPUT' && (el.type === 'checkbox' || el.type === 'radio')) { checkable = true; checked = el.checked; radio = el.type === 'radio'; }
-  else { const role = el.getAttribute('role'); if (role === 'checkbox' || role === 'switch' || role === 'radio' || role === 'menuitemcheckbox' || role === 'menuitemradio') { checkable = true; checked = el.getAttribute('aria-checked') === 'true'; radio = role === 'radio' || role === 'menuitemradio'; } }
+  else { const role = (el.getAttribute('role') || '').trim().toLowerCase().split(/\s+/)[0]; if (role === 'checkbox' || role === 'switch' || role === 'radio' || role === 'menuitemcheckbox' || role === 'menuitemradio') { checkable = true; checked = el.getAttribute('aria-checked') === 'true'; radio = role === 'radio' || role === 'menuitemradio'; } }
   const r = el.getBoundingClientRect();
   const [l, t, rr, b, vw, vh] = clipToView(el, r.left, r.top, r.right, r.bottom);
   const full = l <= r.left + 0.5 && t <= r.top + 0.5 && rr >= r.right - 0.5 && b >= r.bottom - 0.5;

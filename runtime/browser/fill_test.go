@@ -572,3 +572,42 @@ func BenchmarkFill(b *testing.B) {
 		})
 	}
 }
+
+// TestCapitalisedRole: Chromium reads role tokens case-insensitively, so a
+// div with role="Checkbox" is a checkbox: a role lookup finds it (the
+// page-side candidate set once compared tokens case-sensitively and
+// answered "no match" where the accessibility tree had one), and check
+// and uncheck toggle it through its aria-checked.
+func TestCapitalisedRole(t *testing.T) {
+	p := openFields(t)
+	doc, err := p.d.document(p.ctx, p.d.top)
+	if err != nil {
+		t.Fatal(err)
+	}
+	const add = `function() {
+  const b = this.createElement('div');
+  b.setAttribute('role', 'Checkbox');
+  b.setAttribute('aria-checked', 'false');
+  b.tabIndex = 0;
+  b.textContent = 'Mixed case consent';
+  b.addEventListener('click', () => b.setAttribute('aria-checked', String(b.getAttribute('aria-checked') !== 'true')));
+  this.body.prepend(b);
+}`
+	if _, err := p.d.callOn(p.ctx, p.d.top.sid, doc, add, true, nil); err != nil {
+		t.Fatal(err)
+	}
+	el := p.el(locator.Candidate{Strategy: locator.Role, Role: "checkbox", Name: "Mixed case consent", Exact: true})
+	for _, want := range []bool{true, false} {
+		kind := runtime.ActCheck
+		if !want {
+			kind = runtime.ActUncheck
+		}
+		if err := p.act(el, kind, ""); err != nil {
+			t.Fatalf("%s: %v", kind, err)
+		}
+		st, err := p.d.state(p.ctx, el.(*element), false, nil)
+		if err != nil || !st.Checkable || st.Checked != want {
+			t.Fatalf("after %s: %+v, %v", kind, st, err)
+		}
+	}
+}

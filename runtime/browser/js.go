@@ -559,7 +559,7 @@ const jsFinishFill = `async function(mode, old, want) {
   // debounce (see Driver.fill): one that suggests (a combobox, an
   // autocomplete list, a datalist), or a search field with no submit
   // button in its form (nothing else can start its search).
-  const role = (el.getAttribute('role') || '').trim();
+  const role = (el.getAttribute('role') || '').trim().toLowerCase().split(/\s+/)[0];
   const suggests = role === 'combobox' || (el.tagName === 'INPUT' && el.hasAttribute('list')) ||
     /^(list|both)$/.test((el.getAttribute('aria-autocomplete') || '').trim());
   const submits = f => !!f && !!f.querySelector('button:not([type]), button[type=submit], input[type=submit], input[type=image]');
@@ -670,7 +670,8 @@ const jsRoleCandidates = `function(role, name, exact, root, limit, decide) {
   const set = new Set();
   for (const sc of [base, ...roots]) {
     if (implicit[role]) for (const e of sc.querySelectorAll(implicit[role])) set.add(e);
-    for (const e of sc.querySelectorAll('[role]')) if (e.getAttribute('role').trim().split(/\s+/).includes(role)) set.add(e);
+    // Role tokens match case-insensitively in Chromium (role="Button").
+    for (const e of sc.querySelectorAll('[role]')) if (e.getAttribute('role').trim().toLowerCase().split(/\s+/).includes(role)) set.add(e);
   }
   const custom = doc.evaluate('.//*[contains(local-name(), "-")]', base, null, XPathResult.ORDERED_NODE_SNAPSHOT_TYPE, null);
   for (let i = 0; i < custom.snapshotLength; i++) set.add(custom.snapshotItem(i));
@@ -705,9 +706,16 @@ const jsRoleCandidates = `function(role, name, exact, root, limit, decide) {
     return gen;
   };
   const labels = labelsOf([base.getRootNode(), ...roots]);
+  const authorNamed = new Set(['button', 'link', 'checkbox', 'radio', 'switch', 'tab', 'menuitem', 'menuitemcheckbox',
+    'menuitemradio', 'option', 'treeitem', 'heading', 'textbox', 'searchbox', 'combobox', 'listbox', 'slider',
+    'spinbutton', 'img', 'image', 'dialog', 'alertdialog']);
   const mayBeNamed = el => {
     if (el.shadowRoot || el.hasAttribute('aria-labelledby') || el.localName.includes('-')) return true;
     if (composed && composed.has(el)) return true;
+    // An element of a widget role with a non-blank aria-label is named by
+    // it whatever its content (an icon button's svg).
+    const al = el.getAttribute('aria-label');
+    if (authorNamed.has(role) && al != null && norm(al)) return al.replace(/\s+/g, '').toLowerCase().includes(wantCompact);
     if (el.querySelector('img,svg,canvas,object,embed,input,select,textarea,[aria-label],[aria-labelledby],[title],[alt]')) return true;
     const parts = [el.textContent, el.getAttribute('aria-label'), el.getAttribute('title'), el.getAttribute('alt'),
       el.getAttribute('placeholder'), el.getAttribute('aria-placeholder'), el.getAttribute('value'), typeof el.value === 'string' ? el.value : ''];

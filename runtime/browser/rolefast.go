@@ -37,8 +37,21 @@ import (
 //     handlers, rendered (not display none or contents, visibility
 //     visible), and passing the text, style and ancestor checks below as
 //     the element does;
+//   - or a <div>, <span>, <li> or <a> whose role attribute is exactly
+//     one lower-case token of button, link, checkbox, radio, switch,
+//     tab, menuitem, menuitemcheckbox, menuitemradio, option (its parent
+//     element's role is listbox: elsewhere Chromium makes it generic),
+//     treeitem (its parent's role is tree, likewise) or heading, with
+//     the short list plus role, aria-label and ARIA states that change
+//     neither role nor name (aria-checked, -selected, -pressed,
+//     -haspopup, -expanded, -controls, -disabled, -level, -posinset,
+//     -setsize: Chromium's toggle and pop-up buttons report role button
+//     too); named by its aria-label when that is not blank
+//     (whatever its content: an icon button's svg), else by its own
+//     text as below;
 //   - whose name comes from its own text nodes only (or an input
-//     button's value attribute, or a field's label): no child element,
+//     button's value attribute, a field's label, or an explicit role's
+//     aria-label, under which any content goes): no child element,
 //     no text-transform on it or its ::first-letter/::first-line, no CSS
 //     generated content (::before, ::after, content on the element), no
 //     list marker, no hyphenation, no <label> of it (but a field's one),
@@ -48,7 +61,10 @@ import (
 //     point;
 //   - that cannot be ignored: neither it nor an ancestor has aria-hidden,
 //     inert, hidden, contenteditable, an interactivity of inert, and no
-//     ancestor has a role, is a custom element, a shadow host, or an
+//     ancestor has a role (but exactly one of the containers tablist,
+//     menu, menubar, listbox, tree, group, radiogroup and toolbar, which
+//     own widgets without changing their role or name), is a custom
+//     element, a shadow host, or an
 //     element whose descendants Chromium treats apart (a, button, label,
 //     select, summary, details, canvas, object, media, iframe, template,
 //     noscript, slot, non-HTML namespaces);
@@ -108,6 +124,20 @@ const verdicts = (doc, base, roots, labels, els) => {
     search: 'searchbox', number: 'spinbutton', checkbox: 'checkbox', radio: 'radio'};
   const fieldAttr = /^(placeholder|autocomplete|required|readonly|maxlength|minlength|pattern|size|inputmode|spellcheck|autocapitalize|enterkeyhint|checked|min|max|step|rows|cols|wrap)$/;
   const labelAttr = /^(id|class|style|for|form|data-[^\s]*|on[a-z]+)$/;
+  // Explicit roles the page decides: named from their content or
+  // aria-label, on a generic host, with ARIA states that change neither
+  // role nor name (Chromium's toggle and pop-up buttons, aria-pressed
+  // and aria-haspopup, still report role button).
+  const ariaRoles = new Set(['button', 'link', 'checkbox', 'radio', 'switch', 'tab', 'menuitem', 'menuitemcheckbox',
+    'menuitemradio', 'option', 'treeitem', 'heading']);
+  const ariaHosts = new Set(['div', 'span', 'li', 'a']);
+  // Roles Chromium keeps only under their owner (else generic): the
+  // parent element must carry the owner's role.
+  const ownerRole = {option: 'listbox', treeitem: 'tree'};
+  const ariaAttr = /^(role|aria-label|aria-checked|aria-selected|aria-pressed|aria-haspopup|aria-expanded|aria-controls|aria-disabled|aria-level|aria-posinset|aria-setsize)$/;
+  // Ancestor roles that own such elements without changing their role or
+  // name (no presentational children, no name from content).
+  const containers = new Set(['tablist', 'menu', 'menubar', 'listbox', 'tree', 'group', 'radiogroup', 'toolbar']);
   // ownText returns the text of n's child nodes when they are text and
   // comments only, else null.
   const ownText = n => {
@@ -135,7 +165,7 @@ const verdicts = (doc, base, roots, labels, els) => {
     for (let p = e; p; p = p.parentElement) {
       if (p.namespaceURI !== XHTML || p.assignedSlot || p.localName.includes('-')) return false;
       if (p.hasAttribute('aria-hidden') || p.hasAttribute('inert') || p.hasAttribute('hidden') || p.hasAttribute('contenteditable')) return false;
-      if (p !== e && (apart.has(p.localName) || p.hasAttribute('role') || p.shadowRoot)) return false;
+      if (p !== e && (apart.has(p.localName) || (p.hasAttribute('role') && !containers.has(p.getAttribute('role'))) || p.shadowRoot)) return false;
       const up = p.parentElement;
       if (p !== e && up && hostable.has(up.localName)) check.push(p);
     }
@@ -143,9 +173,21 @@ const verdicts = (doc, base, roots, labels, els) => {
   };
   const judge = el => {
     if (el.namespaceURI !== XHTML || el.getRootNode() !== doc) return null;
-    let role, text = '', field = false;
+    let role, text = '', field = false, aria = false;
     const type = (el.getAttribute('type') || '').toLowerCase();
-    switch (el.localName) {
+    if (el.hasAttribute('role')) {
+      // One lower-case token Chromium takes as is, on a generic host;
+      // aria-label names it when not blank, else its own text.
+      role = el.getAttribute('role');
+      if (!ariaRoles.has(role) || !ariaHosts.has(el.localName)) return null;
+      if (Object.hasOwn(ownerRole, role) && (!el.parentElement || el.parentElement.getAttribute('role') !== ownerRole[role])) return null;
+      aria = true;
+      const al = el.getAttribute('aria-label');
+      if (al != null) {
+        if (!norm(al)) return null;
+        text = al;
+      } else text = ownText(el);
+    } else switch (el.localName) {
     case 'button':
       if (el.hasAttribute('type') && type !== 'button' && type !== 'submit' && type !== 'reset') return null;
       role = 'button';
@@ -183,7 +225,7 @@ const verdicts = (doc, base, roots, labels, els) => {
     default:
       return null;
     }
-    for (const a of el.getAttributeNames()) if (!okAttr.test(a) && !(field && fieldAttr.test(a))) return null;
+    for (const a of el.getAttributeNames()) if (!okAttr.test(a) && !(field && fieldAttr.test(a)) && !(aria && ariaAttr.test(a))) return null;
     const check = [];
     if (field) {
       // Named by its one <label>, which holds text only (so not the

@@ -198,7 +198,11 @@ func TestRoleFastFindSameAnswer(t *testing.T) {
 						gotEls[i] = e.(*element)
 					}
 					if !sameElements(gotEls, wantEls) {
-						t.Errorf("%s: role %s name %q exact %v: Find %d elements, the accessibility tree %d", variant, role, c.Name, c.Exact, len(gotEls), len(wantEls))
+						var h string
+						if len(wantEls) > 0 {
+							_, _ = d.callOn(ctx, d.top.sid, wantEls[0].obj, `function(){ return this.parentNode.outerHTML }`, true, &h)
+						}
+						t.Errorf("%s: role %s name %q exact %v: Find %d elements, the accessibility tree %d %s", variant, role, c.Name, c.Exact, len(gotEls), len(wantEls), h)
 					}
 					found += len(gotEls)
 				}
@@ -215,7 +219,9 @@ func TestRoleFastFindSameAnswer(t *testing.T) {
 const jsGroupRoles = `function() {
   const k = new Set();
   const byType = {checkbox: 'checkbox', radio: 'radio', search: 'searchbox', number: 'spinbutton'};
+  const aria = ['checkbox', 'radio', 'switch', 'tab', 'menuitem', 'menuitemcheckbox', 'menuitemradio', 'option', 'treeitem', 'heading'];
   for (const e of this.querySelectorAll('[data-c]')) {
+    for (const r of (e.getAttribute('role') || '').trim().toLowerCase().split(/\s+/)) if (aria.includes(r)) k.add(r);
     if (/^h[1-6]$/.test(e.localName)) k.add('heading');
     if (e.localName === 'textarea') k.add('textbox');
     if (e.localName === 'select') k.add(e.multiple || e.size > 1 ? 'listbox' : 'combobox');
@@ -318,4 +324,65 @@ func FuzzParseVerdicts(f *testing.F) {
 			t.Fatalf("verdicts cover %d of %d items", n, len(items))
 		}
 	})
+}
+
+// TestWidgetRoleLookups compares, on the ARIA widget page (200 widgets of
+// each kind, so the page narrows candidates by name before judging), Find
+// with the accessibility tree alone for explicit roles named by text and
+// by aria-label, with two added buttons whose content is another
+// button's name: one named by its aria-label instead, one with a blank
+// aria-label (so named by its content after all).
+func TestWidgetRoleLookups(t *testing.T) {
+	t.Parallel()
+	d := shared(t)
+	s := sites(t)
+	ctx := tctx(t, 3*time.Minute)
+	if err := d.Navigate(ctx, s.Stress.URL()+"/stress/widgets/1000"); err != nil {
+		t.Fatal(err)
+	}
+	doc, err := d.document(ctx, d.top)
+	if err != nil {
+		t.Fatal(err)
+	}
+	const add = `function() {
+  const w = this.getElementById('widgets');
+  w.insertAdjacentHTML('beforeend', '<div role="button" tabindex="0" aria-label="Dismiss">Remove row 77</div>' +
+    '<div role="button" tabindex="0" aria-label="  ">Remove row 78</div>');
+}`
+	if _, err := d.callOn(ctx, d.top.sid, doc, add, true, nil); err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		c    locator.Candidate
+		want int // -1: whatever the tree says, at least one
+	}{
+		{locator.Candidate{Strategy: locator.Role, Role: "option", Name: "Choice 199", Exact: true}, 1},
+		{locator.Candidate{Strategy: locator.Role, Role: "tab", Name: "tab 5"}, -1},
+		{locator.Candidate{Strategy: locator.Role, Role: "menuitem", Name: "Command 42", Exact: true}, 1},
+		{locator.Candidate{Strategy: locator.Role, Role: "switch", Name: "Setting 200", Exact: true}, 1},
+		{locator.Candidate{Strategy: locator.Role, Role: "button", Name: "Remove row 77", Exact: true}, 1},
+		{locator.Candidate{Strategy: locator.Role, Role: "button", Name: "Remove row 78", Exact: true}, 2},
+		{locator.Candidate{Strategy: locator.Role, Role: "button", Name: "Dismiss", Exact: true}, 1},
+		{locator.Candidate{Strategy: locator.Role, Role: "button", Name: "remove row 1"}, -1},
+		{locator.Candidate{Strategy: locator.Role, Role: "option", Name: "Command 42", Exact: true}, 0},
+	} {
+		got, err := d.Find(ctx, nil, nil, tc.c)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want, err := d.queryRole(ctx, d.top, doc, "", tc.c)
+		if err != nil {
+			t.Fatal(err)
+		}
+		gotEls := make([]*element, len(got))
+		for i, e := range got {
+			gotEls[i] = e.(*element)
+		}
+		if !sameElements(gotEls, want) {
+			t.Errorf("role %s name %q exact %v: Find %d elements, the accessibility tree %d", tc.c.Role, tc.c.Name, tc.c.Exact, len(gotEls), len(want))
+		}
+		if tc.want >= 0 && len(want) != tc.want || tc.want < 0 && len(want) == 0 {
+			t.Errorf("role %s name %q: the tree has %d, want %d", tc.c.Role, tc.c.Name, len(want), tc.want)
+		}
+	}
 }
