@@ -71,6 +71,7 @@ func TestDriver(t *testing.T, open func(t *testing.T, site *Site) runtime.Driver
 		{"NavigateBlocked", s.testNavigateBlocked},
 		{"NavigateUnreachable", s.testNavigateUnreachable},
 		{"FindRole", s.testFindRole},
+		{"FindTableRoles", s.testFindTableRoles},
 		{"FindLabel", s.testFindLabel},
 		{"FindPlaceholder", s.testFindPlaceholder},
 		{"FindTestID", s.testFindTestID},
@@ -369,6 +370,24 @@ func (s *suite) testFindRole(t *testing.T, x *session) {
 	x.expect(nil, nil, role("textbox", "Phone number", true), "phone")
 	x.expect(nil, nil, role("link", "frames", false), "to-frames")
 	x.expect(nil, nil, role("button", "Nonexistent", false))
+}
+
+// testFindTableRoles: table roles and names as Chromium exposes them. A
+// plain table's rows have no name (Playwright's getByRole names a row
+// from its cells; a row is found by a cell instead), a grid's rows are
+// named from their cells and its cells are gridcells.
+func (s *suite) testFindTableRoles(t *testing.T, x *session) {
+	x.at("/table")
+	x.expect(nil, nil, role("table", "Invoices", true), "invoices")
+	x.expect(nil, nil, role("columnheader", "Invoice", true), "h-invoice")
+	x.expect(nil, nil, role("cell", "INV-1", true), "inv-1")
+	x.expect(nil, nil, role("cell", "inv-", false), "inv-1", "inv-2")
+	x.expect(nil, nil, role("row", "", false), "head-row", "row-1", "row-2", "grid-row")
+	x.expect(nil, nil, role("row", "INV-1", false))
+	x.expect(nil, nil, role("grid", "", false), "queue")
+	x.expect(nil, nil, role("row", "JOB-1 queued", true), "grid-row")
+	x.expect(nil, nil, role("gridcell", "JOB-1", true), "job-1")
+	x.expect(nil, nil, role("cell", "JOB-1", true))
 }
 
 func (s *suite) testFindLabel(t *testing.T, x *session) {

@@ -72,13 +72,17 @@
 //     Chromium exposes for the supported tags (button, a[href] link, input
 //     types textbox/searchbox/checkbox/radio/spinbutton/slider/button,
 //     textarea, select combobox or listbox, h1-h6 heading, table, row,
-//     cell, columnheader, rowgroup, list, listitem, dialog, landmarks,
-//     img, paragraph, ...). The roles generic, none and presentation are
-//     never matched. Names follow a simplified accname: aria-label, then
-//     the <label>s of a labelable control, then an input button's value,
-//     an image's alt, a table caption or fieldset legend, then the visible
-//     content of roles named from content, then title, then a text field's
-//     placeholder.
+//     cell (gridcell in a grid or treegrid), columnheader, rowgroup,
+//     list, listitem, dialog, landmarks, img, paragraph, ...). The roles
+//     generic, none and presentation are never matched. Names follow a
+//     simplified accname: aria-label, then the <label>s of a labelable
+//     control, then an input button's value, an image's alt, a table
+//     caption or fieldset legend, then the visible content of roles named
+//     from content, then title, then a text field's placeholder. As in
+//     Chromium, a row is named from its content only in a grid or
+//     treegrid: a plain table's row has no name (Playwright's getByRole
+//     would give it its cells' text), so a row there is found through a
+//     cell, on the fake as in the browser.
 //   - Label matching follows Playwright: a non-empty aria-label is the
 //     element's only label, else the text of its <label>s. Text matching
 //     returns the deepest visible elements whose text matches (an element

@@ -57,6 +57,9 @@ func roleOf(e *elem) string {
 	case "tr":
 		return "row"
 	case "td":
+		if inGrid(e) {
+			return "gridcell"
+		}
 		return "cell"
 	case "th":
 		if strings.EqualFold(e.attrs["scope"], "row") {
@@ -134,6 +137,22 @@ func roleOf(e *elem) string {
 	return ""
 }
 
+// inGrid reports whether e's nearest table-like ancestor is a grid or a
+// treegrid: Chromium makes its cells gridcells and names its rows from
+// their content; a row of a plain table has no name (Playwright's
+// getByRole names it from its cells, Chromium does not).
+func inGrid(e *elem) bool {
+	for p := e.parent; p != nil; p = p.parent {
+		switch roleOf(p) {
+		case "grid", "treegrid":
+			return true
+		case "table":
+			return false
+		}
+	}
+	return false
+}
+
 func sizeOver1(s string) bool {
 	s = strings.TrimSpace(s)
 	return s != "" && s != "0" && s != "1" && strings.Trim(s, "0123456789") == ""
@@ -141,7 +160,7 @@ func sizeOver1(s string) bool {
 
 // nameFromContent lists the roles whose accessible name comes from their
 // content when nothing else names them.
-var nameFromContent = set("button", "link", "heading", "cell", "columnheader", "rowheader",
+var nameFromContent = set("button", "link", "heading", "cell", "gridcell", "columnheader", "rowheader",
 	"row", "option", "tab", "menuitem", "menuitemcheckbox", "menuitemradio", "treeitem",
 	"tooltip", "switch", "checkbox", "radio", "caption", "term")
 
@@ -197,7 +216,7 @@ func accessibleName(e *elem) string {
 				}
 			}
 		}
-	case nameFromContent[role] && !(e.tag == "input"):
+	case nameFromContent[role] && !(e.tag == "input") && (role != "row" || inGrid(e)):
 		if v := contentName(e, nil); v != "" {
 			return v
 		}

@@ -26,6 +26,8 @@ const (
 //	         click, press, hash and full navigation, a blocked navigation,
 //	         a download, a native dialog
 //	/done    the target of a rule navigation
+//	/table   a plain table (caption, a header row, two rows of cells) and
+//	         a grid table of one row
 //	/frames  a cross-origin frame (ConformanceWidget /outer) that frames
 //	         /inner back, two frames sharing a class, and a frame of
 //	         ConformanceOutside
@@ -69,6 +71,38 @@ func ConformanceSite() *Site {
 						{Tag: "p", ID: "note-3", Attributes: attrs("class", "note"), Text: "Hidden note", Hidden: true},
 						{Tag: "p", ID: "note-4", Attributes: attrs("class", "note"), Text: "Last note"},
 						{Tag: "button", ID: "locked", Text: "Locked", Disabled: true},
+					}},
+				},
+			},
+			app + "/table": {
+				Title: "Invoices",
+				Body: []*Node{
+					{Tag: "table", ID: "invoices", Children: []*Node{
+						{Tag: "caption", Text: "Invoices"},
+						{Tag: "thead", Children: []*Node{
+							{Tag: "tr", ID: "head-row", Children: []*Node{
+								{Tag: "th", ID: "h-invoice", Text: "Invoice"},
+								{Tag: "th", ID: "h-amount", Text: "Amount"},
+							}},
+						}},
+						{Tag: "tbody", Children: []*Node{
+							{Tag: "tr", ID: "row-1", Children: []*Node{
+								{Tag: "td", ID: "inv-1", Text: "INV-1"},
+								{Tag: "td", Text: "1.00 EUR"},
+							}},
+							{Tag: "tr", ID: "row-2", Children: []*Node{
+								{Tag: "td", ID: "inv-2", Text: "INV-2"},
+								{Tag: "td", Text: "2.00 EUR"},
+							}},
+						}},
+					}},
+					{Tag: "table", ID: "queue", Role: "grid", Children: []*Node{
+						{Tag: "tbody", Children: []*Node{
+							{Tag: "tr", ID: "grid-row", Children: []*Node{
+								{Tag: "td", ID: "job-1", Text: "JOB-1"},
+								{Tag: "td", Text: "queued"},
+							}},
+						}},
 					}},
 				},
 			},
