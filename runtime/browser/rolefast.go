@@ -37,6 +37,12 @@ import (
 //     handlers, rendered (not display none or contents, visibility
 //     visible), and passing the text, style and ancestor checks below as
 //     the element does;
+//   - or a <td> (cell) of a data table: its <tr> is a child of the
+//     <table> or of its tbody, thead or tfoot, each laid out as a table
+//     part (display table-cell, table-row, table-*-group, table or
+//     inline-table), the table has a caption, a thead or a tfoot (else
+//     Chromium may take it for a layout table, whose cells are
+//     LayoutTableCell), with the short list plus colspan and rowspan;
 //   - or a <div>, <span>, <li> or <a> whose role attribute is exactly
 //     one lower-case token of button, link, checkbox, radio, switch,
 //     tab, menuitem, menuitemcheckbox, menuitemradio, option (its parent
@@ -173,7 +179,7 @@ const verdicts = (doc, base, roots, labels, els) => {
   };
   const judge = el => {
     if (el.namespaceURI !== XHTML || el.getRootNode() !== doc) return null;
-    let role, text = '', field = false, aria = false;
+    let role, text = '', field = false, aria = false, cell = false;
     const type = (el.getAttribute('type') || '').toLowerCase();
     if (el.hasAttribute('role')) {
       // One lower-case token Chromium takes as is, on a generic host;
@@ -217,6 +223,25 @@ const verdicts = (doc, base, roots, labels, els) => {
       role = 'textbox';
       field = true;
       break;
+    case 'td': {
+      // A cell of a plain table, laid out as one: tr in table or in its
+      // tbody, thead or tfoot, no role on any of them (the chain checks),
+      // every display the table's own.
+      const tr = el.parentElement, sec = tr && tr.parentElement;
+      const table = sec && (sec.localName === 'table' ? sec : sec.parentElement);
+      if (!tr || tr.localName !== 'tr' || !table || table.localName !== 'table' || table.namespaceURI !== XHTML) return null;
+      if (sec !== table && !/^(tbody|thead|tfoot)$/.test(sec.localName)) return null;
+      const shown = e => view.getComputedStyle(e).display;
+      if (shown(el) !== 'table-cell' || shown(tr) !== 'table-row' || !/^(table|inline-table)$/.test(shown(table))) return null;
+      if (sec !== table && !/^table-(row|header|footer)-group$/.test(shown(sec))) return null;
+      // Chromium exposes a layout table's cells as LayoutTableCell; a
+      // caption, thead or tfoot makes it a data table for certain.
+      if (!table.caption && !table.tHead && !table.tFoot) return null;
+      role = 'cell';
+      text = ownText(el);
+      cell = true;
+      break;
+    }
     case 'select':
       if (el.hasAttribute('multiple') || el.hasAttribute('size')) return null;
       role = 'combobox';
@@ -225,7 +250,8 @@ const verdicts = (doc, base, roots, labels, els) => {
     default:
       return null;
     }
-    for (const a of el.getAttributeNames()) if (!okAttr.test(a) && !(field && fieldAttr.test(a)) && !(aria && ariaAttr.test(a))) return null;
+    for (const a of el.getAttributeNames())
+      if (!okAttr.test(a) && !(field && fieldAttr.test(a)) && !(aria && ariaAttr.test(a)) && !(cell && /^(colspan|rowspan)$/.test(a))) return null;
     const check = [];
     if (field) {
       // Named by its one <label>, which holds text only (so not the

@@ -223,6 +223,7 @@ const jsGroupRoles = `function() {
   for (const e of this.querySelectorAll('[data-c]')) {
     for (const r of (e.getAttribute('role') || '').trim().toLowerCase().split(/\s+/)) if (aria.includes(r)) k.add(r);
     if (/^h[1-6]$/.test(e.localName)) k.add('heading');
+    if (e.localName === 'td') k.add('cell');
     if (e.localName === 'textarea') k.add('textbox');
     if (e.localName === 'select') k.add(e.multiple || e.size > 1 ? 'listbox' : 'combobox');
     if (e.localName === 'input' && !['button', 'submit', 'reset', 'image'].includes(e.type)) k.add(byType[e.type] || (e.list ? 'combobox' : 'textbox'));
