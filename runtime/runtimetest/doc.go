@@ -82,7 +82,16 @@
 //     Chromium, a row is named from its content only in a grid or
 //     treegrid: a plain table's row has no name (Playwright's getByRole
 //     would give it its cells' text), so a row there is found through a
-//     cell, on the fake as in the browser.
+//     cell, on the fake as in the browser. A table without a caption,
+//     thead, tfoot or th (nor a summary, rules, role or editable
+//     ancestor) is one Chromium may take for a layout table, deciding
+//     from its layout (a one-cell table, a table across the page), and
+//     then exposes with the roles LayoutTable, LayoutTableRow and
+//     LayoutTableCell; the fake has no layout, so a role lookup that
+//     would match a part of such a table fails with
+//     [runtime.ErrUnsupported] naming the table instead of answering as
+//     if it were a data table. Lookups by other strategies, and role
+//     lookups no part of such a table matches, are not affected.
 //   - Label matching follows Playwright: a non-empty aria-label is the
 //     element's only label, else the text of its <label>s. Text matching
 //     returns the deepest visible elements whose text matches (an element

@@ -184,14 +184,16 @@ func (d *Driver) stateErr() error {
 }
 
 // do runs one logged call: the state check, the configured latency, then
-// fn under the lock.
+// fn under the lock. The lock is released even if fn panics (a fake bug),
+// so the panic reaches the test instead of a deferred Close hanging on
+// the lock.
 func (d *Driver) do(ctx context.Context, c Call, fn func() error) error {
 	err := d.enter(ctx)
 	if err == nil {
+		defer d.mu.Unlock()
 		d.frameBudget = maxFrameDocs
 		err = fn()
 		d.log(c, err)
-		d.mu.Unlock()
 		return err
 	}
 	d.mu.Lock()

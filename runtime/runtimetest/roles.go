@@ -153,6 +153,53 @@ func inGrid(e *elem) bool {
 	return false
 }
 
+// layoutGuess reports whether e is a part of a table whose role Chromium
+// decides from the table's layout: an element with an implicit table
+// role (table, row group, row, cell) of a table with no sign of data.
+// With a caption, thead, tfoot or th, a summary or rules attribute, a
+// role, or an editable ancestor Chromium always exposes a data table;
+// without one it guesses (a one-cell table, or a table laid out across
+// the page, is a layout table: LayoutTable, LayoutTableRow,
+// LayoutTableCell), which the fake cannot.
+func layoutGuess(e *elem) bool {
+	if e.has("role") {
+		return false // an explicit role is kept in a layout table too
+	}
+	var t *elem
+	switch e.tag {
+	case "table":
+		t = e
+	case "tbody", "tr", "td":
+		t = tableOf(e)
+	default:
+		return false
+	}
+	if t == nil || t.has("role") || t.has("summary") || t.has("rules") {
+		return false
+	}
+	if t.closest(func(x *elem) bool { return x.has("contenteditable") }) != nil {
+		return false
+	}
+	for _, c := range t.children {
+		switch c.tag {
+		case "caption", "thead", "tfoot":
+			return false
+		}
+	}
+	return t.walk(func(x *elem) bool {
+		// Stop at a th of t's own (not of a nested table).
+		return !(x.tag == "th" && tableOf(x) == t)
+	})
+}
+
+// tableOf returns the nearest <table> ancestor of e.
+func tableOf(e *elem) *elem {
+	if e == nil || e.parent == nil {
+		return nil
+	}
+	return e.parent.closest(func(x *elem) bool { return x.tag == "table" })
+}
+
 func sizeOver1(s string) bool {
 	s = strings.TrimSpace(s)
 	return s != "" && s != "0" && s != "1" && strings.Trim(s, "0123456789") == ""

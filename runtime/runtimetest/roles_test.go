@@ -1,6 +1,13 @@
 package runtimetest
 
-import "testing"
+import (
+	"errors"
+	"strings"
+	"testing"
+
+	"github.com/vera-run/vera/locator"
+	"github.com/vera-run/vera/runtime"
+)
 
 func TestRolesAndNames(t *testing.T) {
 	attrs := func(kv ...string) map[string]string {
@@ -206,5 +213,69 @@ func TestResolveRef(t *testing.T) {
 		if got, err := originOf(tt.u); err != nil || got != tt.origin {
 			t.Errorf("originOf(%q) = %q, %v; want %q", tt.u, got, err, tt.origin)
 		}
+	}
+}
+
+// TestTableRoleGuess: a role lookup that meets a part of a table without
+// a caption, thead, tfoot or th (which Chromium may take for a layout
+// table, deciding from its layout) fails as unsupported instead of
+// answering as if it were a data table; lookups of other roles, and of
+// tables with a sign of data, answer, and so does a lookup whose name
+// no part of the table has (no match in Chromium either).
+func TestTableRoleGuess(t *testing.T) {
+	attrs := func(kv ...string) map[string]string { return map[string]string{kv[0]: kv[1]} }
+	bare := &Node{Tag: "table", ID: "bare", Children: []*Node{
+		{Tag: "tr", Children: []*Node{{Tag: "td", ID: "b1", Text: "INV-1"}, {Tag: "td", Text: "3.00"}}},
+	}}
+	for _, tc := range []struct {
+		name  string
+		table *Node
+		role  string
+		guess bool
+	}{
+		{"bare cell", bare, "cell", true},
+		{"bare row", bare, "row", true},
+		{"bare table", bare, "table", true},
+		{"bare button", bare, "button", false},
+		{"bare cell of another name", bare, "cell:Nothing", false},
+		{"caption", &Node{Tag: "table", Children: []*Node{{Tag: "caption", Text: "Invoices"},
+			{Tag: "tr", Children: []*Node{{Tag: "td", Text: "INV-1"}}}}}, "cell", false},
+		{"th", &Node{Tag: "table", Children: []*Node{{Tag: "tr", Children: []*Node{{Tag: "th", Text: "Invoice"}}},
+			{Tag: "tr", Children: []*Node{{Tag: "td", Text: "INV-1"}}}}}, "cell", false},
+		{"thead", &Node{Tag: "table", Children: []*Node{{Tag: "thead", Children: []*Node{{Tag: "tr", Children: []*Node{{Tag: "td", Text: "Invoice"}}}}},
+			{Tag: "tr", Children: []*Node{{Tag: "td", Text: "INV-1"}}}}}, "cell", false},
+		{"role", &Node{Tag: "table", Role: "grid", Children: []*Node{{Tag: "tr", Children: []*Node{{Tag: "td", Text: "INV-1"}}}}}, "gridcell", false},
+		{"summary", &Node{Tag: "table", Attributes: attrs("summary", "Invoices"), Children: []*Node{{Tag: "tr", Children: []*Node{{Tag: "td", Text: "INV-1"}}}}}, "cell", false},
+		{"explicit cell role", &Node{Tag: "table", Children: []*Node{{Tag: "tr", Children: []*Node{{Tag: "td", Role: "cell", Text: "INV-1"}}}}}, "cell", false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			site := &Site{Pages: map[string]*Page{"http://127.0.0.1:4010/": {Body: []*Node{{Tag: "button", Text: "Save"}, tc.table}}}}
+			d := NewDriver(site)
+			defer d.Close()
+			ctx := t.Context()
+			if err := d.RestrictOrigins(ctx, runtime.OriginScope{Allowed: []string{"http://127.0.0.1:4010"}}); err != nil {
+				t.Fatal(err)
+			}
+			if err := d.Navigate(ctx, "http://127.0.0.1:4010/"); err != nil {
+				t.Fatal(err)
+			}
+			role, name, named := strings.Cut(tc.role, ":")
+			els, err := d.Find(ctx, nil, nil, locator.Candidate{Strategy: locator.Role, Role: role, Name: name})
+			if named {
+				if err != nil || len(els) != 0 {
+					t.Fatalf("Find(role %s name %q) = %d, %v; want no match and no error", role, name, len(els), err)
+				}
+				return
+			}
+			if tc.guess {
+				if !errors.Is(err, runtime.ErrUnsupported) || !strings.Contains(err.Error(), "layout table") {
+					t.Fatalf("Find(role %s) = %d, %v; want ErrUnsupported naming the layout table", tc.role, len(els), err)
+				}
+				return
+			}
+			if err != nil || len(els) == 0 {
+				t.Fatalf("Find(role %s) = %d, %v; want a match", tc.role, len(els), err)
+			}
+		})
 	}
 }
