@@ -679,7 +679,15 @@
 //     helper's table, or more than 64 candidates, is answered by one
 //     Accessibility.queryAXTree over the scope instead (slower on large
 //     pages, the same answer). Exact names are compared after whitespace
-//     normalisation; other names by case-insensitive substring.
+//     normalisation; other names by case-insensitive substring. Roles and
+//     names are Chromium's even where Playwright's getByRole computes its
+//     own: a row of a plain table has no name (Chromium names a row from
+//     its cells only in a grid or treegrid), so a row there is found
+//     through a cell; a table Chromium takes for a layout table (one cell,
+//     no caption, thead, tfoot or th, or laid out like a page) has the
+//     roles LayoutTable, LayoutTableRow and LayoutTableCell, which no
+//     locator asks for. The fake driver (runtimetest) follows the same
+//     rules, and refuses to guess a table's kind.
 //   - Label: labelable elements (form controls and form-associated
 //     custom elements, whose class has formAssociated: label.control
 //     returns them, through <label for> or a wrapping label) and elements
