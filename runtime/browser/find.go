@@ -391,7 +391,9 @@ func (d *Driver) handles(ctx context.Context, sc *scope, objs []proto.RuntimeRem
 }
 
 // maxRoleCandidates is how many DOM candidates findRole checks node by
-// node before it asks the whole accessibility tree instead.
+// node before it asks the whole accessibility tree instead, unless the
+// page decides every candidate (then up to 64 times as many: no
+// accessibility call at all).
 const maxRoleCandidates = 64
 
 // findRole answers a role candidate. A page-side helper first narrows the
@@ -401,9 +403,11 @@ const maxRoleCandidates = 64
 // rolefast.go) the page's answer decides, once DOM.describeNode showed
 // that no element of its ancestor chain is slotted into a shadow root the
 // page cannot see; every other candidate is decided by the browser's
-// computed role and name (Accessibility.getPartialAXTree). When the role
-// is not in the helper's table or there are many candidates, one
-// Accessibility.queryAXTree over the scope answers instead.
+// computed role and name (Accessibility.getPartialAXTree). Each node the
+// matches and their chains share is described once. When the role is not
+// in the helper's table, or there are many candidates and the page does
+// not decide them all, one Accessibility.queryAXTree over the scope
+// answers instead.
 func (d *Driver) findRole(ctx context.Context, sc *scope, doc, rootObj proto.RuntimeRemoteObjectID, c locator.Candidate) ([]*element, error) {
 	name := normalizeSpace(c.Name)
 	r, err := d.callHelper(ctx, sc.sid, doc, helperRoleCandidates, false, false, nil,
@@ -427,29 +431,38 @@ func (d *Driver) findRole(ctx context.Context, sc *scope, doc, rootObj proto.Run
 	}
 	backends := make([]proto.DOMBackendNodeID, len(vs))
 	errs := make([]error, len(vs))
+	// The page's matches and their chains, each node described once
+	// (chains share their ancestors).
+	var objs []proto.RuntimeRemoteObjectID
+	for _, v := range vs {
+		if v.certain && v.role == c.Role && nameMatches(v.name, name, c.Exact) {
+			objs = append(objs, v.obj)
+			objs = append(objs, v.check...)
+		}
+	}
+	nodes, err := d.describeAll(ctx, sc.sid, objs)
+	if err != nil {
+		return nil, err
+	}
 	sem := make(chan struct{}, 8)
 	var wg sync.WaitGroup
 	for i, v := range vs {
 		if v.certain && (v.role != c.Role || !nameMatches(v.name, name, c.Exact)) {
 			continue // certainly not a match
 		}
+		if v.certain {
+			slot, b := slottedIn(nodes, v.obj, v.check)
+			if !slot {
+				backends[i] = b
+				continue
+			}
+			// Slotted into a shadow tree: only the browser knows.
+		}
 		wg.Add(1)
 		sem <- struct{}{}
 		go func() {
 			defer wg.Done()
 			defer func() { <-sem }()
-			if v.certain {
-				slot, b, err := d.slotted(ctx, sc.sid, v.obj, v.check)
-				if err != nil {
-					errs[i] = err
-					return
-				}
-				if !slot {
-					backends[i] = b
-					return
-				}
-				// Slotted into a shadow tree: only the browser knows.
-			}
 			var res proto.AccessibilityGetPartialAXTreeResult
 			if err := d.call(ctx, sc.sid, getPartialAXTree{ObjectID: v.obj}, &res); err != nil {
 				errs[i] = err

@@ -621,10 +621,12 @@ const jsVisible = `function() {
 // document order, the visible elements that may have the role and whose
 // name may match: a superset the browser's accessibility tree then
 // decides on, node by node. It returns null when the role is not in its
-// table or there are more than limit candidates; the driver then asks the
-// whole accessibility tree instead. With decide it returns, instead of the
-// elements, the flat verdicts of jsRoleVerdicts (rolefast.go) about them:
-// a role and name only where the page's answer is certain.
+// table or there are more than limit candidates (with decide: more than
+// limit of which the page leaves one undecided, or more than 64 times
+// limit); the driver then asks the whole accessibility tree instead. With
+// decide it returns, instead of the elements, the flat verdicts of
+// jsRoleVerdicts (rolefast.go) about them: a role and name only where the
+// page's answer is certain.
 const jsRoleCandidates = `function(role, name, exact, root, limit, decide) {
 ` + jsPrelude + jsDeep + jsRoleVerdicts + `
   const doc = this;
@@ -734,7 +736,16 @@ const jsRoleCandidates = `function(role, name, exact, root, limit, decide) {
     out = out.filter(mayBeNamed);
   }
   out = out.filter(visible);
-  if (out.length > limit) return null;
+  if (out.length > limit) {
+    // Many candidates: answered here only when the page decides every
+    // one (the driver then asks the browser about none); else, or past
+    // 64 times the limit, by the whole accessibility tree.
+    if (!decide || out.length > limit * 64) return null;
+    out.sort(docOrder);
+    const v = verdicts(doc, base, roots, labels, out);
+    for (let i = 0; i < v.length; i += 4 + v[i + 3]) if (v[i + 1] === null) return null;
+    return v;
+  }
   out.sort(docOrder);
   return decide ? verdicts(doc, base, roots, labels, out) : out;
 }`

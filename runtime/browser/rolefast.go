@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/go-rod/rod/lib/proto"
 )
@@ -98,9 +99,12 @@ const jsRoleVerdicts = `
 // verdicts returns, for each element of els, a record of the flat
 // result: el, role (or null), name (or null), k, then k elements of its
 // ancestor chain the driver must describe (their parent may host a
-// closed shadow root that slots them).
+// closed shadow root that slots them). A chain element already in the
+// result is given as the number of its first position instead, so the
+// driver describes each node once however many chains share it.
 const verdicts = (doc, base, roots, labels, els) => {
   const out = [];
+  const at = new Map();
   const undecided = el => { out.push(el, null, null, 0); };
   const view = doc.defaultView;
   // Document-wide conditions.
@@ -273,7 +277,11 @@ const verdicts = (doc, base, roots, labels, els) => {
   for (const el of els) {
     const v = gate ? judge(el) : null;
     if (!v) { undecided(el); continue; }
-    out.push(el, v.role, v.name, v.check.length, ...v.check);
+    out.push(el, v.role, v.name, v.check.length);
+    for (const c of v.check) {
+      if (at.has(c)) out.push(at.get(c));
+      else { at.set(c, out.length); out.push(c); }
+    }
   }
   return out;
 };
@@ -335,7 +343,15 @@ func parseVerdicts(items []*proto.RuntimeRemoteObject) ([]roleVerdict, error) {
 			return nil, errVerdicts
 		}
 		v := roleVerdict{obj: el.ObjectID, certain: okRole, role: role, name: name}
-		for _, c := range items[i+4 : i+4+k] {
+		for j, c := range items[i+4 : i+4+k] {
+			if c != nil && c.Type == "number" {
+				// The node at an earlier position of the result.
+				n := c.Value.Int()
+				if float64(n) != c.Value.Num() || n < 0 || n >= i+4+j || items[n] == nil || items[n].ObjectID == "" {
+					return nil, errVerdicts
+				}
+				c = items[n]
+			}
 			if c == nil || c.ObjectID == "" {
 				return nil, errVerdicts
 			}
@@ -395,35 +411,65 @@ func nameMatches(got, name string, exact bool) bool {
 	return strings.Contains(strings.ToLower(got), strings.ToLower(name))
 }
 
+// describeAll describes each distinct object once (DOM.describeNode, at
+// most 8 at a time) and returns the nodes by object.
+func (d *Driver) describeAll(ctx context.Context, sid proto.TargetSessionID, objs []proto.RuntimeRemoteObjectID) (map[proto.RuntimeRemoteObjectID]*proto.DOMNode, error) {
+	uniq := make([]proto.RuntimeRemoteObjectID, 0, len(objs))
+	seen := make(map[proto.RuntimeRemoteObjectID]bool, len(objs))
+	for _, o := range objs {
+		if !seen[o] {
+			seen[o] = true
+			uniq = append(uniq, o)
+		}
+	}
+	res := make([]proto.DOMDescribeNodeResult, len(uniq))
+	errs := make([]error, len(uniq))
+	sem := make(chan struct{}, 8)
+	var wg sync.WaitGroup
+	for i, o := range uniq {
+		wg.Add(1)
+		sem <- struct{}{}
+		go func() {
+			defer wg.Done()
+			defer func() { <-sem }()
+			errs[i] = d.call(ctx, sid, proto.DOMDescribeNode{ObjectID: o}, &res[i])
+		}()
+	}
+	wg.Wait()
+	out := make(map[proto.RuntimeRemoteObjectID]*proto.DOMNode, len(uniq))
+	for i, o := range uniq {
+		if errs[i] != nil {
+			return nil, errs[i]
+		}
+		if res[i].Node == nil {
+			return nil, errVerdicts
+		}
+		out[o] = res[i].Node
+	}
+	return out, nil
+}
+
+// slottedIn is slotted over nodes describeAll gave.
+func slottedIn(nodes map[proto.RuntimeRemoteObjectID]*proto.DOMNode, first proto.RuntimeRemoteObjectID, chain []proto.RuntimeRemoteObjectID) (bool, proto.DOMBackendNodeID) {
+	if nodes[first].AssignedSlot != nil {
+		return true, 0
+	}
+	for _, o := range chain {
+		if nodes[o].AssignedSlot != nil {
+			return true, 0
+		}
+	}
+	return false, nodes[first].BackendNodeID
+}
+
 // slotted reports whether any of the objects is assigned to a slot (of an
 // open or closed shadow root): DOM.describeNode sees closed ones. Its
 // second result is the backend id of first, described too.
 func (d *Driver) slotted(ctx context.Context, sid proto.TargetSessionID, first proto.RuntimeRemoteObjectID, chain []proto.RuntimeRemoteObjectID) (bool, proto.DOMBackendNodeID, error) {
-	objs := append([]proto.RuntimeRemoteObjectID{first}, chain...)
-	res := make([]proto.DOMDescribeNodeResult, len(objs))
-	errs := make([]error, len(objs))
-	done := make(chan struct{}, len(objs))
-	for i, o := range objs {
-		go func() {
-			errs[i] = d.call(ctx, sid, proto.DOMDescribeNode{ObjectID: o}, &res[i])
-			done <- struct{}{}
-		}()
+	nodes, err := d.describeAll(ctx, sid, append([]proto.RuntimeRemoteObjectID{first}, chain...))
+	if err != nil {
+		return false, 0, err
 	}
-	for range objs {
-		<-done
-	}
-	for _, err := range errs {
-		if err != nil {
-			return false, 0, err
-		}
-	}
-	for _, r := range res {
-		if r.Node == nil {
-			return false, 0, errVerdicts
-		}
-		if r.Node.AssignedSlot != nil {
-			return true, 0, nil
-		}
-	}
-	return false, res[0].Node.BackendNodeID, nil
+	slot, b := slottedIn(nodes, first, chain)
+	return slot, b, nil
 }

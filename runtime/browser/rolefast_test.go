@@ -268,6 +268,14 @@ func TestParseVerdicts(t *testing.T) {
 	if vs, err := parseVerdicts(nil); err != nil || len(vs) != 0 {
 		t.Fatalf("empty: %v, %v", vs, err)
 	}
+	// A chain element already in the result is given by its position.
+	shared := []*proto.RuntimeRemoteObject{o("a"), str("button"), str("Save"), num(1), o("p"), o("b"), str("link"), str("Go"), num(2), num(4), o("q")}
+	vs, err = parseVerdicts(shared)
+	if err != nil || len(vs) != 2 || !slices.Equal(vs[0].check, []proto.RuntimeRemoteObjectID{"p"}) ||
+		!slices.Equal(vs[1].check, []proto.RuntimeRemoteObjectID{"p", "q"}) {
+		t.Fatalf("parseVerdicts(shared) = %+v, %v", vs, err)
+	}
+	frac := &proto.RuntimeRemoteObject{Type: "number", Value: gson.New(4.5)}
 	bad := map[string][]*proto.RuntimeRemoteObject{
 		"short record":        {o("a"), null, null},
 		"hole":                {nil, null, null, num(0)},
@@ -281,6 +289,12 @@ func TestParseVerdicts(t *testing.T) {
 		"chain not an object": {o("a"), str("button"), str("x"), num(1), str("b")},
 		"role a number":       {o("a"), num(1), str("x"), num(0)},
 		"trailing item":       {o("a"), null, null, num(0), o("b")},
+		"forward position":    {o("a"), str("button"), str("x"), num(1), num(5), o("b"), null, null, num(0)},
+		"own position":        {o("a"), str("button"), str("x"), num(1), num(4)},
+		"position of a null":  {o("a"), str("button"), str("x"), num(1), num(1)},
+		"position of a count": {o("a"), str("button"), str("x"), num(1), num(3)},
+		"negative position":   {o("a"), str("button"), str("x"), num(1), num(-1)},
+		"fractional position": {o("a"), str("button"), str("x"), num(1), frac},
 	}
 	for name, items := range bad {
 		if _, err := parseVerdicts(items); !errors.Is(err, errVerdicts) {
@@ -314,10 +328,21 @@ func FuzzParseVerdicts(f *testing.F) {
 		if err != nil {
 			return
 		}
+		ids := map[proto.RuntimeRemoteObjectID]bool{}
+		for _, it := range items {
+			if it != nil && it.ObjectID != "" {
+				ids[it.ObjectID] = true
+			}
+		}
 		n := 0
 		for _, v := range vs {
 			if v.obj == "" || (!v.certain && (v.role != "" || v.name != "" || len(v.check) > 0)) {
 				t.Fatalf("inconsistent verdict %+v", v)
+			}
+			for _, c := range v.check {
+				if !ids[c] {
+					t.Fatalf("chain object %q is not an item", c)
+				}
 			}
 			n += 4 + len(v.check)
 		}
@@ -332,7 +357,8 @@ func FuzzParseVerdicts(f *testing.F) {
 // with the accessibility tree alone for explicit roles named by text and
 // by aria-label, with two added buttons whose content is another
 // button's name: one named by its aria-label instead, one with a blank
-// aria-label (so named by its content after all).
+// aria-label (so named by its content after all), and many matches,
+// decided by the page alone or, with one it cannot decide, by the tree.
 func TestWidgetRoleLookups(t *testing.T) {
 	t.Parallel()
 	d := shared(t)
@@ -348,7 +374,8 @@ func TestWidgetRoleLookups(t *testing.T) {
 	const add = `function() {
   const w = this.getElementById('widgets');
   w.insertAdjacentHTML('beforeend', '<div role="button" tabindex="0" aria-label="Dismiss">Remove row 77</div>' +
-    '<div role="button" tabindex="0" aria-label="  ">Remove row 78</div>');
+    '<div role="button" tabindex="0" aria-label="  ">Remove row 78</div>' +
+    '<div role="button" tabindex="0" title="Tip" aria-label="Emove row extra">x</div>');
 }`
 	if _, err := d.callOn(ctx, d.top.sid, doc, add, true, nil); err != nil {
 		t.Fatal(err)
@@ -364,7 +391,10 @@ func TestWidgetRoleLookups(t *testing.T) {
 		{locator.Candidate{Strategy: locator.Role, Role: "button", Name: "Remove row 77", Exact: true}, 1},
 		{locator.Candidate{Strategy: locator.Role, Role: "button", Name: "Remove row 78", Exact: true}, 2},
 		{locator.Candidate{Strategy: locator.Role, Role: "button", Name: "Dismiss", Exact: true}, 1},
-		{locator.Candidate{Strategy: locator.Role, Role: "button", Name: "remove row 1"}, -1},
+		// 111 candidates, every one decided by the page: no tree.
+		{locator.Candidate{Strategy: locator.Role, Role: "button", Name: "remove row 1"}, 111},
+		// 202 matches, one with a title the page leaves to the tree.
+		{locator.Candidate{Strategy: locator.Role, Role: "button", Name: "emove row"}, 202},
 		{locator.Candidate{Strategy: locator.Role, Role: "option", Name: "Command 42", Exact: true}, 0},
 	} {
 		got, err := d.Find(ctx, nil, nil, tc.c)
