@@ -104,6 +104,16 @@ func pathCount(s string, lo, hi int) (int, bool) {
 	return n, true
 }
 
+// pathParam is pathCount of the path parameter name; out of range it
+// answers 400 naming the range, and reports false.
+func pathParam(w http.ResponseWriter, r *http.Request, name string, lo, hi int) (int, bool) {
+	n, ok := pathCount(r.PathValue(name), lo, hi)
+	if !ok {
+		http.Error(w, fmt.Sprintf("%s must be an integer in [%d, %d]", name, lo, hi), http.StatusBadRequest)
+	}
+	return n, ok
+}
+
 func pageStart(w http.ResponseWriter, title string) *bufio.Writer {
 	h := w.Header()
 	h.Set("Content-Type", "text/html; charset=utf-8")
@@ -123,9 +133,8 @@ func pageEnd(bw *bufio.Writer) {
 // div "Node k", button "Button k", h3 "Heading k", span "Text k" (each
 // kind numbered from 1); element n is the button "Target button".
 func (st *Stress) nodes(w http.ResponseWriter, r *http.Request) {
-	n, ok := pathCount(r.PathValue("n"), 1, MaxStressNodes)
+	n, ok := pathParam(w, r, "n", 1, MaxStressNodes)
 	if !ok {
-		http.Error(w, fmt.Sprintf("n must be an integer in [1, %d]", MaxStressNodes), http.StatusBadRequest)
 		return
 	}
 	bw := pageStart(w, "Stress nodes")
@@ -231,9 +240,8 @@ func ibanCheck(country, bban string) string {
 // controls cycling labelled text input, button, link, labelled select and
 // labelled checkbox.
 func (st *Stress) controls(w http.ResponseWriter, r *http.Request) {
-	n, ok := pathCount(r.PathValue("n"), 1, MaxStressControls)
+	n, ok := pathParam(w, r, "n", 1, MaxStressControls)
 	if !ok {
-		http.Error(w, fmt.Sprintf("n must be an integer in [1, %d]", MaxStressControls), http.StatusBadRequest)
 		return
 	}
 	bw := pageStart(w, "Stress controls")
@@ -269,9 +277,8 @@ func (st *Stress) controls(w http.ResponseWriter, r *http.Request) {
 // of /assets/components.js and two declarative shadow roots (see the
 // package documentation).
 func (st *Stress) components(w http.ResponseWriter, r *http.Request) {
-	n, ok := pathCount(r.PathValue("n"), 0, MaxStressComponents)
+	n, ok := pathParam(w, r, "n", 0, MaxStressComponents)
 	if !ok {
-		http.Error(w, fmt.Sprintf("n must be an integer in [0, %d]", MaxStressComponents), http.StatusBadRequest)
 		return
 	}
 	bw := pageStart(w, "Componenti")
@@ -309,9 +316,8 @@ func (st *Stress) hang(w http.ResponseWriter, r *http.Request) {
 }
 
 func (st *Stress) slow(w http.ResponseWriter, r *http.Request) {
-	ms, ok := pathCount(r.PathValue("ms"), 0, MaxStressSlow)
+	ms, ok := pathParam(w, r, "ms", 0, MaxStressSlow)
 	if !ok {
-		http.Error(w, fmt.Sprintf("ms must be an integer in [0, %d]", MaxStressSlow), http.StatusBadRequest)
 		return
 	}
 	if !st.sleep(r.Context(), time.Duration(ms)*time.Millisecond) {
@@ -330,9 +336,8 @@ func (st *Stress) slow(w http.ResponseWriter, r *http.Request) {
 // k" (an svg inside), a group of switches "Setting k" (each kind
 // numbered from 1 across its groups).
 func (st *Stress) widgets(w http.ResponseWriter, r *http.Request) {
-	n, ok := pathCount(r.PathValue("n"), 1, MaxStressWidgets)
+	n, ok := pathParam(w, r, "n", 1, MaxStressWidgets)
 	if !ok {
-		http.Error(w, fmt.Sprintf("n must be an integer in [1, %d]", MaxStressWidgets), http.StatusBadRequest)
 		return
 	}
 	bw := pageStart(w, "Stress widgets")
@@ -373,9 +378,8 @@ func (st *Stress) widgets(w http.ResponseWriter, r *http.Request) {
 // even) or "Open" (k odd), k from 1. Five elements a row: 2,000 rows make
 // a 10,000-element document.
 func (st *Stress) table(w http.ResponseWriter, r *http.Request) {
-	n, ok := pathCount(r.PathValue("n"), 1, MaxStressRows)
+	n, ok := pathParam(w, r, "n", 1, MaxStressRows)
 	if !ok {
-		http.Error(w, fmt.Sprintf("n must be an integer in [1, %d]", MaxStressRows), http.StatusBadRequest)
 		return
 	}
 	bw := pageStart(w, "Stress table")
