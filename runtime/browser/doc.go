@@ -687,8 +687,9 @@
 //     names are Chromium's even where Playwright's getByRole computes its
 //     own: a row of a plain table has no name (Chromium names a row from
 //     its cells only in a grid or treegrid), so a row there is found
-//     through a cell; a table Chromium takes for a layout table (one cell,
-//     no caption, thead, tfoot or th, or laid out like a page) has the
+//     through a cell; a table Chromium takes for a layout table (no
+//     caption, thead, tfoot or th, and one cell or a layout it reads as
+//     presentational) has the
 //     roles LayoutTable, LayoutTableRow and LayoutTableCell, which no
 //     locator asks for. The fake driver (runtimetest) follows the same
 //     rules, and refuses to guess a table's kind.

@@ -85,7 +85,8 @@
 //     cell, on the fake as in the browser. A table without a caption,
 //     thead, tfoot or th (nor a summary, rules, role or editable
 //     ancestor) is one Chromium may take for a layout table, deciding
-//     from its layout (a one-cell table, a table across the page), and
+//     from its layout (a one-cell table is one; a bare two-row table was
+//     a data table on one page and a layout table on another), and
 //     then exposes with the roles LayoutTable, LayoutTableRow and
 //     LayoutTableCell; the fake has no layout, so a role lookup that
 //     would match a part of such a table fails with

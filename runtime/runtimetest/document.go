@@ -210,9 +210,13 @@ func find(doc *document, from *elem, scoped bool, c locator.Candidate) ([]*elem,
 		if t.tag != "table" {
 			t = tableOf(guess)
 		}
-		return nil, fmt.Errorf("%w: role %s: Chromium may take the <table id=%q> for a layout table, whose parts have no table roles "+
+		which := "a <table> without id"
+		if t.id() != "" {
+			which = fmt.Sprintf("the <table id=%q>", t.id())
+		}
+		return nil, fmt.Errorf("%w: role %s: Chromium may take %s for a layout table, whose parts have no table roles "+
 			"(it has no caption, thead, tfoot or th, so Chromium decides from its layout, which the fake does not model): "+
-			"give the fixture's table a caption or a header row", runtime.ErrUnsupported, c.Role, t.id())
+			"give the fixture's table a caption or a header row", runtime.ErrUnsupported, c.Role, which)
 	}
 	return out, nil
 }

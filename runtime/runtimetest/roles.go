@@ -158,9 +158,10 @@ func inGrid(e *elem) bool {
 // role (table, row group, row, cell) of a table with no sign of data.
 // With a caption, thead, tfoot or th, a summary or rules attribute, a
 // role, or an editable ancestor Chromium always exposes a data table;
-// without one it guesses (a one-cell table, or a table laid out across
-// the page, is a layout table: LayoutTable, LayoutTableRow,
-// LayoutTableCell), which the fake cannot.
+// without one it guesses from the layout (a one-cell table is a layout
+// table, exposed as LayoutTable, LayoutTableRow and LayoutTableCell; a
+// bare two-row table was a data table on one page and a layout table on
+// another), which the fake cannot.
 func layoutGuess(e *elem) bool {
 	if e.has("role") {
 		return false // an explicit role is kept in a layout table too
