@@ -390,8 +390,10 @@
 //	GET /stress/components/<n>  h1 "Componenti", n light-DOM buttons "Voce 1".."Voce n"
 //	                           (0 <= n <= 50000, div.chunk groups of 100), then web components
 //	                           (below, /assets/components.js and declarative shadow roots)
-//	GET /stress/roles          h1 "Role corpus": about 1,100 elements under test (data-c), every
-//	                           snippet of a list (native buttons, links and input buttons, role
+//	GET /stress/roles          h1 "Role corpus": about 3,400 elements under test (data-c), every
+//	                           snippet of a list (native buttons, links and input buttons,
+//	                           headings, labelled form fields, table cells of data and layout
+//	                           tables, ARIA widget roles in and out of their containers, role
 //	                           attributes; names from text, aria-label, labelledby, title, alt,
 //	                           placeholder, value, labels, ::before/::after; hidden, invisible and
 //	                           aria-hidden children; inert, aria-hidden and role ancestors; open
