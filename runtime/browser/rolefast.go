@@ -461,15 +461,3 @@ func slottedIn(nodes map[proto.RuntimeRemoteObjectID]*proto.DOMNode, first proto
 	}
 	return false, nodes[first].BackendNodeID
 }
-
-// slotted reports whether any of the objects is assigned to a slot (of an
-// open or closed shadow root): DOM.describeNode sees closed ones. Its
-// second result is the backend id of first, described too.
-func (d *Driver) slotted(ctx context.Context, sid proto.TargetSessionID, first proto.RuntimeRemoteObjectID, chain []proto.RuntimeRemoteObjectID) (bool, proto.DOMBackendNodeID, error) {
-	nodes, err := d.describeAll(ctx, sid, append([]proto.RuntimeRemoteObjectID{first}, chain...))
-	if err != nil {
-		return false, 0, err
-	}
-	slot, b := slottedIn(nodes, first, chain)
-	return slot, b, nil
-}

@@ -1,6 +1,7 @@
 package browser
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"slices"
@@ -416,4 +417,16 @@ func TestWidgetRoleLookups(t *testing.T) {
 			t.Errorf("role %s name %q: the tree has %d, want %d", tc.c.Role, tc.c.Name, len(want), tc.want)
 		}
 	}
+}
+
+// slotted (for the differential test) reports whether any of the objects is assigned to a slot (of an
+// open or closed shadow root): DOM.describeNode sees closed ones. Its
+// second result is the backend id of first, described too.
+func (d *Driver) slotted(ctx context.Context, sid proto.TargetSessionID, first proto.RuntimeRemoteObjectID, chain []proto.RuntimeRemoteObjectID) (bool, proto.DOMBackendNodeID, error) {
+	nodes, err := d.describeAll(ctx, sid, append([]proto.RuntimeRemoteObjectID{first}, chain...))
+	if err != nil {
+		return false, 0, err
+	}
+	slot, b := slottedIn(nodes, first, chain)
+	return slot, b, nil
 }
